@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { GatewayContext } from './context.js';
+import { migrate, openDb } from './db/index.js';
+import { OptionStore } from './options/store.js';
+import { MemoryRateLimiter, RedisRateLimiter, API_LIMITS } from './ratelimit/limiter.js';
+import { MemoryKv, RedisKv } from './cache/kv.js';
+import { Mailer } from './mail/mailer.js';
+import { AppError } from './http/errors.js';
+import { clientIp } from './http/client-ip.js';
+import { registerRoutes } from './routes.js';
+
+const BODY_LIMIT = 16 * 1024 * 1024;
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { version?: string };
+    return `v${pkg.version ?? '0.0.0'}`;
+  } catch {
+    return 'v0.0.0';
+  }
+}
+
+async function sessionSecret(config: Config, options: OptionStore): Promise<string> {
+  if (config.sessionSecret) return config.sessionSecret;
+  const stored = options.internal('SessionSecret');
+  if (stored) return stored;
+  const generated = randomBytes(32).toString('hex');
+  await options.setInternal('SessionSecret', generated);
+  return generated;
+}
+
+function isApiPath(url: string): boolean {
+  return /^\/(api|v1|v1beta|pg|mj|suno|dashboard)(\/|$|\?)/.test(url);
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  ctx: GatewayContext;
+  close(): Promise<void>;
+}
+
+export async function buildGateway(config: Config): Promise<Gateway> {
+  const handle = await openDb(config.db);
+  if (config.isMaster) await migrate(handle);
+  const options = new OptionStore(handle.db);
+  await options.reload();
+  const secret = await sessionSecret(config, options);
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  const ctx: GatewayContext = {
+    config,
+    db: handle.db,
+    dbKind: handle.kind,
+    options,
+    redis,
+    limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    kv: redis ? new RedisKv(redis) : new MemoryKv(),
+    mailer: new Mailer(options),
+    startTime: Math.floor(Date.now() / 1000),
+    version: readVersion(),
+  };
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+  });
+  app.decorate('ctx', ctx);
+  app.decorateRequest('user', null);
+  await app.register(cookie, { secret });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ success: false, message: error.message });
+    }
+    if (error.validation) {
+      return reply.status(200).send({ success: false, message: `参数错误：${error.message}` });
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send({ success: false, message: '请求体过大' });
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.status(error.statusCode).send({ success: false, message: `请求无效：${error.message}` });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ success: false, message: '服务器内部错误，请联系管理员' });
+  });
+
+  // The global per-address limit on the console API.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    const { max, windowSeconds } = API_LIMITS.global;
+    if (!(await ctx.limiter.hit(`global:${clientIp(request)}`, max, windowSeconds))) {
+      return reply.status(429).send({ success: false, message: '请求过于频繁，请稍后再试' });
+    }
+  });
+
+  await registerRoutes(app);
+
+  const consoleDir = resolve(config.consoleDir ?? join(process.cwd(), 'dist', 'console'));
+  const hasConsole = existsSync(join(consoleDir, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (isApiPath(request.url) || request.method !== 'GET' || !hasConsole) {
+      if (request.url.startsWith('/v1')) {
+        return reply.status(404).send({
+          error: { message: `Invalid URL (${request.method} ${request.url})`, type: 'invalid_request_error', code: 'not_found' },
+        });
+      }
+      return reply.status(404).send({ success: false, message: `未找到 ${request.method} ${request.url}` });
+    }
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      ctx.limiter.close();
+      redis?.disconnect();
+      await handle.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { User } from '../db/types.js';
+import { fail, unauthorized } from '../http/errors.js';
+import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_ENABLED } from './roles.js';
+import { sessionUserId } from './session.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated console user (set by the auth guards). */
+    user: User | null;
+  }
+}
+
+function accessTokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const token = header.replace(/^Bearer\s+/i, '').trim();
+  // sk- keys are relay tokens, not console access tokens.
+  return token && !token.startsWith('sk-') ? token : null;
+}
+
+/**
+ * Resolves the console user from the session cookie or the system access token. The
+ * `New-Api-User` header must carry the same user id: it is the CSRF guard.
+ */
+async function authenticate(request: FastifyRequest): Promise<User> {
+  const db = request.server.ctx.db;
+  let user: User | undefined;
+  const sessionId = sessionUserId(request);
+  if (sessionId !== null) {
+    user = await db.selectFrom('users').selectAll().where('id', '=', sessionId).executeTakeFirst();
+  } else {
+    const token = accessTokenOf(request);
+    if (!token) throw unauthorized();
+    user = await db.selectFrom('users').selectAll().where('access_token', '=', token).executeTakeFirst();
+    if (!user) throw unauthorized('无权进行此操作，access token 无效');
+  }
+  if (!user || user.deleted_at !== null) throw unauthorized('无权进行此操作，未登录或登录已过期');
+  const headerId = request.headers['new-api-user'];
+  if (typeof headerId !== 'string' || !/^\d+$/.test(headerId)) {
+    throw unauthorized('无权进行此操作，未提供 New-Api-User');
+  }
+  if (Number(headerId) !== user.id) throw unauthorized('无权进行此操作，New-Api-User 与登录用户不匹配');
+  if (user.status !== USER_ENABLED) throw fail('用户已被封禁');
+  return user;
+}
+
+function guard(minRole: number): preHandlerAsyncHookHandler {
+  return async function (request) {
+    const user = await authenticate(request);
+    if (user.role < minRole) throw fail('无权进行此操作，权限不足');
+    request.user = user;
+  };
+}
+
+export const requireUser = guard(ROLE_USER);
+export const requireAdmin = guard(ROLE_ADMIN);
+export const requireRoot = guard(ROLE_ROOT);
+
+/** The guarded user; only call inside a route protected by one of the guards. */
+export function currentUser(request: FastifyRequest): User {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}

@@ -1,0 +1,52 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Short-lived values (verification codes, reset tokens): in memory for one process, in Redis when
+ * several gateway processes must see the same values.
+ */
+export interface KvStore {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export class MemoryKv implements KvStore {
+  private items = new Map<string, { value: string; expiresAt: number }>();
+
+  async get(key: string): Promise<string | null> {
+    const item = this.items.get(key);
+    if (!item) return null;
+    if (item.expiresAt <= Date.now()) {
+      this.items.delete(key);
+      return null;
+    }
+    return item.value;
+  }
+
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    this.items.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+  }
+
+  async delete(key: string): Promise<void> {
+    this.items.delete(key);
+  }
+}
+
+export class RedisKv implements KvStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'kv:',
+  ) {}
+
+  get(key: string): Promise<string | null> {
+    return this.redis.get(this.prefix + key);
+  }
+
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
+  }
+}

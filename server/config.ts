@@ -1,0 +1,79 @@
+import { parseDsn, type DbTarget } from './db/dsn.js';
+
+/** Gateway configuration, read from the environment once at boot. */
+export interface Config {
+  port: number;
+  host: string;
+  db: DbTarget;
+  redisUrl: string | null;
+  /** When unset, a secret is generated once and kept in the database. */
+  sessionSecret: string | null;
+  /** Folder holding the built console (index.html); null disables static serving. */
+  consoleDir: string | null;
+  /** Run migrations and background jobs (one master node in a cluster). */
+  isMaster: boolean;
+  /** Trust X-Forwarded-For (behind a reverse proxy). */
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function boolVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  let db: DbTarget;
+  try {
+    db = parseDsn(env.SQL_DSN ?? '', env.SQLITE_PATH || './data/gateway.db');
+  } catch (err) {
+    throw new ConfigError('SQL_DSN', (err as Error).message);
+  }
+  const redisUrl = env.REDIS_CONN_STRING || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
+  }
+  const sessionSecret = env.SESSION_SECRET || null;
+  if (sessionSecret !== null && sessionSecret.length < 16) {
+    throw new ConfigError('SESSION_SECRET', 'must be at least 16 characters');
+  }
+  // Request lines are logged at info; the default keeps the relay's hot path quiet.
+  const logLevel = env.LOG_LEVEL || 'warn';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `unknown level "${logLevel}"`);
+  }
+  return {
+    port: intVar(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    db,
+    redisUrl,
+    sessionSecret,
+    consoleDir: env.CONSOLE_DIR === '' ? null : (env.CONSOLE_DIR ?? null),
+    isMaster: env.NODE_TYPE !== 'slave',
+    trustProxy: boolVar(env, 'TRUST_PROXY', false),
+    logLevel,
+  };
+}

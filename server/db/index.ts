@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  Kysely,
+  Migrator,
+  MysqlDialect,
+  PostgresDialect,
+  SqliteDialect,
+  type Dialect,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
+import type { DbKind, DbTarget } from './dsn.js';
+import type { Database } from './types.js';
+import * as m0001 from './migrations/0001_init.js';
+
+export type Db = Kysely<Database>;
+
+export interface DbHandle {
+  db: Db;
+  kind: DbKind;
+  close(): Promise<void>;
+}
+
+async function makeDialect(target: DbTarget): Promise<Dialect> {
+  switch (target.kind) {
+    case 'sqlite': {
+      const { default: SQLite } = await import('better-sqlite3');
+      if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+      const database = new SQLite(target.path);
+      database.pragma('journal_mode = WAL');
+      database.pragma('busy_timeout = 5000');
+      database.pragma('foreign_keys = ON');
+      return new SqliteDialect({ database });
+    }
+    case 'postgres': {
+      const pg = await import('pg');
+      // int8 (bigint) columns hold quota: numbers, not strings (quota stays below 2^53).
+      pg.default.types.setTypeParser(20, (v: string) => Number(v));
+      pg.default.types.setTypeParser(1700, (v: string) => Number(v));
+      return new PostgresDialect({ pool: new pg.default.Pool({ connectionString: target.url, max: 10 }) });
+    }
+    case 'mysql': {
+      const mysql = await import('mysql2');
+      const pool = mysql.createPool({
+        host: target.host,
+        port: target.port,
+        user: target.user,
+        password: target.password,
+        database: target.database,
+        connectionLimit: 10,
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        decimalNumbers: true,
+        charset: 'utf8mb4',
+      });
+      return new MysqlDialect({ pool });
+    }
+  }
+}
+
+export async function openDb(target: DbTarget): Promise<DbHandle> {
+  const db = new Kysely<Database>({ dialect: await makeDialect(target) });
+  return { db, kind: target.kind, close: () => db.destroy() };
+}
+
+/** Numbered migrations; each receives the dialect so DDL can differ where SQL does. */
+const migrations: Record<string, { up(db: Kysely<any>, kind: DbKind): Promise<void> }> = {
+  '0001_init': m0001,
+};
+
+export async function migrate(handle: DbHandle): Promise<void> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(migrations)) {
+        out[name] = { up: (db) => m.up(db, handle.kind) };
+      }
+      return out;
+    },
+  };
+  const migrator = new Migrator({ db: handle.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}

@@ -1,0 +1,248 @@
+/**
+ * Table types: the one source of truth for rows, used by the server's repositories and, through
+ * `import type`, by the console. Booleans are stored as 0/1 integers on every database.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Id = Generated<number>;
+/** A column with a database default: optional on insert. */
+type D<T> = ColumnType<T, T | undefined, T>;
+/** 0 or 1 */
+export type Flag = number;
+
+export interface UsersTable {
+  id: Id;
+  username: string;
+  password: string;
+  display_name: D<string>;
+  role: D<number>;
+  status: D<number>;
+  email: D<string>;
+  github_id: D<string>;
+  oidc_id: D<string>;
+  wechat_id: D<string>;
+  telegram_id: D<string>;
+  linux_do_id: D<string>;
+  access_token: string | null;
+  quota: D<number>;
+  used_quota: D<number>;
+  request_count: D<number>;
+  group: D<string>;
+  aff_code: string;
+  aff_count: D<number>;
+  aff_quota: D<number>;
+  aff_history_quota: D<number>;
+  inviter_id: D<number>;
+  setting: string | null;
+  remark: string | null;
+  create_time: D<number>;
+  last_use_time: D<number>;
+  deleted_at: number | null;
+}
+
+export interface TokensTable {
+  id: Id;
+  user_id: number;
+  key: string;
+  status: D<number>;
+  name: D<string>;
+  created_time: D<number>;
+  accessed_time: D<number>;
+  expired_time: D<number>;
+  remain_quota: D<number>;
+  unlimited_quota: D<Flag>;
+  model_limits_enabled: D<Flag>;
+  model_limits: string | null;
+  allow_ips: string | null;
+  used_quota: D<number>;
+  group: D<string>;
+  deleted_at: number | null;
+}
+
+export interface ChannelsTable {
+  id: Id;
+  type: D<number>;
+  key: string;
+  openai_organization: string | null;
+  test_model: string | null;
+  status: D<number>;
+  name: D<string>;
+  weight: D<number>;
+  created_time: D<number>;
+  test_time: D<number>;
+  response_time: D<number>;
+  base_url: string | null;
+  other: string | null;
+  balance: D<number>;
+  balance_updated_time: D<number>;
+  models: string;
+  group: D<string>;
+  used_quota: D<number>;
+  model_mapping: string | null;
+  status_code_mapping: string | null;
+  priority: D<number>;
+  auto_ban: D<number>;
+  other_info: string | null;
+  tag: string | null;
+  setting: string | null;
+  param_override: string | null;
+  max_input_tokens: D<number>;
+  expired_time: D<number>;
+}
+
+/** What the channel choice reads: one row per (group, model, channel). */
+export interface AbilitiesTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: D<Flag>;
+  priority: D<number>;
+  weight: D<number>;
+  tag: string | null;
+}
+
+export interface LogsTable {
+  id: Id;
+  user_id: D<number>;
+  created_at: number;
+  type: number;
+  content: string | null;
+  username: D<string>;
+  token_name: D<string>;
+  token_id: D<number>;
+  model_name: D<string>;
+  quota: D<number>;
+  prompt_tokens: D<number>;
+  completion_tokens: D<number>;
+  use_time: D<number>;
+  is_stream: D<Flag>;
+  channel_id: D<number>;
+  group: D<string>;
+  ip: D<string>;
+  other: string | null;
+}
+
+/** Prompt and completion of a log row, kept apart so the log table stays narrow. */
+export interface LogExtendsTable {
+  log_id: number;
+  prompt: string | null;
+  completion: string | null;
+}
+
+export interface RedemptionsTable {
+  id: Id;
+  user_id: D<number>;
+  key: string;
+  status: D<number>;
+  name: D<string>;
+  quota: D<number>;
+  group: D<string>;
+  created_time: D<number>;
+  redeemed_time: D<number>;
+  used_user_id: D<number>;
+  deleted_at: number | null;
+}
+
+export interface OptionsTable {
+  key: string;
+  value: string | null;
+}
+
+export interface TopUpsTable {
+  id: Id;
+  user_id: number;
+  amount: D<number>;
+  money: D<number>;
+  trade_no: string;
+  payment_method: D<string>;
+  status: D<string>;
+  create_time: D<number>;
+  complete_time: D<number>;
+}
+
+/** Drawing (Midjourney) tasks. submit_time, start_time and finish_time are milliseconds. */
+export interface MidjourneysTable {
+  id: Id;
+  code: D<number>;
+  user_id: number;
+  action: D<string>;
+  mj_id: D<string>;
+  prompt: string | null;
+  prompt_en: string | null;
+  description: string | null;
+  state: string | null;
+  submit_time: D<number>;
+  start_time: D<number>;
+  finish_time: D<number>;
+  image_url: string | null;
+  status: D<string>;
+  progress: D<string>;
+  fail_reason: string | null;
+  channel_id: D<number>;
+  quota: D<number>;
+  buttons: string | null;
+  properties: string | null;
+  created_at: D<number>;
+}
+
+/** Asynchronous tasks of other platforms (Suno music). Times in seconds. */
+export interface TasksTable {
+  id: Id;
+  created_at: D<number>;
+  updated_at: D<number>;
+  task_id: D<string>;
+  platform: D<string>;
+  user_id: number;
+  channel_id: D<number>;
+  quota: D<number>;
+  action: D<string>;
+  status: D<string>;
+  fail_reason: string | null;
+  submit_time: D<number>;
+  start_time: D<number>;
+  finish_time: D<number>;
+  progress: D<string>;
+  properties: string | null;
+  data: string | null;
+}
+
+/** Hourly totals per user, model and channel: feed the dashboard and channel statistics. */
+export interface QuotaDataTable {
+  id: Id;
+  user_id: number;
+  username: D<string>;
+  model_name: D<string>;
+  channel_id: D<number>;
+  created_at: number;
+  token_used: D<number>;
+  count: D<number>;
+  quota: D<number>;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  abilities: AbilitiesTable;
+  logs: LogsTable;
+  log_extends: LogExtendsTable;
+  redemptions: RedemptionsTable;
+  options: OptionsTable;
+  top_ups: TopUpsTable;
+  midjourneys: MidjourneysTable;
+  tasks: TasksTable;
+  quota_data: QuotaDataTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Token = Selectable<TokensTable>;
+export type Channel = Selectable<ChannelsTable>;
+export type Log = Selectable<LogsTable>;
+export type Redemption = Selectable<RedemptionsTable>;
+export type TopUp = Selectable<TopUpsTable>;
+export type Midjourney = Selectable<MidjourneysTable>;
+export type Task = Selectable<TasksTable>;
+export type QuotaData = Selectable<QuotaDataTable>;
+export type { ColumnType };

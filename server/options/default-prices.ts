@@ -1,0 +1,55 @@
+/**
+ * The pricing a fresh gateway starts with (and that "reset model ratios" restores). Prices are
+ * data: operators change them through the options, never here at run time.
+ * Model ratio 1 = 2 USD per 1M input tokens.
+ */
+export const DEFAULT_MODEL_RATIO: Record<string, number> = {
+  'gpt-4o': 1.25,
+  'gpt-4o-mini': 0.075,
+  'gpt-4.1': 1,
+  'gpt-4.1-mini': 0.2,
+  'gpt-4.1-nano': 0.05,
+  'gpt-4-turbo': 5,
+  'gpt-3.5-turbo': 0.25,
+  o1: 7.5,
+  'o1-mini': 0.55,
+  'o3-mini': 0.55,
+  'text-embedding-3-small': 0.01,
+  'text-embedding-3-large': 0.065,
+  'text-embedding-ada-002': 0.05,
+  'claude-3-5-sonnet-20241022': 1.5,
+  'claude-3-7-sonnet-20250219': 1.5,
+  'claude-sonnet-4-20250514': 1.5,
+  'claude-3-5-haiku-20241022': 0.4,
+  'claude-3-haiku-20240307': 0.125,
+  'gemini-2.5-pro': 0.625,
+  'gemini-2.5-flash': 0.15,
+  'gemini-2.0-flash': 0.05,
+  'deepseek-chat': 0.135,
+  'deepseek-reasoner': 0.275,
+};
+
+export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {};
+
+export const DEFAULT_CACHE_RATIO: Record<string, number> = {
+  'gpt-4o': 0.5,
+  'gpt-4o-mini': 0.5,
+  'claude-3-5-sonnet-20241022': 0.1,
+  'claude-3-7-sonnet-20250219': 0.1,
+  'claude-sonnet-4-20250514': 0.1,
+  'claude-3-5-haiku-20241022': 0.1,
+  'claude-3-haiku-20240307': 0.1,
+};
+
+/** USD per call. */
+export const DEFAULT_MODEL_PRICE: Record<string, number> = {
+  'dall-e-3': 0.04,
+  mj_imagine: 0.1,
+  mj_variation: 0.1,
+  mj_reroll: 0.1,
+  mj_blend: 0.1,
+  mj_upscale: 0.05,
+  mj_describe: 0.05,
+  suno_music: 0.1,
+  suno_lyrics: 0.01,
+};

@@ -1,0 +1,190 @@
+/**
+ * Every option the console can read or write, with its type and default. Values are stored as
+ * strings; `type` drives validation on PUT /api/option/ and parsing in `OptionStore.get`.
+ * Secrets are write-only: GET /api/option/ never returns their values.
+ */
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices.js';
+
+export type OptionType = 'bool' | 'int' | 'float' | 'string' | 'json';
+
+export interface OptionDef {
+  type: OptionType;
+  default: string;
+  secret?: true;
+}
+
+const bool = (value: boolean): OptionDef => ({ type: 'bool', default: String(value) });
+const int = (value: number): OptionDef => ({ type: 'int', default: String(value) });
+const float = (value: number): OptionDef => ({ type: 'float', default: String(value) });
+const str = (value = ''): OptionDef => ({ type: 'string', default: value });
+const secret = (): OptionDef => ({ type: 'string', default: '', secret: true });
+const json = (value: unknown): OptionDef => ({ type: 'json', default: JSON.stringify(value) });
+
+export const DEFAULT_AUTO_DISABLE_KEYWORDS = [
+  'Your credit balance is too low',
+  'This organization has been disabled.',
+  'You exceeded your current quota',
+  'Permission denied',
+  'The security token included in the request is invalid',
+  'Operation not allowed',
+  'Your account is not authorized',
+].join('\n');
+
+export const OPTION_REGISTRY = {
+  // Login and registration
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  RegisterEnabled: bool(true),
+  GitHubOAuthEnabled: bool(false),
+  GitHubClientId: str(),
+  GitHubClientSecret: secret(),
+  'oidc.enabled': bool(false),
+  'oidc.client_id': str(),
+  'oidc.client_secret': secret(),
+  'oidc.well_known': str(),
+  'oidc.authorization_endpoint': str(),
+  'oidc.token_endpoint': str(),
+  'oidc.user_info_endpoint': str(),
+  LinuxDOOAuthEnabled: bool(false),
+  LinuxDOClientId: str(),
+  LinuxDOClientSecret: secret(),
+  WeChatAuthEnabled: bool(false),
+  WeChatServerAddress: str(),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: str(),
+  TelegramOAuthEnabled: bool(false),
+  TelegramBotToken: secret(),
+  TelegramBotName: str(),
+  TurnstileCheckEnabled: bool(false),
+  TurnstileSiteKey: str(),
+  TurnstileSecretKey: secret(),
+  // E-mail
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailAliasRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: str(
+    ['gmail.com', '163.com', '126.com', 'qq.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'yahoo.com', 'foxmail.com'].join(','),
+  ),
+  SMTPServer: str(),
+  SMTPPort: int(587),
+  SMTPAccount: str(),
+  SMTPFrom: str(),
+  SMTPToken: secret(),
+  SMTPSSLEnabled: bool(false),
+  // Server and payment
+  ServerAddress: str(),
+  WorkerUrl: str(),
+  WorkerValidKey: secret(),
+  WorkerAllowHttpImageRequestEnabled: bool(false),
+  PayAddress: str(),
+  EpayId: str(),
+  EpayKey: secret(),
+  Price: float(7.3),
+  MinTopUp: int(1),
+  TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }),
+  CustomCallbackAddress: str(),
+  TopUpLink: str(),
+  // Personalisation
+  Notice: str(),
+  SystemName: str('AI Gateway'),
+  Logo: str('/logo.png'),
+  HomePageContent: str(),
+  About: str(),
+  Footer: str(),
+  'general_setting.docs_link': str(),
+  Chats: json([]),
+  ChatLink: str(),
+  // Display and modes
+  QuotaPerUnit: float(500000),
+  RetryTimes: int(0),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  DefaultCollapseSidebar: bool(false),
+  DemoSiteEnabled: bool(false),
+  SelfUseModeEnabled: bool(false),
+  // Drawing and tasks
+  DrawingEnabled: bool(false),
+  TaskEnabled: bool(false),
+  MjNotifyEnabled: bool(false),
+  MjAccountFilterEnabled: bool(false),
+  MjForwardUrlEnabled: bool(false),
+  MjModeClearEnabled: bool(false),
+  MjActionCheckSuccessEnabled: bool(true),
+  // Sensitive words
+  CheckSensitiveEnabled: bool(false),
+  CheckSensitiveOnPromptEnabled: bool(true),
+  CheckSensitiveOnCompletionEnabled: bool(false),
+  StopOnSensitiveEnabled: bool(true),
+  SensitiveWords: str(),
+  // Logs and data
+  LogConsumeEnabled: bool(true),
+  DataExportEnabled: bool(true),
+  DataExportInterval: int(5),
+  DataExportDefaultTime: str('hour'),
+  // Channel automation
+  ChannelDisableThreshold: float(5),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  AutomaticDisableKeywords: str(DEFAULT_AUTO_DISABLE_KEYWORDS),
+  // Quotas
+  QuotaRemindThreshold: int(1000),
+  QuotaForNewUser: int(0),
+  PreConsumedQuota: int(500),
+  QuotaForInviter: int(0),
+  QuotaForInvitee: int(0),
+  StreamCacheQueueLength: int(0),
+  // Pricing
+  ModelPrice: json(DEFAULT_MODEL_PRICE),
+  ModelRatio: json(DEFAULT_MODEL_RATIO),
+  CompletionRatio: json(DEFAULT_COMPLETION_RATIO),
+  CacheRatio: json(DEFAULT_CACHE_RATIO),
+  GroupRatio: json({ default: 1, vip: 1, svip: 1 }),
+  UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }),
+  // Rate limit
+  ModelRequestRateLimitEnabled: bool(false),
+  ModelRequestRateLimitCount: int(0),
+  ModelRequestRateLimitSuccessCount: int(1000),
+  ModelRequestRateLimitDurationMinutes: int(1),
+  ModelRequestRateLimitGroup: json({}),
+  // Provider-specific model settings
+  'gemini.safety_settings': json({}),
+  'gemini.version_settings': json({}),
+  'gemini.supported_imagine_models': json(['gemini-2.0-flash-exp-image-generation']),
+  'gemini.thinking_adapter_enabled': bool(false),
+  'gemini.thinking_adapter_budget_tokens_percentage': float(0.6),
+  'claude.model_headers_settings': json({}),
+  'claude.default_max_tokens': json({ default: 8192 }),
+  'claude.thinking_adapter_enabled': bool(true),
+  'claude.thinking_adapter_budget_tokens_percentage': float(0.8),
+  'global.pass_through_request_enabled': bool(false),
+  'general_setting.ping_interval_enabled': bool(false),
+  'general_setting.ping_interval_seconds': int(60),
+} satisfies Record<string, OptionDef>;
+
+export type OptionKey = keyof typeof OPTION_REGISTRY;
+
+export function isOptionKey(key: string): key is OptionKey {
+  return Object.hasOwn(OPTION_REGISTRY, key);
+}
+
+/** Check a raw string against its option's type; returns an error message or null. */
+export function validateOptionValue(key: OptionKey, value: string): string | null {
+  const def: OptionDef = OPTION_REGISTRY[key];
+  switch (def.type) {
+    case 'bool':
+      return value === 'true' || value === 'false' ? null : `${key} must be true or false`;
+    case 'int':
+      return /^-?\d+$/.test(value.trim()) ? null : `${key} must be an integer`;
+    case 'float':
+      return value.trim() !== '' && Number.isFinite(Number(value)) ? null : `${key} must be a number`;
+    case 'json':
+      try {
+        JSON.parse(value);
+        return null;
+      } catch {
+        return `${key}: not a valid JSON string`;
+      }
+    case 'string':
+      return null;
+  }
+}

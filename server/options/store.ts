@@ -1,0 +1,84 @@
+import { EventEmitter } from 'node:events';
+import type { Db } from '../db/index.js';
+import { OPTION_REGISTRY, type OptionKey } from './registry.js';
+
+/**
+ * Options held in memory: read on the hot path without touching the database, written through to
+ * the `options` table. `reload()` picks up writes made by other gateway processes.
+ */
+export class OptionStore extends EventEmitter {
+  private values = new Map<string, string>();
+
+  constructor(private readonly db: Db) {
+    super();
+    for (const [key, def] of Object.entries(OPTION_REGISTRY)) this.values.set(key, def.default);
+  }
+
+  async reload(): Promise<void> {
+    const rows = await this.db.selectFrom('options').select(['key', 'value']).execute();
+    for (const row of rows) {
+      const before = this.values.get(row.key);
+      const value = row.value ?? '';
+      this.values.set(row.key, value);
+      if (before !== value) this.emit('change', row.key, value);
+    }
+  }
+
+  /** The raw stored string (or the default). */
+  raw(key: OptionKey): string {
+    return this.values.get(key) ?? OPTION_REGISTRY[key].default;
+  }
+
+  string(key: OptionKey): string {
+    return this.raw(key);
+  }
+
+  bool(key: OptionKey): boolean {
+    return this.raw(key) === 'true';
+  }
+
+  number(key: OptionKey): number {
+    const n = Number(this.raw(key));
+    return Number.isFinite(n) ? n : Number(OPTION_REGISTRY[key].default);
+  }
+
+  json<T>(key: OptionKey): T {
+    try {
+      return JSON.parse(this.raw(key)) as T;
+    } catch {
+      return JSON.parse(OPTION_REGISTRY[key].default) as T;
+    }
+  }
+
+  /** Every registered option as stored strings (defaults filled in). */
+  entries(): Array<[OptionKey, string]> {
+    return (Object.keys(OPTION_REGISTRY) as OptionKey[]).map((key) => [key, this.raw(key)]);
+  }
+
+  async set(key: OptionKey, value: string): Promise<void> {
+    await this.write(key, value);
+  }
+
+  /** Values outside the registry that the server keeps for itself (never listed). */
+  internal(key: string): string | undefined {
+    return this.values.get(key);
+  }
+
+  async setInternal(key: string, value: string): Promise<void> {
+    await this.write(key, value);
+  }
+
+  private async write(key: string, value: string): Promise<void> {
+    const updated = await this.db.updateTable('options').set({ value }).where('key', '=', key).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) {
+      try {
+        await this.db.insertInto('options').values({ key, value }).execute();
+      } catch {
+        // Another process inserted the key meanwhile: overwrite it.
+        await this.db.updateTable('options').set({ value }).where('key', '=', key).execute();
+      }
+    }
+    this.values.set(key, value);
+    this.emit('change', key, value);
+  }
+}

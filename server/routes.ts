@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import statusRoutes from './status/routes.js';
+import optionRoutes from './options/routes.js';
+import accountRoutes from './accounts/routes.js';
+import userSelfRoutes from './users/self-routes.js';
+import userAdminRoutes from './users/admin-routes.js';
+
+/** Every route module of the gateway, in one list. */
+export async function registerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(statusRoutes);
+  await app.register(optionRoutes);
+  await app.register(accountRoutes);
+  await app.register(userSelfRoutes);
+  await app.register(userAdminRoutes);
+}

@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ok } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { ROLE_ROOT } from '../auth/roles.js';
+import { createUser } from '../users/repository.js';
+import type { GatewayContext } from '../context.js';
+import { SetupBody, type SetupState, type SiteStatus } from './schemas.js';
+
+const SETUP_KEY = 'SetupTime';
+/** The root user starts with 200 USD worth of quota at the default rate. */
+const ROOT_INITIAL_QUOTA = 100_000_000;
+
+export function isSetupDone(ctx: GatewayContext): boolean {
+  return Boolean(ctx.options.internal(SETUP_KEY));
+}
+
+async function rootExists(ctx: GatewayContext): Promise<boolean> {
+  const row = await ctx.db.selectFrom('users').select('id').where('role', '>=', ROLE_ROOT).executeTakeFirst();
+  return row !== undefined;
+}
+
+export function siteStatus(ctx: GatewayContext): SiteStatus {
+  const o = ctx.options;
+  return {
+    system_name: o.string('SystemName'),
+    logo: o.string('Logo'),
+    footer_html: o.string('Footer'),
+    quota_per_unit: o.number('QuotaPerUnit'),
+    display_in_currency: o.bool('DisplayInCurrencyEnabled'),
+    enable_drawing: o.bool('DrawingEnabled'),
+    enable_task: o.bool('TaskEnabled'),
+    enable_data_export: o.bool('DataExportEnabled'),
+    chats: o.json<unknown[]>('Chats'),
+    data_export_default_time: o.string('DataExportDefaultTime'),
+    default_collapse_sidebar: o.bool('DefaultCollapseSidebar'),
+    mj_notify_enabled: o.bool('MjNotifyEnabled'),
+    chat_link: o.string('ChatLink'),
+    docs_link: o.string('general_setting.docs_link'),
+    turnstile_check: o.bool('TurnstileCheckEnabled'),
+    turnstile_site_key: o.string('TurnstileSiteKey'),
+    email_verification: o.bool('EmailVerificationEnabled'),
+    github_oauth: o.bool('GitHubOAuthEnabled'),
+    github_client_id: o.string('GitHubClientId'),
+    oidc_enabled: o.bool('oidc.enabled'),
+    oidc_client_id: o.string('oidc.client_id'),
+    oidc_authorization_endpoint: o.string('oidc.authorization_endpoint'),
+    wechat_login: o.bool('WeChatAuthEnabled'),
+    wechat_qrcode: o.string('WeChatAccountQRCodeImageURL'),
+    telegram_oauth: o.bool('TelegramOAuthEnabled'),
+    telegram_bot_name: o.string('TelegramBotName'),
+    linuxdo_oauth: o.bool('LinuxDOOAuthEnabled'),
+    linuxdo_client_id: o.string('LinuxDOClientId'),
+    version: ctx.version,
+    start_time: ctx.startTime,
+    self_use_mode_enabled: o.bool('SelfUseModeEnabled'),
+    demo_site_enabled: o.bool('DemoSiteEnabled'),
+    server_address: o.string('ServerAddress'),
+    top_up_link: o.string('TopUpLink'),
+    min_topup: o.number('MinTopUp'),
+    enable_online_topup: o.string('PayAddress') !== '' && o.string('EpayId') !== '' && o.string('EpayKey') !== '',
+    setup: isSetupDone(ctx),
+    register_enabled: o.bool('RegisterEnabled'),
+    password_login_enabled: o.bool('PasswordLoginEnabled'),
+    password_register_enabled: o.bool('PasswordRegisterEnabled'),
+    quota_display_type: o.bool('DisplayInCurrencyEnabled') ? 'USD' : 'TOKENS',
+    usd_exchange_rate: o.number('Price'),
+    price: o.number('Price'),
+    notice: o.string('Notice'),
+  };
+}
+
+// Serialises concurrent setup calls within this process.
+let setupInFlight: Promise<unknown> = Promise.resolve();
+
+export default async function statusRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const ctx = app.ctx;
+
+  app.get('/api/status', async () => ok(siteStatus(ctx)));
+
+  app.get('/api/notice', async () => ok(ctx.options.string('Notice')));
+  app.get('/api/about', async () => ok(ctx.options.string('About')));
+  app.get('/api/home_page_content', async () => ok(ctx.options.string('HomePageContent')));
+
+  app.get('/api/setup', async () => {
+    const state: SetupState = { status: isSetupDone(ctx), root_init: await rootExists(ctx), database_type: ctx.dbKind };
+    return ok(state);
+  });
+
+  app.post('/api/setup', { schema: { body: SetupBody } }, async (request) => {
+    const run = setupInFlight.then(async () => {
+      if (isSetupDone(ctx)) throw fail('系统已经初始化完成');
+      const body = request.body;
+      if (!(await rootExists(ctx))) {
+        const username = (body.username ?? '').trim();
+        const password = body.password ?? '';
+        if (!username) throw fail('请输入管理员用户名');
+        if (username.length > 12) throw fail('用户名长度不能超过12个字符');
+        if (password.length < 8) throw fail('密码长度至少为8个字符');
+        if (password !== (body.confirmPassword ?? '')) throw fail('两次输入的密码不一致');
+        await createUser(ctx.db, ctx.dbKind, {
+          username,
+          password,
+          display_name: 'Root User',
+          role: ROLE_ROOT,
+          quota: ROOT_INITIAL_QUOTA,
+        });
+      }
+      await ctx.options.set('SelfUseModeEnabled', String(body.SelfUseModeEnabled === true));
+      await ctx.options.set('DemoSiteEnabled', String(body.DemoSiteEnabled === true));
+      await ctx.options.setInternal(SETUP_KEY, String(Math.floor(Date.now() / 1000)));
+      return ok(undefined, '系统初始化完成');
+    });
+    setupInFlight = run.catch(() => undefined);
+    return run;
+  });
+}

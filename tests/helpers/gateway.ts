@@ -1,0 +1,106 @@
+/** Starts the real gateway on a random loopback port against a real database, for tests. */
+import type { AddressInfo } from 'node:net';
+import { buildGateway, type Gateway } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { createTestDatabase, type DbName, type TestDatabase } from './databases.js';
+
+export interface TestGateway {
+  url: string;
+  gateway: Gateway;
+  database: TestDatabase;
+  client(): ApiClient;
+  close(): Promise<void>;
+}
+
+export async function startTestGateway(kind: DbName = 'sqlite', env: Record<string, string> = {}): Promise<TestGateway> {
+  const database = await createTestDatabase(kind);
+  const config = loadConfig({ LOG_LEVEL: 'silent', CONSOLE_DIR: '', HOST: '127.0.0.1', PORT: '0', ...env });
+  config.db = database.target;
+  const gateway = await buildGateway(config);
+  await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = gateway.app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    gateway,
+    database,
+    client: () => new ApiClient(url),
+    async close() {
+      await gateway.close();
+      await database.drop();
+    },
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A console client: keeps the session cookie and sends New-Api-User like the console does. */
+export class ApiClient {
+  cookie = '';
+  userId: number | null = null;
+  /** Extra headers for every call (e.g. Authorization with an access token). */
+  headers: Record<string, string> = {};
+
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...this.headers, ...extra };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (this.userId !== null && !('New-Api-User' in headers)) headers['New-Api-User'] = String(this.userId);
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(this.baseUrl + path, { method, headers, body: payload });
+    const setCookie = res.headers.getSetCookie();
+    for (const c of setCookie) {
+      const pair = c.split(';')[0] ?? '';
+      if (pair.startsWith('session=')) this.cookie = pair.endsWith('=') ? '' : pair;
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = any>(path: string, extra?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, extra);
+  }
+  post<T = any>(path: string, body?: unknown, extra?: Record<string, string>) {
+    return this.request<T>('POST', path, body ?? {}, extra);
+  }
+  put<T = any>(path: string, body?: unknown, extra?: Record<string, string>) {
+    return this.request<T>('PUT', path, body ?? {}, extra);
+  }
+  delete<T = any>(path: string, extra?: Record<string, string>) {
+    return this.request<T>('DELETE', path, undefined, extra);
+  }
+
+  /** Logs in and remembers the user id for New-Api-User. */
+  async login(username: string, password: string): Promise<ApiResponse> {
+    const res = await this.post('/api/user/login', { username, password });
+    if (res.body?.success) this.userId = res.body.data.id;
+    return res;
+  }
+}
+
+export const ROOT = { username: 'root', password: 'root-pass-123' };
+
+/** Completes the setup wizard and returns a client logged in as root. */
+export async function setupRoot(tg: TestGateway): Promise<ApiClient> {
+  const client = tg.client();
+  const setup = await client.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password });
+  if (!setup.body.success) throw new Error(`setup failed: ${setup.body.message}`);
+  const login = await client.login(ROOT.username, ROOT.password);
+  if (!login.body.success) throw new Error(`root login failed: ${login.body.message}`);
+  return client;
+}
