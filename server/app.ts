@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import type { GatewayContext } from './context.js';
 import { migrate, openDb } from './db/index.js';
 import { OptionStore } from './options/store.js';
-import { MemoryRateLimiter, RedisRateLimiter, API_LIMITS } from './ratelimit/limiter.js';
+import { MemoryRateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { MemoryKv, RedisKv } from './cache/kv.js';
 import { Mailer } from './mail/mailer.js';
 import { AppError } from './http/errors.js';
@@ -96,7 +96,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   // The global per-address limit on the console API.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
-    const { max, windowSeconds } = API_LIMITS.global;
+    const { max, windowSeconds } = config.rateLimits.global;
     if (!(await ctx.limiter.hit(`global:${clientIp(request)}`, max, windowSeconds))) {
       return reply.status(429).send({ success: false, message: '请求过于频繁，请稍后再试' });
     }

@@ -1,4 +1,5 @@
 import { parseDsn, type DbTarget } from './db/dsn.js';
+import { API_LIMITS, type ApiLimits } from './ratelimit/limiter.js';
 
 /** Gateway configuration, read from the environment once at boot. */
 export interface Config {
@@ -15,6 +16,8 @@ export interface Config {
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
   logLevel: string;
+  /** Console API rate limits; env GLOBAL_API_RATE_LIMIT(_DURATION), CRITICAL_RATE_LIMIT(_DURATION), SEARCH_RATE_LIMIT(_DURATION). */
+  rateLimits: ApiLimits;
 }
 
 export class ConfigError extends Error {
@@ -65,7 +68,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `unknown level "${logLevel}"`);
   }
+  const limit = (prefix: string, name: keyof ApiLimits) => ({
+    max: intVar(env, prefix, API_LIMITS[name].max, 1, 1_000_000_000),
+    windowSeconds: intVar(env, `${prefix}_DURATION`, API_LIMITS[name].windowSeconds, 1, 86_400),
+  });
   return {
+    rateLimits: {
+      global: limit('GLOBAL_API_RATE_LIMIT', 'global'),
+      critical: limit('CRITICAL_RATE_LIMIT', 'critical'),
+      search: limit('SEARCH_RATE_LIMIT', 'search'),
+    },
     port: intVar(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     db,

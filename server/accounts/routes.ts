@@ -1,3 +1,38 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { endSession, startSession } from '../auth/session.js';
+import { verifyPassword } from '../auth/password.js';
+import { USER_ENABLED } from '../auth/roles.js';
+import { ok } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { toPublicUser } from '../users/repository.js';
+import { LoginBody } from './schemas.js';
+import { criticalLimit } from '../ratelimit/hooks.js';
 
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+export default async function accountRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, options } = app.ctx;
+
+  app.post('/api/user/login', { schema: { body: LoginBody }, preHandler: criticalLimit }, async (request, reply) => {
+    if (!options.bool('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
+    const username = request.body.username.trim();
+    const password = request.body.password;
+    if (!username || !password) throw fail('无效的参数');
+    const user = await db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb.or([eb('username', '=', username), eb.and([eb('email', '=', username), eb('email', '!=', '')])]))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    // Same message for unknown users and wrong passwords: no account enumeration.
+    if (!user || !(await verifyPassword(password, user.password))) throw fail('用户名或密码错误，或用户已被封禁');
+    if (user.status !== USER_ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
+    startSession(reply, user.id);
+    return ok(toPublicUser(user), '');
+  });
+
+  app.get('/api/user/logout', async (_request, reply) => {
+    endSession(reply);
+    return ok();
+  });
+}

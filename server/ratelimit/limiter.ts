@@ -51,7 +51,7 @@ export class RedisRateLimiter implements RateLimiter {
   close(): void {}
 }
 
-/** The console API's limits (requests per window, per client address). */
+/** The console API's default limits (requests per window, per client address). */
 export const API_LIMITS = {
   global: { max: 180, windowSeconds: 180 },
   critical: { max: 20, windowSeconds: 20 * 60 },
@@ -59,3 +59,4 @@ export const API_LIMITS = {
 } as const;
 
 export type ApiLimit = keyof typeof API_LIMITS;
+export type ApiLimits = Record<ApiLimit, { max: number; windowSeconds: number }>;

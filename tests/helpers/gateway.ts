@@ -14,7 +14,17 @@ export interface TestGateway {
 
 export async function startTestGateway(kind: DbName = 'sqlite', env: Record<string, string> = {}): Promise<TestGateway> {
   const database = await createTestDatabase(kind);
-  const config = loadConfig({ LOG_LEVEL: 'silent', CONSOLE_DIR: '', HOST: '127.0.0.1', PORT: '0', ...env });
+  // Tests log in far more often than a person: limits are lifted unless a test sets them.
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    CONSOLE_DIR: '',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    GLOBAL_API_RATE_LIMIT: '100000',
+    CRITICAL_RATE_LIMIT: '100000',
+    SEARCH_RATE_LIMIT: '100000',
+    ...env,
+  });
   config.db = database.target;
   const gateway = await buildGateway(config);
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,0 +1,2 @@
+/** Strings of the shell: header, sidebar, footer, generic errors. */
+export const app = {};

@@ -1,0 +1,2 @@
+/** resources.users */
+export const users = {};

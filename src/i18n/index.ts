@@ -1,0 +1,28 @@
+import polyglotI18nProvider from 'ra-i18n-polyglot';
+import { zh } from './zh';
+import { en } from './en';
+
+export const LOCALE_KEY = 'i18nextLng';
+export type Locale = 'zh' | 'en';
+
+const initial: Locale = localStorage.getItem(LOCALE_KEY) === 'en' ? 'en' : 'zh';
+
+export const i18nProvider = polyglotI18nProvider(
+  (locale) => (locale === 'en' ? en : zh),
+  initial,
+  [
+    { locale: 'zh', name: '中文' },
+    { locale: 'en', name: 'English' },
+  ],
+  // Chinese is the fallback: a key missing in English shows the Chinese text, never the key.
+  { onMissingKey: (key: string) => lookup(zh, key) ?? key },
+);
+
+function lookup(messages: unknown, key: string): string | undefined {
+  let node: unknown = messages;
+  for (const part of key.split('.')) {
+    if (node && typeof node === 'object' && part in node) node = (node as Record<string, unknown>)[part];
+    else return undefined;
+  }
+  return typeof node === 'string' ? node : undefined;
+}
