@@ -40,6 +40,30 @@ function isApiPath(url: string): boolean {
   return /^\/(api|v1|v1beta|pg|mj|suno|dashboard)(\/|$|\?)/.test(url);
 }
 
+/**
+ * Keeps this process's option cache in step with the others: a Redis message on every change
+ * when Redis is configured, and a reload from the database every SYNC_FREQUENCY seconds.
+ */
+async function syncOptions(ctx: GatewayContext): Promise<() => void> {
+  const timer = setInterval(() => {
+    ctx.options.reload().catch(() => undefined);
+  }, ctx.config.syncFrequency * 1000).unref();
+  if (!ctx.redis) return () => clearInterval(timer);
+  const channel = `${ctx.config.redisPrefix}options`;
+  const subscriber = ctx.redis.duplicate();
+  await subscriber.subscribe(channel);
+  subscriber.on('message', () => {
+    ctx.options.reload().catch(() => undefined);
+  });
+  ctx.options.on('write', () => {
+    ctx.redis?.publish(channel, '1').catch(() => undefined);
+  });
+  return () => {
+    clearInterval(timer);
+    subscriber.disconnect();
+  };
+}
+
 export interface Gateway {
   app: FastifyInstance;
   ctx: GatewayContext;
@@ -60,12 +84,14 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     dbKind: handle.kind,
     options,
     redis,
-    limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
-    kv: redis ? new RedisKv(redis) : new MemoryKv(),
+    limiter: redis ? new RedisRateLimiter(redis, `${config.redisPrefix}rl:`) : new MemoryRateLimiter(),
+    kv: redis ? new RedisKv(redis, `${config.redisPrefix}kv:`) : new MemoryKv(),
     mailer: new Mailer(options),
     startTime: Math.floor(Date.now() / 1000),
     version: readVersion(),
   };
+
+  const stopSync = await syncOptions(ctx);
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -126,6 +152,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     ctx,
     async close() {
       await app.close();
+      stopSync();
       ctx.limiter.close();
       redis?.disconnect();
       await handle.close();

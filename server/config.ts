@@ -7,6 +7,10 @@ export interface Config {
   host: string;
   db: DbTarget;
   redisUrl: string | null;
+  /** Prefix of every Redis key and channel this gateway uses (REDIS_KEY_PREFIX). */
+  redisPrefix: string;
+  /** Seconds between reloads of cached options from the database (SYNC_FREQUENCY). */
+  syncFrequency: number;
   /** When unset, a secret is generated once and kept in the database. */
   sessionSecret: string | null;
   /** Folder holding the built console (index.html); null disables static serving. */
@@ -82,6 +86,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '0.0.0.0',
     db,
     redisUrl,
+    redisPrefix: env.REDIS_KEY_PREFIX || 'gw:',
+    syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1, 86_400),
     sessionSecret,
     consoleDir: env.CONSOLE_DIR === '' ? null : (env.CONSOLE_DIR ?? null),
     isMaster: env.NODE_TYPE !== 'slave',

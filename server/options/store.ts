@@ -80,5 +80,7 @@ export class OptionStore extends EventEmitter {
     }
     this.values.set(key, value);
     this.emit('change', key, value);
+    // Local writes only: tells other processes to reload.
+    this.emit('write', key);
   }
 }

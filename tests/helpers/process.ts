@@ -1,0 +1,45 @@
+/** Runs the gateway as a separate process (as an operator would), for multi-process tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface GatewayProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', CONSOLE_DIR: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start in 20 s:\n${output}`));
+    }, 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /gateway listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({
+          url: match[1],
+          child,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${code}:\n${output}`));
+    });
+  });
+}
