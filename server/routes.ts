@@ -4,6 +4,8 @@ import optionRoutes from './options/routes.js';
 import accountRoutes from './accounts/routes.js';
 import userSelfRoutes from './users/self-routes.js';
 import userAdminRoutes from './users/admin-routes.js';
+import tokenRoutes from './tokens/routes.js';
+import channelRoutes from './channels/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -12,4 +14,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(accountRoutes);
   await app.register(userSelfRoutes);
   await app.register(userAdminRoutes);
+  await app.register(tokenRoutes);
+  await app.register(channelRoutes);
 }
