@@ -12,6 +12,7 @@ import { OptionStore } from './options/store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { MemoryKv, RedisKv } from './cache/kv.js';
 import { Mailer } from './mail/mailer.js';
+import { Bus } from './cache/bus.js';
 import { AppError } from './http/errors.js';
 import { clientIp } from './http/client-ip.js';
 import { registerRoutes } from './routes.js';
@@ -41,27 +42,17 @@ function isApiPath(url: string): boolean {
 }
 
 /**
- * Keeps this process's option cache in step with the others: a Redis message on every change
- * when Redis is configured, and a reload from the database every SYNC_FREQUENCY seconds.
+ * Keeps this process's option cache in step with the others: a bus message on every change, and a
+ * reload from the database every SYNC_FREQUENCY seconds.
  */
-async function syncOptions(ctx: GatewayContext): Promise<() => void> {
-  const timer = setInterval(() => {
+function syncOptions(ctx: GatewayContext): () => void {
+  const reload = () => {
     ctx.options.reload().catch(() => undefined);
-  }, ctx.config.syncFrequency * 1000).unref();
-  if (!ctx.redis) return () => clearInterval(timer);
-  const channel = `${ctx.config.redisPrefix}options`;
-  const subscriber = ctx.redis.duplicate();
-  await subscriber.subscribe(channel);
-  subscriber.on('message', () => {
-    ctx.options.reload().catch(() => undefined);
-  });
-  ctx.options.on('write', () => {
-    ctx.redis?.publish(channel, '1').catch(() => undefined);
-  });
-  return () => {
-    clearInterval(timer);
-    subscriber.disconnect();
   };
+  const timer = setInterval(reload, ctx.config.syncFrequency * 1000).unref();
+  ctx.options.on('write', () => ctx.bus.publish('options'));
+  ctx.bus.on('options', reload);
+  return () => clearInterval(timer);
 }
 
 export interface Gateway {
@@ -87,11 +78,12 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     limiter: redis ? new RedisRateLimiter(redis, `${config.redisPrefix}rl:`) : new MemoryRateLimiter(),
     kv: redis ? new RedisKv(redis, `${config.redisPrefix}kv:`) : new MemoryKv(),
     mailer: new Mailer(options),
+    bus: await Bus.create(redis, config.redisPrefix),
     startTime: Math.floor(Date.now() / 1000),
     version: readVersion(),
   };
 
-  const stopSync = await syncOptions(ctx);
+  const stopSync = syncOptions(ctx);
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -153,6 +145,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     async close() {
       await app.close();
       stopSync();
+      ctx.bus.close();
       ctx.limiter.close();
       redis?.disconnect();
       await handle.close();

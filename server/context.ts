@@ -6,6 +6,7 @@ import type { OptionStore } from './options/store.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import type { KvStore } from './cache/kv.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Bus } from './cache/bus.js';
 
 /** Everything a route needs, built once at start-up and reached as `app.ctx`. */
 export interface GatewayContext {
@@ -17,6 +18,8 @@ export interface GatewayContext {
   limiter: RateLimiter;
   kv: KvStore;
   mailer: Mailer;
+  /** Cache invalidation between gateway processes. */
+  bus: Bus;
   startTime: number;
   version: string;
 }

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Redis } from 'ioredis';
+
+/**
+ * Cache invalidation messages between gateway processes. `publish` tells this process at once and,
+ * with Redis, every other process; handlers receive the topic's payload (e.g. a changed id).
+ */
+export class Bus {
+  private readonly local = new EventEmitter();
+  private readonly instance = randomUUID();
+  private subscriber: Redis | null = null;
+
+  private constructor(
+    private readonly redis: Redis | null,
+    private readonly channel: string,
+  ) {
+    this.local.setMaxListeners(100);
+  }
+
+  static async create(redis: Redis | null, prefix: string): Promise<Bus> {
+    const bus = new Bus(redis, `${prefix}bus`);
+    if (redis) {
+      bus.subscriber = redis.duplicate();
+      await bus.subscriber.subscribe(bus.channel);
+      bus.subscriber.on('message', (_channel: string, message: string) => {
+        const { topic, payload, origin } = JSON.parse(message) as { topic: string; payload: string; origin: string };
+        // Our own messages were delivered locally when published.
+        if (origin !== bus.instance) bus.local.emit(topic, payload);
+      });
+    }
+    return bus;
+  }
+
+  on(topic: string, handler: (payload: string) => void): void {
+    this.local.on(topic, handler);
+  }
+
+  publish(topic: string, payload = ''): void {
+    this.local.emit(topic, payload);
+    this.redis?.publish(this.channel, JSON.stringify({ topic, payload, origin: this.instance })).catch(() => undefined);
+  }
+
+  close(): void {
+    this.subscriber?.disconnect();
+    this.local.removeAllListeners();
+  }
+}
