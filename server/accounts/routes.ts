@@ -6,14 +6,20 @@ import { USER_ENABLED } from '../auth/roles.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { toPublicUser } from '../users/repository.js';
-import { LoginBody } from './schemas.js';
+import { EmailQuery, LoginBody, RegisterBody, ResetBody, TurnstileQuery, type ResetResult } from './schemas.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
+import { turnstileCheck } from './turnstile.js';
+import { registerUser } from './register.js';
+import { sendVerificationCode } from './verification.js';
+import { resetPassword, sendResetLink } from './recovery.js';
 
 export default async function accountRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, options } = app.ctx;
+  const ctx = app.ctx;
+  const { db, options } = ctx;
+  const guarded = [criticalLimit, turnstileCheck];
 
-  app.post('/api/user/login', { schema: { body: LoginBody }, preHandler: criticalLimit }, async (request, reply) => {
+  app.post('/api/user/login', { schema: { body: LoginBody, querystring: TurnstileQuery }, preHandler: guarded }, async (request, reply) => {
     if (!options.bool('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
     const username = request.body.username.trim();
     const password = request.body.password;
@@ -34,5 +40,25 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
   app.get('/api/user/logout', async (_request, reply) => {
     endSession(reply);
     return ok();
+  });
+
+  app.post('/api/user/register', { schema: { body: RegisterBody, querystring: TurnstileQuery }, preHandler: guarded }, async (request) => {
+    await registerUser(ctx, request.body);
+    return ok();
+  });
+
+  app.get('/api/verification', { schema: { querystring: EmailQuery }, preHandler: guarded }, async (request) => {
+    await sendVerificationCode(ctx, request.query.email);
+    return ok();
+  });
+
+  app.get('/api/reset_password', { schema: { querystring: EmailQuery }, preHandler: guarded }, async (request) => {
+    await sendResetLink(ctx, request.query.email, `${request.protocol}://${request.host}`);
+    return ok();
+  });
+
+  app.post('/api/user/reset', { schema: { body: ResetBody }, preHandler: criticalLimit }, async (request) => {
+    const password: ResetResult = await resetPassword(ctx, request.body.email, request.body.token);
+    return ok(password);
   });
 }

@@ -17,7 +17,10 @@ export class Mailer {
       host: this.options.string('SMTPServer'),
       port,
       secure: this.options.bool('SMTPSSLEnabled') || port === 465,
-      auth: { user: this.options.string('SMTPAccount'), pass: this.options.string('SMTPToken') },
+      // Local relays often take mail without a password.
+      auth: this.options.string('SMTPToken')
+        ? { user: this.options.string('SMTPAccount'), pass: this.options.string('SMTPToken') }
+        : undefined,
       // Local and self-signed relays are common for self-hosted gateways.
       tls: { rejectUnauthorized: false },
     });

@@ -107,6 +107,12 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
           quota: ROOT_INITIAL_QUOTA,
         });
       }
+      // Links in e-mails (password reset) use ServerAddress; until the admin sets one, take the
+      // address the admin reached the setup wizard at, never a later caller's Host header.
+      if (!ctx.options.string('ServerAddress')) {
+        const origin = `${request.protocol}://${request.host}`;
+        await ctx.options.set('ServerAddress', origin);
+      }
       await ctx.options.set('SelfUseModeEnabled', String(body.SelfUseModeEnabled === true));
       await ctx.options.set('DemoSiteEnabled', String(body.DemoSiteEnabled === true));
       await ctx.options.setInternal(SETUP_KEY, String(Math.floor(Date.now() / 1000)));

@@ -1,3 +1,193 @@
+/**
+ * /api/token: a user's own API keys. Every query is scoped to the signed-in user, so another
+ * user's id answers "令牌不存在" exactly like a missing one. The `new` paths of the console share
+ * the handlers of the classic ones.
+ */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { currentUser, requireUser } from '../auth/guard.js';
+import { nowSeconds } from '../db/index.js';
+import type { Token, User } from '../db/types.js';
+import { ok, pageParams } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { searchLimit } from '../ratelimit/hooks.js';
+import { usableGroups } from '../users/groups.js';
+import { publishTokenChange } from './cache.js';
+import { fullKey, generateKey, storedKey } from './keys.js';
+import {
+  countOwnTokens,
+  deleteOwnToken,
+  findOwnToken,
+  insertToken,
+  listOwnTokens,
+  setOwnTokenStatus,
+  toTokenView,
+  tokenFields,
+  updateOwnTokenFields,
+  type TokenFields,
+  type TokenFilter,
+} from './repository.js';
+import {
+  CreateTokenBody,
+  EmptyAnswer,
+  RevealedKeyAnswer,
+  TokenAnswer,
+  TokenIdParams,
+  TokenPageAnswer,
+  TokenPageQuery,
+  TokenSearchQuery,
+  UpdateTokenBody,
+  UpdateTokenQuery,
+  type TokenPage,
+} from './schemas.js';
+import { checkStatusChange, MESSAGES, validateTokenFields } from './validation.js';
 
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+/** Field defaults of a new token whose payload leaves them out. */
+const NEW_TOKEN: TokenFields = {
+  name: '',
+  remain_quota: 0,
+  expired_time: -1,
+  unlimited_quota: false,
+  model_limits_enabled: false,
+  model_limits: '',
+  allow_ips: '',
+  group: '',
+};
+
+function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
+  return {
+    name: body.name ?? base.name,
+    remain_quota: body.remain_quota ?? base.remain_quota,
+    expired_time: body.expired_time ?? base.expired_time,
+    unlimited_quota: body.unlimited_quota ?? base.unlimited_quota,
+    model_limits_enabled: body.model_limits_enabled ?? base.model_limits_enabled,
+    model_limits: body.model_limits ?? base.model_limits,
+    allow_ips: body.allow_ips ?? base.allow_ips,
+    group: body.group ?? base.group,
+  };
+}
+
+export default async function tokenRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const ctx = app.ctx;
+  const { db } = ctx;
+
+  async function ownToken(user: User, id: number): Promise<Token> {
+    const token = await findOwnToken(db, user.id, id);
+    if (!token) throw fail(MESSAGES.notFound);
+    return token;
+  }
+
+  const groupsOf = (user: User): Set<string> => new Set(Object.keys(usableGroups(ctx.options, user.group)));
+
+  async function listPage(user: User, filter: TokenFilter, query: TokenPageQuery): Promise<TokenPage> {
+    const { page, pageSize, offset } = pageParams(query);
+    const [total, rows] = await Promise.all([
+      countOwnTokens(db, user.id, filter),
+      listOwnTokens(db, user.id, filter, pageSize, offset),
+    ]);
+    return { items: rows.map(toTokenView), total, page, page_size: pageSize };
+  }
+
+  // GET /api/token/query is the console's "new" list; it answers the same page shape.
+  for (const url of ['/api/token/', '/api/token', '/api/token/query']) {
+    app.get(
+      url,
+      { preHandler: requireUser, schema: { querystring: TokenPageQuery, response: { 200: TokenPageAnswer } } },
+      async (request) => ok(await listPage(currentUser(request), { keyword: '', key: '' }, request.query)),
+    );
+  }
+
+  for (const url of ['/api/token/search', '/api/token/newSearch']) {
+    app.get(
+      url,
+      { preHandler: [requireUser, searchLimit], schema: { querystring: TokenSearchQuery, response: { 200: TokenPageAnswer } } },
+      async (request) => {
+        const filter = { keyword: (request.query.keyword ?? '').trim(), key: storedKey(request.query.token ?? '') };
+        return ok(await listPage(currentUser(request), filter, request.query));
+      },
+    );
+  }
+
+  for (const url of ['/api/token/:id', '/api/token/new/:id']) {
+    app.get(
+      url,
+      { preHandler: requireUser, schema: { params: TokenIdParams, response: { 200: TokenAnswer } } },
+      async (request) => ok(toTokenView(await ownToken(currentUser(request), request.params.id))),
+    );
+  }
+
+  // The one way to read a whole key again after creation.
+  for (const url of ['/api/token/:id/key', '/api/token/new/:id/key']) {
+    app.post(
+      url,
+      { preHandler: [requireUser, searchLimit], schema: { params: TokenIdParams, response: { 200: RevealedKeyAnswer } } },
+      async (request) => {
+        const token = await ownToken(currentUser(request), request.params.id);
+        return ok({ key: fullKey(token.key) });
+      },
+    );
+  }
+
+  for (const url of ['/api/token/', '/api/token']) {
+    app.post(
+      url,
+      { preHandler: requireUser, schema: { body: CreateTokenBody, response: { 200: TokenAnswer } } },
+      async (request) => {
+        const user = currentUser(request);
+        const fields = validateTokenFields(pick(request.body, NEW_TOKEN), {
+          now: nowSeconds(),
+          usableGroups: groupsOf(user),
+        });
+        const key = generateKey();
+        const id = await insertToken(db, ctx.dbKind, user.id, key, fields);
+        // Drops a cached "no such key" anywhere.
+        publishTokenChange(ctx.bus, key);
+        return ok(toTokenView(await ownToken(user, id)));
+      },
+    );
+  }
+
+  for (const url of ['/api/token/', '/api/token', '/api/token/new/', '/api/token/new']) {
+    app.put(
+      url,
+      {
+        preHandler: requireUser,
+        schema: { querystring: UpdateTokenQuery, body: UpdateTokenBody, response: { 200: TokenAnswer } },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        const body = request.body;
+        const token = await ownToken(user, body.id);
+        const now = nowSeconds();
+        if (request.query.status_only) {
+          await setOwnTokenStatus(db, user.id, token.id, checkStatusChange(token, body.status, now));
+        } else {
+          const previous = tokenFields(token);
+          const fields = validateTokenFields(pick(body, previous), {
+            now,
+            usableGroups: groupsOf(user),
+            previous,
+          });
+          await updateOwnTokenFields(db, user.id, token.id, fields);
+        }
+        publishTokenChange(ctx.bus, token.key);
+        return ok(toTokenView(await ownToken(user, token.id)));
+      },
+    );
+  }
+
+  for (const url of ['/api/token/:id/', '/api/token/:id', '/api/token/new/:id/', '/api/token/new/:id']) {
+    app.delete(
+      url,
+      { preHandler: requireUser, schema: { params: TokenIdParams, response: { 200: EmptyAnswer } } },
+      async (request) => {
+        const user = currentUser(request);
+        const token = await ownToken(user, request.params.id);
+        await deleteOwnToken(db, user.id, token.id);
+        publishTokenChange(ctx.bus, token.key);
+        return ok();
+      },
+    );
+  }
+}

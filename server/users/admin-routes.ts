@@ -1,3 +1,229 @@
+/** User management for admins: list, search, create, edit, promote/demote/disable/enable/delete. */
+import { publishUserChange } from './user-cache.js';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { currentUser, requireAdmin } from '../auth/guard.js';
+import { hashPassword } from '../auth/password.js';
+import { ROLE_USER } from '../auth/roles.js';
+import { nowSeconds } from '../db/index.js';
+import type { User, UserUpdate } from '../db/types.js';
+import { ok, pageParams } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { isUniqueViolation } from './db-errors.js';
+import { groupNames } from './groups.js';
+import { assertCanCreate, assertCanEdit, assertCanRead, planManage } from './permissions.js';
+import { formatQuota } from './quota-format.js';
+import { countUsers, createUser, findUserById, findUsers, isUsernameTaken, toPublicUser, type UserFilter } from './repository.js';
+import {
+  CreateUserBody,
+  Envelope,
+  ManageBody,
+  ManageResult,
+  PageQuery,
+  PublicUser,
+  StringList,
+  UpdateUserBody,
+  UserIdParams,
+  UserPage,
+  UserQueryQuery,
+  UserSearchQuery,
+  type UserListItem,
+} from './schemas.js';
+import { usageByUser, usageOf } from './usage.js';
+import { checkDisplayName, checkPassword, checkUsername } from './validation.js';
 
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+const LOG_TYPE_MANAGE = 3;
+const QUERY_LIMIT = 100;
+const MSG_NOT_FOUND = '用户不存在';
+const MSG_USERNAME_TAKEN = '用户名已存在';
+
+export default async function userAdminRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, dbKind, options } = app.ctx;
+
+  async function page(filter: UserFilter, query: { p?: number; page_size?: number }): Promise<UserPage> {
+    const { page, pageSize, offset } = pageParams(query);
+    const [rows, total] = await Promise.all([findUsers(db, filter, pageSize, offset), countUsers(db, filter)]);
+    const ids = rows.map((u) => u.id);
+    const usage = await usageByUser(db, ids);
+    const items: UserListItem[] = rows.map((u) => ({ ...toPublicUser(u), usage: usageOf(usage, u.id) }));
+    return { items, total, page, page_size: pageSize };
+  }
+
+  async function target(id: number): Promise<User> {
+    const user = await findUserById(db, id);
+    if (!user) throw fail(MSG_NOT_FOUND);
+    return user;
+  }
+
+  app.get(
+    '/api/user/',
+    { preHandler: requireAdmin, schema: { querystring: PageQuery, response: { 200: Envelope(UserPage) } } },
+    async (request) => ok(await page({ keyword: '', group: '' }, request.query)),
+  );
+
+  // No search rate limit here: admins page through results, which the 10-per-minute limit would break.
+  app.get(
+    '/api/user/search',
+    { preHandler: requireAdmin, schema: { querystring: UserSearchQuery, response: { 200: Envelope(UserPage) } } },
+    async (request) => {
+      const { keyword = '', group = '' } = request.query;
+      return ok(await page({ keyword, group }, request.query));
+    },
+  );
+
+  app.get(
+    '/api/user/query',
+    { preHandler: requireAdmin, schema: { querystring: UserQueryQuery, response: { 200: Envelope(Type.Array(PublicUser)) } } },
+    async (request) => {
+      const { keyword = '', group = '' } = request.query;
+      return ok((await findUsers(db, { keyword, group }, QUERY_LIMIT)).map(toPublicUser));
+    },
+  );
+
+  app.get(
+    '/api/user/:id',
+    { preHandler: requireAdmin, schema: { params: UserIdParams, response: { 200: Envelope(PublicUser) } } },
+    async (request) => {
+      const user = await target(request.params.id);
+      assertCanRead(currentUser(request), user);
+      return ok(toPublicUser(user));
+    },
+  );
+
+  app.post(
+    '/api/user/',
+    { preHandler: requireAdmin, schema: { body: CreateUserBody, response: { 200: Envelope(PublicUser) } } },
+    async (request) => {
+      const me = currentUser(request);
+      const body = request.body;
+      const username = checkUsername(body.username ?? '');
+      const password = body.password ?? '';
+      if (!username || !password) throw fail('用户名和密码不能为空');
+      checkPassword(password, { max: true });
+      const displayName = checkDisplayName(body.display_name ?? '');
+      const role = body.role ?? ROLE_USER;
+      assertCanCreate(me, role);
+      if (await isUsernameTaken(db, username)) throw fail(MSG_USERNAME_TAKEN);
+      let id: number;
+      try {
+        id = await createUser(db, dbKind, {
+          username,
+          password,
+          display_name: displayName,
+          role,
+          quota: Math.max(0, Math.trunc(options.number('QuotaForNewUser'))),
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw fail(MSG_USERNAME_TAKEN);
+        throw err;
+      }
+      return ok(toPublicUser(await target(id)), '用户创建成功');
+    },
+  );
+
+  app.put(
+    '/api/user/',
+    { preHandler: requireAdmin, schema: { body: UpdateUserBody, response: { 200: Envelope(PublicUser) } } },
+    async (request) => {
+      const me = currentUser(request);
+      const body = request.body;
+      // Input checks (and the slow hash) before any database work.
+      const username = body.username === undefined ? undefined : checkUsername(body.username);
+      if (username === '') throw fail('用户名不能为空');
+      const displayName = body.display_name === undefined ? undefined : checkDisplayName(body.display_name);
+      let passwordHash: string | undefined;
+      if (body.password) {
+        checkPassword(body.password, { max: false });
+        passwordHash = await hashPassword(body.password);
+      }
+      if (body.quota !== undefined && body.quota < 0) throw fail('剩余额度不能小于0');
+
+      await db.transaction().execute(async (trx) => {
+        const user = await findUserById(trx, body.id);
+        if (!user) throw fail(MSG_NOT_FOUND);
+        assertCanEdit(me, user);
+        const isSelf = user.id === me.id;
+        const changes: UserUpdate = {};
+        if (username !== undefined && username !== user.username) {
+          if (await isUsernameTaken(trx, username, user.id)) throw fail(MSG_USERNAME_TAKEN);
+          changes.username = username;
+        }
+        if (displayName !== undefined) changes.display_name = displayName || (username ?? user.username);
+        if (passwordHash) changes.password = passwordHash;
+        const group = body.group?.trim();
+        if (group !== undefined && group !== user.group) {
+          if (isSelf) throw fail('不能修改自己的分组');
+          if (!groupNames(options).includes(group)) throw fail(`分组 ${group} 不存在`);
+          changes.group = group;
+        }
+        const quotaChanged = body.quota !== undefined && body.quota !== user.quota;
+        if (quotaChanged) {
+          if (isSelf) throw fail('不能修改自己的额度');
+          changes.quota = body.quota;
+        }
+        if (Object.keys(changes).length === 0) return;
+
+        let update = trx.updateTable('users').set(changes).where('id', '=', user.id);
+        // Optimistic: a relay charge landing between read and write must not be overwritten.
+        if (quotaChanged) update = update.where('quota', '=', user.quota);
+        try {
+          const result = await update.executeTakeFirst();
+          if (quotaChanged && Number(result.numUpdatedRows) === 0) throw fail('用户额度已变化，请刷新后重试');
+        } catch (err) {
+          if (isUniqueViolation(err)) throw fail(MSG_USERNAME_TAKEN);
+          throw err;
+        }
+        if (quotaChanged && changes.quota !== undefined) {
+          await trx
+            .insertInto('logs')
+            .values({
+              user_id: user.id,
+              username: changes.username ?? user.username,
+              created_at: nowSeconds(),
+              type: LOG_TYPE_MANAGE,
+              content: `管理员将用户额度从 ${formatQuota(options, user.quota, 6)} 修改为 ${formatQuota(options, changes.quota, 6)}`,
+              other: JSON.stringify({ admin_info: { admin_id: me.id, admin_username: me.username } }),
+            })
+            .execute();
+        }
+      });
+      publishUserChange(app.ctx.bus, body.id);
+      return ok(toPublicUser(await target(body.id)), '用户信息更新成功！');
+    },
+  );
+
+  async function manage(me: User, id: number, action: ManageBody['action']): Promise<ManageResult> {
+    const user = await target(id);
+    const outcome = planManage(me, user, action);
+    await db
+      .updateTable('users')
+      .set({
+        role: outcome.role,
+        status: outcome.status,
+        ...(outcome.deregister ? { deleted_at: nowSeconds() } : {}),
+      })
+      .where('id', '=', user.id)
+      .where('deleted_at', 'is', null)
+      .execute();
+    publishUserChange(app.ctx.bus, user.id);
+    return { status: outcome.status, role: outcome.role };
+  }
+
+  app.post(
+    '/api/user/manage',
+    { preHandler: requireAdmin, schema: { body: ManageBody, response: { 200: Envelope(ManageResult) } } },
+    async (request) => ok(await manage(currentUser(request), request.body.id, request.body.action), '操作成功完成'),
+  );
+
+  app.delete(
+    '/api/user/:id',
+    { preHandler: requireAdmin, schema: { params: UserIdParams, response: { 200: Envelope(ManageResult) } } },
+    async (request) => ok(await manage(currentUser(request), request.params.id, 'delete'), '操作成功完成'),
+  );
+
+  app.get('/api/group/', { preHandler: requireAdmin, schema: { response: { 200: Envelope(StringList) } } }, async () =>
+    ok(groupNames(options)),
+  );
+}

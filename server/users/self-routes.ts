@@ -1,3 +1,142 @@
+/** The signed-in user's own account: profile, password, access token, invitations, settings. */
+import { publishUserChange } from './user-cache.js';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { currentUser, requireUser } from '../auth/guard.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { ROLE_ROOT } from '../auth/roles.js';
+import { endSession } from '../auth/session.js';
+import type { User } from '../db/types.js';
+import { ok } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { formatQuota } from './quota-format.js';
+import { usableGroups } from './groups.js';
+import {
+  deregisterUser,
+  ensureAffCode,
+  findUserById,
+  modelsForGroup,
+  regenerateAccessToken,
+  toPublicUser,
+  transferAffQuota,
+} from './repository.js';
+import {
+  AffTransferBody,
+  AffTransferResult,
+  Envelope,
+  SelfUser,
+  StringList,
+  UpdateSelfBody,
+  UserGroups,
+  UserSettingBody,
+  UserSettingView,
+} from './schemas.js';
+import { applySettingBody, parseUserSetting, settingView } from './settings.js';
+import { checkDisplayName, checkPassword } from './validation.js';
 
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+function selfView(user: User): SelfUser {
+  return {
+    ...toPublicUser(user),
+    has_access_token: Boolean(user.access_token),
+    settings: settingView(parseUserSetting(user.setting)),
+  };
+}
+
+export default async function userSelfRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, options } = app.ctx;
+
+  async function reload(id: number): Promise<User> {
+    const user = await findUserById(db, id);
+    if (!user) throw fail('用户不存在');
+    return user;
+  }
+
+  app.get('/api/user/self', { preHandler: requireUser, schema: { response: { 200: Envelope(SelfUser) } } }, async (request) =>
+    ok(selfView(currentUser(request))),
+  );
+
+  app.put(
+    '/api/user/self',
+    { preHandler: requireUser, schema: { body: UpdateSelfBody, response: { 200: Envelope(SelfUser) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const body = request.body;
+      const changes: { display_name?: string; password?: string } = {};
+      if (body.display_name !== undefined) {
+        changes.display_name = checkDisplayName(body.display_name) || user.username;
+      }
+      if (body.password) {
+        const original = body.original_password ?? '';
+        if (!original || !(await verifyPassword(original, user.password))) throw fail('原密码错误');
+        checkPassword(body.password, { max: true });
+        if (body.password === original) throw fail('新密码不能与原密码相同');
+        changes.password = await hashPassword(body.password);
+      }
+      if (Object.keys(changes).length > 0) {
+        await db.updateTable('users').set(changes).where('id', '=', user.id).execute();
+      }
+      return ok(selfView(await reload(user.id)), '更新成功');
+    },
+  );
+
+  app.delete('/api/user/self', { preHandler: requireUser }, async (request, reply) => {
+    const user = currentUser(request);
+    if (user.role >= ROLE_ROOT) throw fail('不能删除超级管理员账户');
+    await deregisterUser(db, user.id);
+    publishUserChange(app.ctx.bus, user.id);
+    endSession(reply);
+    return ok(undefined, '账户已删除');
+  });
+
+  app.get(
+    '/api/user/token',
+    { preHandler: requireUser, schema: { response: { 200: Envelope(Type.String()) } } },
+    async (request) => ok(await regenerateAccessToken(db, currentUser(request).id)),
+  );
+
+  app.get('/api/user/aff', { preHandler: requireUser, schema: { response: { 200: Envelope(Type.String()) } } }, async (request) =>
+    ok(await ensureAffCode(db, currentUser(request))),
+  );
+
+  app.post(
+    '/api/user/aff_transfer',
+    { preHandler: requireUser, schema: { body: AffTransferBody, response: { 200: Envelope(AffTransferResult) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const amount = request.body.quota;
+      const minimum = Math.ceil(options.number('QuotaPerUnit'));
+      if (amount < minimum) throw fail(`划转金额最低为${formatQuota(options, minimum)}`);
+      if (!(await transferAffQuota(db, user.id, amount))) throw fail('邀请额度不足！');
+      const after = await reload(user.id);
+      return ok({ quota: after.quota, aff_quota: after.aff_quota }, '划转成功');
+    },
+  );
+
+  app.put(
+    '/api/user/setting',
+    { preHandler: requireUser, schema: { body: UserSettingBody, response: { 200: Envelope(UserSettingView) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const next = applySettingBody(parseUserSetting(user.setting), request.body);
+      await db
+        .updateTable('users')
+        .set({ setting: JSON.stringify(next) })
+        .where('id', '=', user.id)
+        .execute();
+      publishUserChange(app.ctx.bus, user.id);
+      return ok(settingView(next), '设置已更新');
+    },
+  );
+
+  app.get('/api/user/models', { preHandler: requireUser, schema: { response: { 200: Envelope(StringList) } } }, async (request) =>
+    ok(await modelsForGroup(db, currentUser(request).group)),
+  );
+
+  app.get(
+    '/api/user/self/groups',
+    { preHandler: requireUser, schema: { response: { 200: Envelope(UserGroups) } } },
+    async (request) => ok(usableGroups(options, currentUser(request).group)),
+  );
+}

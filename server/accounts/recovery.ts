@@ -1,0 +1,51 @@
+import type { GatewayContext } from '../context.js';
+import type { Db } from '../db/index.js';
+import { fail } from '../http/errors.js';
+import { hashPassword } from '../auth/password.js';
+import { RESET_MINUTES, consumeResetToken, issueResetToken, randomPassword } from './codes.js';
+import { isValidEmail, normaliseEmail } from './email-rules.js';
+import { resetMail } from './mails.js';
+
+const LINK_INVALID = '重置链接非法或已过期';
+
+async function liveUserIdByEmail(db: Db, email: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/**
+ * GET /api/reset_password: mails a one-time link to the console's reset page. `origin` is only a
+ * fallback: the request's Host header is the caller's to choose, so a configured ServerAddress
+ * is what keeps the link pointing at this site.
+ */
+export async function sendResetLink(ctx: GatewayContext, rawEmail: string, origin: string): Promise<void> {
+  const email = normaliseEmail(rawEmail);
+  if (!isValidEmail(email)) throw fail('无效的邮箱地址');
+  if ((await liveUserIdByEmail(ctx.db, email)) === undefined) throw fail('该邮箱地址未注册');
+  const token = await issueResetToken(ctx.kv, email);
+  const base = ctx.options.string('ServerAddress') || origin;
+  const link = `${base}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
+  const mail = resetMail(ctx.options.string('SystemName'), link, RESET_MINUTES);
+  await ctx.mailer.send(email, mail.subject, mail.html);
+}
+
+/** POST /api/user/reset: uses up the link's token and returns a new random password. */
+export async function resetPassword(ctx: GatewayContext, rawEmail: string, token: string): Promise<string> {
+  const email = normaliseEmail(rawEmail);
+  if (!email || !token || !(await consumeResetToken(ctx.kv, email, token))) throw fail(LINK_INVALID);
+  const userId = await liveUserIdByEmail(ctx.db, email);
+  if (userId === undefined) throw fail(LINK_INVALID);
+  const password = randomPassword();
+  await ctx.db
+    .updateTable('users')
+    .set({ password: await hashPassword(password) })
+    .where('id', '=', userId)
+    .execute();
+  return password;
+}

@@ -1,0 +1,129 @@
+import { sql } from 'kysely';
+import type { GatewayContext } from '../context.js';
+import type { Db } from '../db/index.js';
+import { nowSeconds } from '../db/index.js';
+import { fail } from '../http/errors.js';
+import { createUser } from '../users/repository.js';
+import { isUniqueViolation } from '../users/db-errors.js';
+import { formatQuota } from '../users/quota-format.js';
+import { consumeVerificationCode } from './codes.js';
+import { emailTaken, isValidEmail, normaliseEmail } from './email-rules.js';
+import type { RegisterBody } from './schemas.js';
+
+const USERNAME_MAX = 12;
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 20;
+const LOG_SYSTEM = 4;
+
+const USERNAME_TAKEN = '用户名已存在，或已注销';
+
+/** Lengths in characters as a person counts them, not UTF-16 units. */
+const charCount = (s: string) => [...s].length;
+
+function validate(body: RegisterBody): { username: string; password: string } {
+  const username = body.username.trim();
+  const { password } = body;
+  if (!username) throw fail('用户名不能为空');
+  if (charCount(username) > USERNAME_MAX) throw fail(`用户名长度不能超过${USERNAME_MAX}个字符`);
+  if (/[\p{Cc}\s]/u.test(username)) throw fail('用户名不能包含空白或控制字符');
+  if (charCount(password) < PASSWORD_MIN) throw fail(`密码长度至少为${PASSWORD_MIN}个字符`);
+  if (charCount(password) > PASSWORD_MAX) throw fail(`密码长度不能超过${PASSWORD_MAX}个字符`);
+  if ((body.password2 ?? '') !== password) throw fail('两次输入的密码不一致');
+  return { username, password };
+}
+
+async function usernameExists(db: Db, username: string): Promise<boolean> {
+  // Deregistered users keep their name: it still identifies their old logs.
+  const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  return row !== undefined;
+}
+
+async function findInviter(db: Db, affCode: string | undefined): Promise<number> {
+  const code = affCode?.trim();
+  if (!code) return 0;
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('aff_code', '=', code)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  // An unknown code does not block registration: the link may simply be stale.
+  return row?.id ?? 0;
+}
+
+/**
+ * Password registration: checks the switches, the input, the e-mail code, then creates the user
+ * and pays the invitation rewards in one transaction.
+ */
+export async function registerUser(ctx: GatewayContext, body: RegisterBody): Promise<void> {
+  const { db, options } = ctx;
+  if (!options.bool('RegisterEnabled')) throw fail('管理员关闭了新用户注册');
+  if (!options.bool('PasswordRegisterEnabled')) throw fail('管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册');
+  const { username, password } = validate(body);
+
+  // Without verification an address is not kept: an unproven one would receive reset links.
+  let email = '';
+  if (options.bool('EmailVerificationEnabled')) {
+    email = normaliseEmail(body.email ?? '');
+    const code = body.verification_code?.trim() ?? '';
+    if (!email || !code) throw fail('管理员开启了邮箱验证，请输入邮箱地址和验证码');
+    if (!isValidEmail(email)) throw fail('无效的邮箱地址');
+  }
+  if (await usernameExists(db, username)) throw fail(USERNAME_TAKEN);
+  if (email) {
+    if (await emailTaken(db, email)) throw fail('邮箱地址已被占用');
+    // Used up last, once everything else passed, so a typo elsewhere does not cost the code.
+    if (!(await consumeVerificationCode(ctx.kv, email, body.verification_code ?? ''))) throw fail('验证码错误或已过期');
+  }
+
+  const inviterId = await findInviter(db, body.aff_code);
+  const quotaForNewUser = Math.max(0, options.number('QuotaForNewUser'));
+  const quotaForInvitee = inviterId ? Math.max(0, options.number('QuotaForInvitee')) : 0;
+  const quotaForInviter = inviterId ? Math.max(0, options.number('QuotaForInviter')) : 0;
+  const now = nowSeconds();
+
+  try {
+    await db.transaction().execute(async (trx) => {
+      const userId = await createUser(trx, ctx.dbKind, {
+        username,
+        password,
+        email,
+        quota: quotaForNewUser + quotaForInvitee,
+        inviter_id: inviterId,
+      });
+      const logs: Array<{ user_id: number; username: string; quota: number; content: string }> = [];
+      if (quotaForNewUser > 0) {
+        logs.push({ user_id: userId, username, quota: quotaForNewUser, content: `新用户注册赠送 ${formatQuota(options, quotaForNewUser)}` });
+      }
+      if (quotaForInvitee > 0) {
+        logs.push({ user_id: userId, username, quota: quotaForInvitee, content: `使用邀请码赠送 ${formatQuota(options, quotaForInvitee)}` });
+      }
+      if (inviterId) {
+        const inviter = await trx
+          .updateTable('users')
+          .set({
+            aff_count: sql`aff_count + 1`,
+            aff_quota: sql`aff_quota + ${quotaForInviter}`,
+            aff_history_quota: sql`aff_history_quota + ${quotaForInviter}`,
+          })
+          .where('id', '=', inviterId)
+          .executeTakeFirst();
+        if (Number(inviter.numUpdatedRows) !== 1) throw fail('邀请人不存在');
+        if (quotaForInviter > 0) {
+          const row = await trx.selectFrom('users').select('username').where('id', '=', inviterId).executeTakeFirstOrThrow();
+          logs.push({
+            user_id: inviterId,
+            username: row.username,
+            quota: quotaForInviter,
+            content: `邀请用户 ${username} 注册，奖励 ${formatQuota(options, quotaForInviter)}`,
+          });
+        }
+      }
+      if (logs.length) await trx.insertInto('logs').values(logs.map((l) => ({ ...l, type: LOG_SYSTEM, created_at: now }))).execute();
+    });
+  } catch (err) {
+    // Two sign-ups racing for the same name: the unique index decides.
+    if (isUniqueViolation(err)) throw fail(USERNAME_TAKEN);
+    throw err;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Request and answer shapes of /api/token. The console imports the `Static` types; the routes use
+ * the schemas to validate input and to serialize answers.
+ *
+ * Keys: `key` in every list and detail answer is the stored key masked as first 4 + `**********` +
+ * last 4, WITHOUT the `sk-` prefix (the console shows `sk-` in front). The full key is only in the
+ * answer of POST /api/token/{id}/key, and there WITH the prefix (`sk-` + 48 characters), ready to
+ * copy.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** `{success, message, data}`; `data` is optional because failures carry none. */
+const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ success: Type.Boolean(), message: Type.String(), data: Type.Optional(data) });
+
+export const TokenView = Type.Object({
+  id: Type.Integer(),
+  user_id: Type.Integer(),
+  name: Type.String(),
+  /** Masked, without `sk-` (see above). */
+  key: Type.String(),
+  /** 1 enabled, 2 disabled, 3 expired, 4 exhausted. */
+  status: Type.Integer(),
+  created_time: Type.Number(),
+  accessed_time: Type.Number(),
+  /** Unix seconds; -1 never expires. */
+  expired_time: Type.Number(),
+  remain_quota: Type.Number(),
+  used_quota: Type.Number(),
+  unlimited_quota: Type.Boolean(),
+  model_limits_enabled: Type.Boolean(),
+  /** Model names separated by commas. */
+  model_limits: Type.String(),
+  /** IPv4/IPv6 addresses or CIDRs, one a line; empty allows every address. */
+  allow_ips: Type.String(),
+  /** Empty: the owner's group. */
+  group: Type.String(),
+});
+export type TokenView = Static<typeof TokenView>;
+
+export const TokenPage = Type.Object({
+  items: Type.Array(TokenView),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
+export type TokenPage = Static<typeof TokenPage>;
+
+export const RevealedKey = Type.Object({
+  /** `sk-` + the full key. */
+  key: Type.String(),
+});
+export type RevealedKey = Static<typeof RevealedKey>;
+
+/** `size` is what the console sends; `page_size` is accepted as everywhere else. */
+export const TokenPageQuery = Type.Object({
+  p: Type.Optional(Type.Integer()),
+  size: Type.Optional(Type.Integer()),
+  page_size: Type.Optional(Type.Integer()),
+});
+export type TokenPageQuery = Static<typeof TokenPageQuery>;
+
+/** `keyword` matches names as a substring (wildcards taken literally); `token` is a whole key, `sk-` optional. */
+export const TokenSearchQuery = Type.Composite([
+  TokenPageQuery,
+  Type.Object({
+    keyword: Type.Optional(Type.String({ maxLength: 100 })),
+    token: Type.Optional(Type.String({ maxLength: 100 })),
+  }),
+]);
+export type TokenSearchQuery = Static<typeof TokenSearchQuery>;
+
+export const TokenIdParams = Type.Object({ id: Type.Integer() });
+export type TokenIdParams = Static<typeof TokenIdParams>;
+
+/**
+ * The editable fields. Numbers are checked by the server (integer, range) so that a bad value gets
+ * a clear message rather than a schema error; the length caps here only stop absurd payloads.
+ */
+const TokenFields = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+  remain_quota: Type.Optional(Type.Number()),
+  expired_time: Type.Optional(Type.Number()),
+  unlimited_quota: Type.Optional(Type.Boolean()),
+  model_limits_enabled: Type.Optional(Type.Boolean()),
+  model_limits: Type.Optional(Type.String({ maxLength: 65535 })),
+  allow_ips: Type.Optional(Type.String({ maxLength: 65535 })),
+  group: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+/** POST /api/token/. Absent fields: quota 0, never expires, no limits, the owner's group. */
+export const CreateTokenBody = TokenFields;
+export type CreateTokenBody = Static<typeof CreateTokenBody>;
+
+/**
+ * PUT /api/token/: `id` and the fields to change (absent ones keep their value; `status` is
+ * ignored). With `?status_only=true`: `{id, status}` and only the status changes.
+ */
+export const UpdateTokenBody = Type.Composite([
+  Type.Object({ id: Type.Integer(), status: Type.Optional(Type.Integer()) }),
+  TokenFields,
+]);
+export type UpdateTokenBody = Static<typeof UpdateTokenBody>;
+
+export const UpdateTokenQuery = Type.Object({ status_only: Type.Optional(Type.Boolean()) });
+export type UpdateTokenQuery = Static<typeof UpdateTokenQuery>;
+
+export const TokenAnswer = Envelope(TokenView);
+export const TokenPageAnswer = Envelope(TokenPage);
+export const RevealedKeyAnswer = Envelope(RevealedKey);
+export const EmptyAnswer = Type.Object({ success: Type.Boolean(), message: Type.String() });

@@ -1,0 +1,209 @@
+/**
+ * Request and answer shapes of the user endpoints (self-service and admin). The console imports
+ * the `Static` types; the routes use the schemas to validate input and to serialize answers, so a
+ * field missing here (the password hash, the access token) can never reach a client.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { PublicUser as PublicUserRow } from './repository.js';
+
+/** `{success, message, data}`; `data` is optional because failures carry none. */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ success: Type.Boolean(), message: Type.String(), data: Type.Optional(data) });
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const PublicUser = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  display_name: Type.String(),
+  role: Type.Integer(),
+  status: Type.Integer(),
+  email: Type.String(),
+  github_id: Type.String(),
+  oidc_id: Type.String(),
+  wechat_id: Type.String(),
+  telegram_id: Type.String(),
+  linux_do_id: Type.String(),
+  quota: Type.Number(),
+  used_quota: Type.Number(),
+  request_count: Type.Number(),
+  group: Type.String(),
+  aff_code: Type.String(),
+  aff_count: Type.Number(),
+  aff_quota: Type.Number(),
+  aff_history_quota: Type.Number(),
+  inviter_id: Type.Integer(),
+  /** The user's settings as a JSON string, without the webhook secret. */
+  setting: Nullable(Type.String()),
+  remark: Nullable(Type.String()),
+  create_time: Type.Number(),
+  last_use_time: Type.Number(),
+  /** Set when the account is deregistered (Unix seconds). */
+  DeletedAt: Nullable(Type.Number()),
+});
+export type PublicUser = Static<typeof PublicUser>;
+
+// The schema must describe exactly the row type the repository produces.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const publicUserMatchesRow: Same<PublicUser, PublicUserRow> = true;
+void publicUserMatchesRow;
+
+// ---- User setting ----
+
+export const NotifyType = Type.Union([Type.Literal('email'), Type.Literal('webhook')]);
+export type NotifyType = Static<typeof NotifyType>;
+
+/** The stored notification and billing preferences of a user (users.setting). */
+export const UserSetting = Type.Object({
+  notify_type: NotifyType,
+  quota_warning_threshold: Type.Number(),
+  webhook_url: Type.String(),
+  webhook_secret: Type.String(),
+  notification_email: Type.String(),
+  accept_unset_model_ratio_model: Type.Boolean(),
+});
+export type UserSetting = Static<typeof UserSetting>;
+
+/** What the console sees of the setting: the webhook secret is write-only. */
+export const UserSettingView = Type.Object({
+  notify_type: NotifyType,
+  quota_warning_threshold: Type.Number(),
+  webhook_url: Type.String(),
+  webhook_secret_set: Type.Boolean(),
+  notification_email: Type.String(),
+  accept_unset_model_ratio_model: Type.Boolean(),
+});
+export type UserSettingView = Static<typeof UserSettingView>;
+
+/** PUT /api/user/setting. An absent webhook_secret keeps the stored one. */
+export const UserSettingBody = Type.Object({
+  notify_type: NotifyType,
+  quota_warning_threshold: Type.Number(),
+  webhook_url: Type.Optional(Type.String({ maxLength: 512 })),
+  webhook_secret: Type.Optional(Type.String({ maxLength: 256 })),
+  notification_email: Type.Optional(Type.String({ maxLength: 128 })),
+  accept_unset_model_ratio_model: Type.Optional(Type.Boolean()),
+});
+export type UserSettingBody = Static<typeof UserSettingBody>;
+
+// ---- Self-service ----
+
+/** GET /api/user/self: the public user plus what the personal page derives from it. */
+export const SelfUser = Type.Composite([
+  PublicUser,
+  Type.Object({
+    /** Whether a system access token has been generated (the token itself is shown only once). */
+    has_access_token: Type.Boolean(),
+    settings: UserSettingView,
+  }),
+]);
+export type SelfUser = Static<typeof SelfUser>;
+
+/**
+ * PUT /api/user/self: a profile edit (display_name) and/or a password change
+ * ({original_password, password}). Other fields are ignored.
+ */
+export const UpdateSelfBody = Type.Object({
+  display_name: Type.Optional(Type.String({ maxLength: 64 })),
+  original_password: Type.Optional(Type.String({ maxLength: 128 })),
+  password: Type.Optional(Type.String({ maxLength: 128 })),
+});
+export type UpdateSelfBody = Static<typeof UpdateSelfBody>;
+
+export const AffTransferBody = Type.Object({ quota: Type.Integer() });
+export type AffTransferBody = Static<typeof AffTransferBody>;
+
+export const AffTransferResult = Type.Object({ quota: Type.Number(), aff_quota: Type.Number() });
+export type AffTransferResult = Static<typeof AffTransferResult>;
+
+/** GET /api/user/self/groups: group name → description and price ratio. */
+export const UserGroups = Type.Record(Type.String(), Type.Object({ desc: Type.String(), ratio: Type.Number() }));
+export type UserGroups = Static<typeof UserGroups>;
+
+export const StringList = Type.Array(Type.String());
+
+// ---- Admin ----
+
+/** Quota spent over the last day / week / month, and the change against the period before. */
+export const UserUsage = Type.Object({
+  day: Type.Number(),
+  week: Type.Number(),
+  month: Type.Number(),
+  /** (this period − previous) / previous; null when the previous period spent nothing. */
+  day_on_day: Nullable(Type.Number()),
+  week_on_week: Nullable(Type.Number()),
+  month_on_month: Nullable(Type.Number()),
+});
+export type UserUsage = Static<typeof UserUsage>;
+
+export const UserListItem = Type.Composite([PublicUser, Type.Object({ usage: UserUsage })]);
+export type UserListItem = Static<typeof UserListItem>;
+
+export const UserPage = Type.Object({
+  items: Type.Array(UserListItem),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
+export type UserPage = Static<typeof UserPage>;
+
+export const PageQuery = Type.Object({
+  p: Type.Optional(Type.Integer()),
+  page_size: Type.Optional(Type.Integer()),
+});
+export type PageQuery = Static<typeof PageQuery>;
+
+export const UserSearchQuery = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 100 })),
+  group: Type.Optional(Type.String({ maxLength: 64 })),
+  p: Type.Optional(Type.Integer()),
+  page_size: Type.Optional(Type.Integer()),
+});
+export type UserSearchQuery = Static<typeof UserSearchQuery>;
+
+export const UserQueryQuery = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 100 })),
+  group: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type UserQueryQuery = Static<typeof UserQueryQuery>;
+
+export const UserIdParams = Type.Object({ id: Type.Integer() });
+export type UserIdParams = Static<typeof UserIdParams>;
+
+/** POST /api/user/. Missing fields get the spec's message rather than a schema error. */
+export const CreateUserBody = Type.Object({
+  username: Type.Optional(Type.String({ maxLength: 64 })),
+  display_name: Type.Optional(Type.String({ maxLength: 64 })),
+  password: Type.Optional(Type.String({ maxLength: 128 })),
+  role: Type.Optional(Type.Integer()),
+});
+export type CreateUserBody = Static<typeof CreateUserBody>;
+
+/**
+ * PUT /api/user/: the console sends the whole user; only these fields are applied. An empty or
+ * absent password leaves it unchanged. Role and status change through POST /api/user/manage.
+ */
+export const UpdateUserBody = Type.Object({
+  id: Type.Integer(),
+  username: Type.Optional(Type.String({ maxLength: 64 })),
+  display_name: Type.Optional(Type.String({ maxLength: 64 })),
+  password: Type.Optional(Type.String({ maxLength: 128 })),
+  group: Type.Optional(Type.String({ maxLength: 64 })),
+  quota: Type.Optional(Type.Integer()),
+});
+export type UpdateUserBody = Static<typeof UpdateUserBody>;
+
+export const ManageAction = Type.Union([
+  Type.Literal('promote'),
+  Type.Literal('demote'),
+  Type.Literal('disable'),
+  Type.Literal('enable'),
+  Type.Literal('delete'),
+]);
+export type ManageAction = Static<typeof ManageAction>;
+
+export const ManageBody = Type.Object({ id: Type.Integer(), action: ManageAction });
+export type ManageBody = Static<typeof ManageBody>;
+
+export const ManageResult = Type.Object({ status: Type.Integer(), role: Type.Integer() });
+export type ManageResult = Static<typeof ManageResult>;

@@ -1,0 +1,88 @@
+/**
+ * What the relay needs of a token's owner, held in memory: status, group, role and settings.
+ * Balances are not trusted from here (debits are atomic in the database); `quota` is only a hint
+ * for skipping the pre-charge on large balances. Entries expire after a minute and are dropped at
+ * once on the bus topic 'user' (payload: the user id).
+ */
+import type { Bus } from '../cache/bus.js';
+import type { Db } from '../db/index.js';
+
+export const USER_TOPIC = 'user';
+
+export interface CachedUser {
+  id: number;
+  username: string;
+  role: number;
+  status: number;
+  group: string;
+  quota: number;
+  deleted: boolean;
+  acceptUnsetModelRatio: boolean;
+}
+
+const TTL_MS = 60_000;
+
+export function publishUserChange(bus: Bus, userId: number): void {
+  bus.publish(USER_TOPIC, String(userId));
+}
+
+export class UserCache {
+  private entries = new Map<number, { user: CachedUser | null; expires: number }>();
+  private pending = new Map<number, Promise<CachedUser | null>>();
+
+  constructor(
+    private readonly db: Db,
+    bus: Bus,
+  ) {
+    bus.on(USER_TOPIC, (payload) => {
+      if (payload === '') this.entries.clear();
+      else this.entries.delete(Number(payload));
+    });
+  }
+
+  async get(id: number): Promise<CachedUser | null> {
+    const hit = this.entries.get(id);
+    if (hit && hit.expires > Date.now()) return hit.user;
+    let load = this.pending.get(id);
+    if (!load) {
+      load = this.load(id).finally(() => this.pending.delete(id));
+      this.pending.set(id, load);
+    }
+    return load;
+  }
+
+  /** Lowers the cached balance hint after a debit made by this process. */
+  spent(id: number, quota: number): void {
+    const hit = this.entries.get(id);
+    if (hit?.user) hit.user.quota -= quota;
+  }
+
+  private async load(id: number): Promise<CachedUser | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'role', 'status', 'group', 'quota', 'deleted_at', 'setting'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    let user: CachedUser | null = null;
+    if (row) {
+      let accept = false;
+      try {
+        accept = Boolean((JSON.parse(row.setting || '{}') as { accept_unset_model_ratio_model?: boolean }).accept_unset_model_ratio_model);
+      } catch {
+        accept = false;
+      }
+      user = {
+        id: row.id,
+        username: row.username,
+        role: row.role,
+        status: row.status,
+        group: row.group,
+        quota: row.quota,
+        deleted: row.deleted_at !== null,
+        acceptUnsetModelRatio: accept,
+      };
+    }
+    this.entries.set(id, { user, expires: Date.now() + TTL_MS });
+    return user;
+  }
+}
