@@ -13,6 +13,10 @@ import { MemoryRateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { MemoryKv, RedisKv } from './cache/kv.js';
 import { Mailer } from './mail/mailer.js';
 import { Bus } from './cache/bus.js';
+import { createTokenCache } from './tokens/cache.js';
+import { createChannelCache } from './channels/cache.js';
+import { UserCache } from './users/user-cache.js';
+import { UsageWriter } from './logs/writer.js';
 import { AppError } from './http/errors.js';
 import { clientIp } from './http/client-ip.js';
 import { registerRoutes } from './routes.js';
@@ -69,6 +73,8 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const secret = await sessionSecret(config, options);
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  const bus = await Bus.create(redis, config.redisPrefix);
+  const base = { db: handle.db, bus, config };
   const ctx: GatewayContext = {
     config,
     db: handle.db,
@@ -78,7 +84,11 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     limiter: redis ? new RedisRateLimiter(redis, `${config.redisPrefix}rl:`) : new MemoryRateLimiter(),
     kv: redis ? new RedisKv(redis, `${config.redisPrefix}kv:`) : new MemoryKv(),
     mailer: new Mailer(options),
-    bus: await Bus.create(redis, config.redisPrefix),
+    bus,
+    tokens: createTokenCache(base),
+    users: new UserCache(handle.db, bus),
+    channels: await createChannelCache(base),
+    usage: new UsageWriter(handle.db, handle.kind, (err) => console.error('usage write failed', err)),
     startTime: Math.floor(Date.now() / 1000),
     version: readVersion(),
   };
@@ -145,6 +155,8 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     async close() {
       await app.close();
       stopSync();
+      ctx.channels.close();
+      await ctx.usage.close();
       ctx.bus.close();
       ctx.limiter.close();
       redis?.disconnect();

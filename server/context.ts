@@ -7,6 +7,10 @@ import type { RateLimiter } from './ratelimit/limiter.js';
 import type { KvStore } from './cache/kv.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Bus } from './cache/bus.js';
+import type { TokenCache } from './tokens/cache.js';
+import type { ChannelCache } from './channels/cache.js';
+import type { UserCache } from './users/user-cache.js';
+import type { UsageWriter } from './logs/writer.js';
 
 /** Everything a route needs, built once at start-up and reached as `app.ctx`. */
 export interface GatewayContext {
@@ -20,6 +24,12 @@ export interface GatewayContext {
   mailer: Mailer;
   /** Cache invalidation between gateway processes. */
   bus: Bus;
+  /** The relay's caches: no per-request database reads for tokens, users and channels. */
+  tokens: TokenCache;
+  users: UserCache;
+  channels: ChannelCache;
+  /** Logs, hourly totals and usage counters, written in batches. */
+  usage: UsageWriter;
   startTime: number;
   version: string;
 }

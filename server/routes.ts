@@ -6,6 +6,7 @@ import userSelfRoutes from './users/self-routes.js';
 import userAdminRoutes from './users/admin-routes.js';
 import tokenRoutes from './tokens/routes.js';
 import channelRoutes from './channels/routes.js';
+import relayRoutes from './relay/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -16,4 +17,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(userAdminRoutes);
   await app.register(tokenRoutes);
   await app.register(channelRoutes);
+  await app.register(relayRoutes);
 }

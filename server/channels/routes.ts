@@ -1,3 +1,114 @@
+/**
+ * The admin channel API. Reads need an admin; so do creating, quick edits (status, priority,
+ * weight), enabling or disabling a tag and the abilities repair. Full edits, copies, deletes and
+ * tag edits need the root user (spec section 6). Every change is announced on the bus topic
+ * `channel`, which the channel cache of every gateway process follows.
+ */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { requireAdmin } from '../auth/guard.js';
+import { ok, pageParams } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { MSG } from './input.js';
+import { listChannels, type ChannelFilter, type ListOptions } from './listing.js';
+import { channelModels, findChannelView } from './repository.js';
+import {
+  ChannelIdParams,
+  ChannelListQuery,
+  ChannelNewSearchQuery,
+  ChannelPage,
+  ChannelSearchQuery,
+  ChannelView,
+  Envelope,
+  ModelList,
+  StringList,
+  type ChannelStatusFilter,
+} from './schemas.js';
+import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED } from './types.js';
+import writeRoutes from './write-routes.js';
+import tagRoutes from './tag-routes.js';
 
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+function listOptions(query: ChannelListQuery): ListOptions {
+  return { ...pageParams(query), idSort: query.id_sort === true, tagMode: query.tag_mode === true };
+}
+
+const STATUS_FILTERS: Record<ChannelStatusFilter, number | undefined> = {
+  '': undefined,
+  all: undefined,
+  '0': undefined,
+  enabled: CHANNEL_ENABLED,
+  '1': CHANNEL_ENABLED,
+  disabled: CHANNEL_MANUALLY_DISABLED,
+  '2': CHANNEL_MANUALLY_DISABLED,
+  auto_disabled: CHANNEL_AUTO_DISABLED,
+  '3': CHANNEL_AUTO_DISABLED,
+};
+
+function searchFilter(query: ChannelSearchQuery): ChannelFilter {
+  return { keyword: query.keyword?.trim(), group: query.group?.trim(), model: query.model?.trim() };
+}
+
+export default async function channelRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app.ctx;
+  const page = { 200: Envelope(ChannelPage) };
+
+  // The searches carry no search rate limit: they are admin-only, escape LIKE wildcards, and the
+  // console pages through their results, which a 10-per-minute limit would break.
+
+  app.get(
+    '/api/channel/',
+    { preHandler: requireAdmin, schema: { querystring: ChannelListQuery, response: page } },
+    async (request) => ok(await listChannels(db, {}, listOptions(request.query))),
+  );
+
+  app.get(
+    '/api/channel/search',
+    { preHandler: requireAdmin, schema: { querystring: ChannelSearchQuery, response: page } },
+    async (request) => ok(await listChannels(db, searchFilter(request.query), listOptions(request.query))),
+  );
+
+  app.get(
+    '/api/channel/new/search',
+    { preHandler: requireAdmin, schema: { querystring: ChannelNewSearchQuery, response: page } },
+    async (request) => {
+      const { query } = request;
+      const filter: ChannelFilter = { ...searchFilter(query), status: STATUS_FILTERS[query.status ?? ''] };
+      const key = query.key?.trim();
+      if (key) {
+        if (!filter.model) throw fail(MSG.keyNeedsModel);
+        filter.key = key;
+      }
+      return ok(await listChannels(db, filter, listOptions(query)));
+    },
+  );
+
+  app.get(
+    '/api/channel/models_enabled',
+    { preHandler: requireAdmin, schema: { response: { 200: Envelope(StringList) } } },
+    async () => ok(await channelModels(db, true)),
+  );
+
+  app.get(
+    '/api/channel/modelNames',
+    { preHandler: requireAdmin, schema: { response: { 200: Envelope(StringList) } } },
+    async () => ok(await channelModels(db, false)),
+  );
+
+  app.get('/api/channel/models', { preHandler: requireAdmin, schema: { response: { 200: Envelope(ModelList) } } }, async () =>
+    ok((await channelModels(db, false)).map((id) => ({ id }))),
+  );
+
+  app.get(
+    '/api/channel/:id',
+    { preHandler: requireAdmin, schema: { params: ChannelIdParams, response: { 200: Envelope(ChannelView) } } },
+    async (request) => {
+      const channel = await findChannelView(db, request.params.id);
+      if (!channel) throw fail(MSG.notFound);
+      return ok(channel);
+    },
+  );
+
+  await app.register(writeRoutes);
+  await app.register(tagRoutes);
+}

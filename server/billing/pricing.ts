@@ -1,0 +1,107 @@
+/**
+ * Prices of a request, from the options (ratios and fixed prices are data, never constants here).
+ * Model ratio 1 = 2 USD per 1M input tokens; quota 500000 = 1 USD by default.
+ */
+import type { OptionStore } from '../options/store.js';
+
+export interface Price {
+  /** Fixed USD per call; when set, the ratios are not used. */
+  modelPrice: number | null;
+  modelRatio: number;
+  completionRatio: number;
+  cacheRatio: number;
+  cacheWriteRatio: number;
+  groupRatio: number;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens read from the provider's cache (part of promptTokens). */
+  cachedTokens?: number;
+  /** Prompt tokens written to the provider's cache (part of promptTokens). */
+  cacheWriteTokens?: number;
+}
+
+/** Completion ratios by model-name prefix, used when the CompletionRatio option has no entry. */
+const COMPLETION_RATIO_BY_PREFIX: Array<[string, number]> = [
+  ['gpt-4o', 4],
+  ['gpt-4.1', 4],
+  ['gpt-4-turbo', 3],
+  ['gpt-3.5-turbo', 3],
+  ['o1', 4],
+  ['o3', 4],
+  ['o4', 4],
+  ['claude-3', 5],
+  ['claude-4', 5],
+  ['claude-sonnet-4', 5],
+  ['claude-opus-4', 5],
+  ['gemini-1.5', 4],
+  ['gemini-2.0', 4],
+  ['gemini-2.5-pro', 8],
+];
+
+const DEFAULT_CACHE_WRITE_RATIO = 1.25;
+
+function completionRatioFor(model: string, configured: Record<string, number>): number {
+  const explicit = configured[model];
+  if (typeof explicit === 'number') return explicit;
+  let best: [string, number] | undefined;
+  for (const entry of COMPLETION_RATIO_BY_PREFIX) {
+    if (model.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
+  }
+  return best ? best[1] : 1;
+}
+
+export type PriceLookup =
+  | { ok: true; price: Price }
+  | { ok: false; reason: 'model_ratio_not_set' };
+
+/**
+ * The price of `model` for a caller in `group`. A model with neither a fixed price nor a ratio is
+ * refused unless `acceptUnset` (self-use mode, or the user's accept_unset_model_ratio_model).
+ */
+export function lookupPrice(options: OptionStore, model: string, group: string, acceptUnset: boolean): PriceLookup {
+  const groupRatios = options.json<Record<string, number>>('GroupRatio');
+  const groupRatio = typeof groupRatios[group] === 'number' ? groupRatios[group] : 1;
+  const prices = options.json<Record<string, number>>('ModelPrice');
+  const ratios = options.json<Record<string, number>>('ModelRatio');
+  const cacheRatios = options.json<Record<string, number>>('CacheRatio');
+  const fixed = prices[model];
+  const ratio = ratios[model];
+  if (typeof fixed !== 'number' && typeof ratio !== 'number' && !acceptUnset) {
+    return { ok: false, reason: 'model_ratio_not_set' };
+  }
+  return {
+    ok: true,
+    price: {
+      modelPrice: typeof fixed === 'number' ? fixed : null,
+      modelRatio: typeof ratio === 'number' ? ratio : 0,
+      completionRatio: completionRatioFor(model, options.json<Record<string, number>>('CompletionRatio')),
+      cacheRatio: typeof cacheRatios[model] === 'number' ? cacheRatios[model] : 1,
+      cacheWriteRatio: DEFAULT_CACHE_WRITE_RATIO,
+      groupRatio,
+    },
+  };
+}
+
+/**
+ * The cost in quota (an integer). Per-token: round((prompt − cached − cacheWrite + cached × cacheRatio
+ * + cacheWrite × cacheWriteRatio + completion × completionRatio) × modelRatio × groupRatio), with a
+ * non-zero cost that rounds to 0 becoming 1. Fixed price: price × quotaPerUnit × groupRatio.
+ */
+export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): number {
+  if (price.modelPrice !== null) return Math.round(price.modelPrice * quotaPerUnit * price.groupRatio);
+  const cached = usage.cachedTokens ?? 0;
+  const cacheWrite = usage.cacheWriteTokens ?? 0;
+  const tokens =
+    usage.promptTokens -
+    cached -
+    cacheWrite +
+    cached * price.cacheRatio +
+    cacheWrite * price.cacheWriteRatio +
+    usage.completionTokens * price.completionRatio;
+  const exact = tokens * price.modelRatio * price.groupRatio;
+  const rounded = Math.round(exact);
+  return rounded === 0 && exact > 0 ? 1 : rounded;
+}

@@ -1,0 +1,254 @@
+/** Field rules of a channel (spec sections 5 and 9); each check throws `fail` with the spec's message. */
+import { fail } from '../http/errors.js';
+import {
+  baseUrlRequired,
+  CHANNEL_ENABLED,
+  CHANNEL_MANUALLY_DISABLED,
+  isChannelType,
+  XUNFEI_DEFAULT_VERSION,
+  XUNFEI_TYPE,
+  type ChannelType,
+} from './types.js';
+import type { NameList } from './schemas.js';
+
+export const PRIORITY_MIN = -999;
+/** Column widths of the channels and abilities tables. */
+const NAME_MAX = 128;
+const BASE_URL_MAX = 255;
+const TAG_MAX = 128;
+const GROUP_LIST_MAX = 255;
+const GROUP_MAX = 64;
+const MODEL_MAX = 255;
+const STATUS_CODE_MAPPING_MAX = 1024;
+/** A batch create makes at most this many channels. */
+export const BATCH_KEYS_MAX = 1000;
+
+export const MSG = {
+  nameAndKey: '请填写渠道名称和渠道密钥',
+  models: '请至少选择一个模型',
+  modelMapping: '模型映射必须是合法的 JSON 格式！',
+  priority: '优先级必须是整数！',
+  priorityMin: `优先级不能小于 ${PRIORITY_MIN}`,
+  weight: '权重必须是非负整数！',
+  notFound: '渠道不存在',
+  tagEmpty: '标签不能为空',
+  noSelection: '请至少选择一个渠道',
+  noChange: '没有修改',
+  keyNeedsModel: 'KEY查询时请输入模型',
+  forbidden: '无权进行此操作，权限不足',
+} as const;
+
+/** Trimmed, de-duplicated, non-empty entries of a list given as an array or a comma string. */
+export function splitList(value: NameList | null | undefined): string[] {
+  if (value === undefined || value === null) return [];
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(','));
+  return [...new Set(parts.map((p) => p.trim()).filter((p) => p !== ''))];
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** An integer from a number or a numeric string; undefined when blank; NaN when not an integer. */
+function parseInteger(value: unknown): number | undefined {
+  if (isBlank(value)) return undefined;
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : Number.NaN;
+  if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value);
+  return Number.NaN;
+}
+
+/** Priority: blank → undefined; otherwise an integer ≥ -999. */
+export function parsePriority(value: unknown): number | undefined {
+  const n = parseInteger(value);
+  if (n === undefined) return undefined;
+  if (Number.isNaN(n)) throw fail(MSG.priority);
+  if (n < PRIORITY_MIN) throw fail(MSG.priorityMin);
+  return n;
+}
+
+/** Weight of a single channel: blank → undefined; an integer, raised to 0 when negative. */
+export function parseWeight(value: unknown): number | undefined {
+  const n = parseInteger(value);
+  if (n === undefined) return undefined;
+  if (Number.isNaN(n)) throw fail(MSG.weight);
+  return Math.max(0, n);
+}
+
+/** Weight in a tag edit: a non-negative integer, nothing else. */
+export function parseStrictWeight(value: unknown): number {
+  const n = parseInteger(value);
+  if (n === undefined || Number.isNaN(n) || n < 0) throw fail(MSG.weight);
+  return n;
+}
+
+/** Priority in a tag edit: present means it must be a valid integer. */
+export function parseStrictPriority(value: unknown): number {
+  const n = parsePriority(value);
+  if (n === undefined) throw fail(MSG.priority);
+  return n;
+}
+
+/** A JSON object text, or null when blank. */
+export function jsonObjectText(value: string | null | undefined, message: string): string | null {
+  if (value === undefined || value === null || value.trim() === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw fail(message);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw fail(message);
+  return value.trim();
+}
+
+function optionalText(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+export function checkTag(value: string | null | undefined): string | null {
+  const tag = optionalText(value);
+  if (tag !== null && tag.length > TAG_MAX) throw fail(`标签长度不能超过${TAG_MAX}个字符`);
+  return tag;
+}
+
+export function checkGroups(groups: string[]): string {
+  for (const g of groups) if (g.length > GROUP_MAX) throw fail(`分组名称长度不能超过${GROUP_MAX}个字符`);
+  const joined = groups.join(',');
+  if (joined.length > GROUP_LIST_MAX) throw fail(`分组列表长度不能超过${GROUP_LIST_MAX}个字符`);
+  return joined === '' ? 'default' : joined;
+}
+
+export function checkModels(models: string[]): string {
+  if (models.length === 0) throw fail(MSG.models);
+  for (const m of models) if (m.length > MODEL_MAX) throw fail(`模型名称长度不能超过${MODEL_MAX}个字符`);
+  return models.join(',');
+}
+
+function checkBaseUrl(value: string | null | undefined, type: ChannelType): string | null {
+  const url = optionalText(value)?.replace(/\/+$/, '') ?? null;
+  if (url === null || url === '') {
+    if (baseUrlRequired(type)) throw fail('该渠道类型必须填写 Base URL');
+    return null;
+  }
+  if (!/^https?:\/\/[^\s/]+/i.test(url)) throw fail('Base URL 必须以 http:// 或 https:// 开头');
+  if (url.length > BASE_URL_MAX) throw fail(`Base URL 长度不能超过${BASE_URL_MAX}个字符`);
+  return url;
+}
+
+/** The raw editable fields as they arrive (create, or a full update merged over the stored row). */
+export interface ChannelFieldsInput {
+  name?: string | undefined;
+  type?: number | undefined;
+  key?: string | undefined;
+  openai_organization?: string | null | undefined;
+  test_model?: string | null | undefined;
+  base_url?: string | null | undefined;
+  other?: string | null | undefined;
+  models?: NameList | undefined;
+  group?: NameList | undefined;
+  model_mapping?: string | null | undefined;
+  status_code_mapping?: string | null | undefined;
+  setting?: string | null | undefined;
+  param_override?: string | null | undefined;
+  tag?: string | null | undefined;
+  auto_ban?: number | undefined;
+  max_input_tokens?: number | undefined;
+  priority?: unknown;
+  weight?: unknown;
+}
+
+/** Checked, normalised columns of a channel (the key is handled by the caller). */
+export interface ChannelColumns {
+  name: string;
+  type: ChannelType;
+  openai_organization: string | null;
+  test_model: string | null;
+  base_url: string | null;
+  other: string | null;
+  models: string;
+  group: string;
+  model_mapping: string | null;
+  status_code_mapping: string | null;
+  setting: string | null;
+  param_override: string | null;
+  tag: string | null;
+  auto_ban: number;
+  max_input_tokens: number;
+  priority: number;
+  weight: number;
+}
+
+/**
+ * Checks and normalises every editable field. `key` is required unless `keyOptional` (an update
+ * keeps the stored key when none is given).
+ */
+export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boolean): ChannelColumns {
+  const name = (input.name ?? '').trim();
+  const key = (input.key ?? '').trim();
+  if (name === '' || (!keyOptional && key === '')) throw fail(MSG.nameAndKey);
+  if (name.length > NAME_MAX) throw fail(`渠道名称长度不能超过${NAME_MAX}个字符`);
+  const typeId = input.type ?? 1;
+  if (!isChannelType(typeId)) throw fail('未知的渠道类型');
+  const models = checkModels(splitList(input.models));
+  const group = checkGroups(splitList(input.group));
+  const statusCodeMapping = jsonObjectText(input.status_code_mapping, '状态码映射必须是合法的 JSON 格式！');
+  if (statusCodeMapping !== null && statusCodeMapping.length > STATUS_CODE_MAPPING_MAX) {
+    throw fail(`状态码映射长度不能超过${STATUS_CODE_MAPPING_MAX}个字符`);
+  }
+  let other = optionalText(input.other);
+  if (typeId === XUNFEI_TYPE && other === null) other = XUNFEI_DEFAULT_VERSION;
+  const maxInputTokens = input.max_input_tokens ?? 0;
+  if (maxInputTokens < 0) throw fail('最大输入 token 数不能为负数');
+  return {
+    name,
+    type: typeId,
+    openai_organization: optionalText(input.openai_organization),
+    test_model: optionalText(input.test_model),
+    base_url: checkBaseUrl(input.base_url, typeId),
+    other,
+    models,
+    group,
+    model_mapping: jsonObjectText(input.model_mapping, MSG.modelMapping),
+    status_code_mapping: statusCodeMapping,
+    setting: jsonObjectText(input.setting, '渠道额外设置必须是合法的 JSON 格式！'),
+    param_override: jsonObjectText(input.param_override, '参数覆盖必须是合法的 JSON 格式！'),
+    tag: checkTag(input.tag),
+    auto_ban: input.auto_ban === 0 ? 0 : 1,
+    max_input_tokens: maxInputTokens,
+    priority: parsePriority(input.priority) ?? 0,
+    weight: parseWeight(input.weight) ?? 0,
+  };
+}
+
+/** A quick status edit: enable (1) or disable by hand (2). */
+export function checkManualStatus(status: number): number {
+  if (status !== CHANNEL_ENABLED && status !== CHANNEL_MANUALLY_DISABLED) throw fail('无效的渠道状态');
+  return status;
+}
+
+/**
+ * The keys of a batch create: one per line (a Vertex AI batch is a JSON array of service-account
+ * objects, since each key spans several lines).
+ */
+export function splitBatchKeys(key: string, vertex: boolean): string[] {
+  let keys: string[];
+  if (vertex) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(key);
+    } catch {
+      throw fail('批量添加 Vertex AI 渠道时，密钥必须是 JSON 数组');
+    }
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    if (!list.every((k) => typeof k === 'object' && k !== null)) throw fail('批量添加 Vertex AI 渠道时，密钥必须是 JSON 数组');
+    keys = list.map((k) => JSON.stringify(k));
+  } else {
+    keys = key.split(/\r?\n/).map((k) => k.trim());
+  }
+  keys = [...new Set(keys.filter((k) => k !== ''))];
+  if (keys.length === 0) throw fail(MSG.nameAndKey);
+  if (keys.length > BATCH_KEYS_MAX) throw fail(`一次最多批量添加${BATCH_KEYS_MAX}个渠道`);
+  return keys;
+}

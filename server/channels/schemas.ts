@@ -1,0 +1,241 @@
+/**
+ * Request and answer shapes of the channel endpoints. The console imports the `Static` types; the
+ * routes serialize every answer through these schemas, so the channel key — absent here — can
+ * never reach a client.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { Channel } from '../db/types.js';
+
+/** `{success, message, data}`; `data` is optional because failures carry none. */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ success: Type.Boolean(), message: Type.String(), data: Type.Optional(data) });
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A channel as the console sees it: every column but the key. */
+export const ChannelView = Type.Object({
+  id: Type.Integer(),
+  type: Type.Integer(),
+  name: Type.String(),
+  openai_organization: Nullable(Type.String()),
+  test_model: Nullable(Type.String()),
+  status: Type.Integer(),
+  weight: Type.Integer(),
+  priority: Type.Integer(),
+  created_time: Type.Number(),
+  test_time: Type.Number(),
+  response_time: Type.Number(),
+  base_url: Nullable(Type.String()),
+  other: Nullable(Type.String()),
+  balance: Type.Number(),
+  balance_updated_time: Type.Number(),
+  /** Comma-separated model names. */
+  models: Type.String(),
+  /** Comma-separated group names. */
+  group: Type.String(),
+  used_quota: Type.Number(),
+  model_mapping: Nullable(Type.String()),
+  status_code_mapping: Nullable(Type.String()),
+  auto_ban: Type.Integer(),
+  /** JSON: {status_reason, status_time} of the last automatic status change. */
+  other_info: Nullable(Type.String()),
+  tag: Nullable(Type.String()),
+  setting: Nullable(Type.String()),
+  param_override: Nullable(Type.String()),
+  max_input_tokens: Type.Integer(),
+  expired_time: Type.Number(),
+});
+export type ChannelView = Static<typeof ChannelView>;
+
+// The schema must describe exactly the row minus its key.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const viewMatchesRow: Same<ChannelView, Omit<Channel, 'key'>> = true;
+void viewMatchesRow;
+
+/**
+ * Tag mode: one row standing for every channel carrying a tag. Status is enabled when any child
+ * is; priority, weight and type are those of the first child (children are in list order);
+ * models and groups are the union of the children's; quota and balance are sums.
+ */
+export const ChannelTagRow = Type.Object({
+  /** `tag:<tag>`, so it never collides with a channel id. */
+  id: Type.String(),
+  is_tag: Type.Literal(true),
+  tag: Type.String(),
+  name: Type.String(),
+  type: Type.Integer(),
+  status: Type.Integer(),
+  priority: Type.Integer(),
+  weight: Type.Integer(),
+  models: Type.String(),
+  group: Type.String(),
+  used_quota: Type.Number(),
+  balance: Type.Number(),
+  /** Mean of the tested children's response times (ms); 0 when none was tested. */
+  response_time: Type.Number(),
+  created_time: Type.Number(),
+  children: Type.Array(ChannelView),
+});
+export type ChannelTagRow = Static<typeof ChannelTagRow>;
+
+export const ChannelListItem = Type.Union([ChannelTagRow, ChannelView]);
+export type ChannelListItem = Static<typeof ChannelListItem>;
+
+export const ChannelPage = Type.Object({
+  items: Type.Array(ChannelListItem),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
+export type ChannelPage = Static<typeof ChannelPage>;
+
+// ---- Queries ----
+
+const ListFlags = {
+  p: Type.Optional(Type.Integer()),
+  page_size: Type.Optional(Type.Integer()),
+  /** Order by id only (newest first) instead of priority, then id. */
+  id_sort: Type.Optional(Type.Boolean()),
+  /** One aggregate row per tag (with its channels as children) plus the untagged channels. */
+  tag_mode: Type.Optional(Type.Boolean()),
+};
+
+export const ChannelListQuery = Type.Object(ListFlags);
+export type ChannelListQuery = Static<typeof ChannelListQuery>;
+
+export const ChannelSearchQuery = Type.Object({
+  ...ListFlags,
+  /** A channel id (exact), part of a name, or a whole key. */
+  keyword: Type.Optional(Type.String({ maxLength: 4096 })),
+  /** One entry of the channel's group list. */
+  group: Type.Optional(Type.String({ maxLength: 64 })),
+  /** One entry of the channel's model list. */
+  model: Type.Optional(Type.String({ maxLength: 255 })),
+});
+export type ChannelSearchQuery = Static<typeof ChannelSearchQuery>;
+
+export const ChannelStatusFilter = Type.Union([
+  Type.Literal(''),
+  Type.Literal('all'),
+  Type.Literal('enabled'),
+  Type.Literal('disabled'),
+  Type.Literal('auto_disabled'),
+  Type.Literal('0'),
+  Type.Literal('1'),
+  Type.Literal('2'),
+  Type.Literal('3'),
+]);
+export type ChannelStatusFilter = Static<typeof ChannelStatusFilter>;
+
+export const ChannelNewSearchQuery = Type.Object({
+  ...ChannelSearchQuery.properties,
+  /** all (or empty / 0), enabled (1), disabled (2, by hand), auto_disabled (3). */
+  status: Type.Optional(ChannelStatusFilter),
+  /** A whole key; needs `model`. */
+  key: Type.Optional(Type.String({ maxLength: 4096 })),
+});
+export type ChannelNewSearchQuery = Static<typeof ChannelNewSearchQuery>;
+
+export const ChannelIdParams = Type.Object({ id: Type.Integer() });
+export type ChannelIdParams = Static<typeof ChannelIdParams>;
+
+export const CopyQuery = Type.Object({
+  /** Appended to the copy's name; default `_复制`. */
+  suffix: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type CopyQuery = Static<typeof CopyQuery>;
+
+// ---- Bodies ----
+
+/** A list given as an array of names or one comma-separated string. */
+export const NameList = Type.Union([Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 5000 }), Type.String()]);
+export type NameList = Static<typeof NameList>;
+
+const OptionalText = Type.Optional(Nullable(Type.String()));
+
+/** The editable fields of a channel, shared by create and full update. */
+const ChannelFields = {
+  name: Type.Optional(Type.String()),
+  type: Type.Optional(Type.Integer()),
+  /** Write-only. On update, empty or absent keeps the stored key. */
+  key: Type.Optional(Type.String()),
+  openai_organization: OptionalText,
+  test_model: OptionalText,
+  base_url: OptionalText,
+  other: OptionalText,
+  models: Type.Optional(NameList),
+  group: Type.Optional(NameList),
+  model_mapping: OptionalText,
+  status_code_mapping: OptionalText,
+  setting: OptionalText,
+  param_override: OptionalText,
+  tag: OptionalText,
+  auto_ban: Type.Optional(Type.Integer()),
+  max_input_tokens: Type.Optional(Type.Integer()),
+  /** An integer (or its string), at least -999; empty means 0 (create) or unchanged (update). */
+  priority: Type.Optional(Type.Unknown()),
+  /** A non-negative integer (or its string); below 0 becomes 0; empty means 0 / unchanged. */
+  weight: Type.Optional(Type.Unknown()),
+};
+
+/**
+ * POST /api/channel/. `mode: 'batch'` creates one channel per line of `key`. A body carrying the
+ * `id` of an existing channel and no key is a copy of that channel (root only): the key is taken
+ * from it; every other field comes from the body.
+ */
+export const CreateChannelBody = Type.Object({
+  ...ChannelFields,
+  mode: Type.Optional(Type.Union([Type.Literal('single'), Type.Literal('batch')])),
+  id: Type.Optional(Type.Integer()),
+  /** 1 enabled (default), 2 disabled. */
+  status: Type.Optional(Type.Integer()),
+});
+export type CreateChannelBody = Static<typeof CreateChannelBody>;
+
+/**
+ * PUT /api/channel/. With any editable field it is a full edit (root only); `{id, status}`,
+ * `{id, priority}` and `{id, weight}` alone are quick edits an admin may make. `status` is only
+ * applied by a quick edit (1 enable, 2 disable).
+ */
+export const UpdateChannelBody = Type.Object({
+  ...ChannelFields,
+  id: Type.Integer(),
+  status: Type.Optional(Type.Integer()),
+});
+export type UpdateChannelBody = Static<typeof UpdateChannelBody>;
+
+export const IdsBody = Type.Object({ ids: Type.Optional(Type.Array(Type.Integer(), { maxItems: 10000 })) });
+export type IdsBody = Static<typeof IdsBody>;
+
+export const BatchTagBody = Type.Object({
+  ids: Type.Optional(Type.Array(Type.Integer(), { maxItems: 10000 })),
+  tag: Type.Optional(Nullable(Type.String())),
+});
+export type BatchTagBody = Static<typeof BatchTagBody>;
+
+export const TagBody = Type.Object({ tag: Type.Optional(Type.String()) });
+export type TagBody = Static<typeof TagBody>;
+
+/**
+ * PUT /api/channel/tag: changes every channel carrying `tag`. Absent or empty fields are left
+ * alone, except priority and weight, which must be valid when present.
+ */
+export const EditTagBody = Type.Object({
+  tag: Type.Optional(Type.String()),
+  new_tag: Type.Optional(Nullable(Type.String())),
+  model_mapping: Type.Optional(Nullable(Type.String())),
+  groups: Type.Optional(NameList),
+  models: Type.Optional(NameList),
+  priority: Type.Optional(Type.Unknown()),
+  weight: Type.Optional(Type.Unknown()),
+});
+export type EditTagBody = Static<typeof EditTagBody>;
+
+// ---- Answers ----
+
+export const ModelEntry = Type.Object({ id: Type.String() });
+export type ModelEntry = Static<typeof ModelEntry>;
+export const ModelList = Type.Array(ModelEntry);
+
+export const StringList = Type.Array(Type.String());
+export const Count = Type.Integer();

@@ -1,0 +1,91 @@
+/** Tags: grouping channels, editing a tag's channels at once, enabling or disabling them wholesale. */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Updateable } from 'kysely';
+import { requireAdmin, requireRoot } from '../auth/guard.js';
+import type { ChannelsTable } from '../db/types.js';
+import { ok } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import {
+  checkGroups,
+  checkModels,
+  checkTag,
+  jsonObjectText,
+  MSG,
+  parseStrictPriority,
+  parseStrictWeight,
+  splitList,
+} from './input.js';
+import { setTag, setTagStatus, updateTag } from './repository.js';
+import { BatchTagBody, Count, EditTagBody, Envelope, TagBody } from './schemas.js';
+
+const NO_SUCH_TAG = '没有找到带有该标签的渠道';
+
+function requiredTag(value: string | null | undefined): string {
+  const tag = checkTag(value);
+  if (tag === null) throw fail(MSG.tagEmpty);
+  return tag;
+}
+
+/** What a tag edit changes; absent or empty fields stay as they are. */
+function tagChanges(body: EditTagBody, tag: string): Updateable<ChannelsTable> {
+  const changes: Updateable<ChannelsTable> = {};
+  if (body.priority !== undefined) changes.priority = parseStrictPriority(body.priority);
+  if (body.weight !== undefined) changes.weight = parseStrictWeight(body.weight);
+  const newTag = checkTag(body.new_tag);
+  if (newTag !== null && newTag !== tag) changes.tag = newTag;
+  const mapping = jsonObjectText(body.model_mapping, MSG.modelMapping);
+  if (mapping !== null) changes.model_mapping = mapping;
+  const groups = splitList(body.groups);
+  if (groups.length > 0) changes.group = checkGroups(groups);
+  const models = splitList(body.models);
+  if (models.length > 0) changes.models = checkModels(models);
+  return changes;
+}
+
+export default async function tagRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, bus } = app.ctx;
+  const changed = () => bus.publish('channel');
+  const countAnswer = { 200: Envelope(Count) };
+
+  app.post(
+    '/api/channel/batch/tag',
+    { preHandler: requireRoot, schema: { body: BatchTagBody, response: countAnswer } },
+    async (request) => {
+      const ids = request.body.ids ?? [];
+      if (ids.length === 0) throw fail(MSG.noSelection);
+      const tag = requiredTag(request.body.tag);
+      const count = await setTag(db, ids, tag);
+      changed();
+      return ok(count);
+    },
+  );
+
+  app.put(
+    '/api/channel/tag',
+    { preHandler: requireRoot, schema: { body: EditTagBody, response: countAnswer } },
+    async (request) => {
+      const tag = requiredTag(request.body.tag);
+      const changes = tagChanges(request.body, tag);
+      if (Object.keys(changes).length === 0) throw fail(MSG.noChange);
+      const count = await updateTag(db, tag, changes);
+      if (count === 0) throw fail(NO_SUCH_TAG);
+      changed();
+      return ok(count, '更新成功！');
+    },
+  );
+
+  for (const [path, enabled] of [
+    ['/api/channel/tag/enabled', true],
+    ['/api/channel/tag/disabled', false],
+  ] as const) {
+    app.post(path, { preHandler: requireAdmin, schema: { body: TagBody, response: countAnswer } }, async (request) => {
+      const tag = requiredTag(request.body.tag);
+      const count = await setTagStatus(db, tag, enabled);
+      if (count === 0) throw fail(NO_SUCH_TAG);
+      changed();
+      return ok(count);
+    });
+  }
+}

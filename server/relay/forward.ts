@@ -1,0 +1,145 @@
+/**
+ * Sends a successful upstream answer to the client. Streams are relayed event by event as they
+ * arrive (never buffered whole; the client's pace is respected through backpressure), while usage
+ * and, when needed, a running token count are taken from the events on the way.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Usage } from '../billing/pricing.js';
+import { SseParser } from './sse.js';
+import { completionText, usageOf } from './usage.js';
+import { countTokens, estimateTokens } from './tokenizer.js';
+import type { UpstreamResponse } from './upstream.js';
+import { readText } from './upstream.js';
+
+export interface ForwardResult {
+  usage: Usage | null;
+  /** Locally counted completion tokens (used when `usage` is null). */
+  completionTokens: number;
+  /** Milliseconds from the request's start to the first byte sent. */
+  firstTokenMs: number;
+  /** The client went away before the end. */
+  clientAborted: boolean;
+}
+
+const COUNT_EVERY = 16 * 1024;
+
+/** Completion text, counted in slices so a long stream keeps a bounded buffer. */
+class RunningCount {
+  private pending = '';
+  private counted = 0;
+  add(text: string): void {
+    if (text === '') return;
+    this.pending += text;
+    if (this.pending.length >= COUNT_EVERY) {
+      this.counted += estimateTokens(this.pending);
+      this.pending = '';
+    }
+  }
+  async total(): Promise<number> {
+    const rest = await countTokens(this.pending);
+    this.pending = '';
+    return this.counted + rest;
+  }
+}
+
+/** Waits until the client can take more, or is gone. */
+function drained(out: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
+
+function isUsageOnlyChunk(payload: unknown): boolean {
+  const p = payload as { choices?: unknown[]; usage?: unknown } | null;
+  return !!p && Array.isArray(p.choices) && p.choices.length === 0 && !!p.usage;
+}
+
+export async function forwardStream(
+  upstream: UpstreamResponse,
+  out: ServerResponse,
+  started: number,
+  opts: { dropUsageChunk: boolean; isClientGone: () => boolean },
+): Promise<ForwardResult> {
+  out.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  const parser = new SseParser();
+  const count = new RunningCount();
+  let usage: Usage | null = null;
+  let firstTokenMs = 0;
+  let clientAborted = false;
+  try {
+    for await (const chunk of upstream.body) {
+      if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
+      let text = '';
+      for (const ev of parser.push(chunk as Buffer)) {
+        if (ev.data !== '[DONE]') {
+          let payload: unknown = null;
+          try {
+            payload = JSON.parse(ev.data);
+          } catch {
+            /* forwarded as is */
+          }
+          const u = usageOf(payload);
+          if (u) usage = u;
+          count.add(completionText(payload));
+          if (opts.dropUsageChunk && isUsageOnlyChunk(payload)) continue;
+        }
+        text += ev.event === 'message' ? '' : `event: ${ev.event}\n`;
+        text += `data: ${ev.data.replace(/\n/g, '\ndata: ')}\n\n`;
+      }
+      if (text === '') continue;
+      if (opts.isClientGone()) {
+        clientAborted = true;
+        break;
+      }
+      if (!out.write(text)) await drained(out);
+    }
+  } catch (err) {
+    if (!opts.isClientGone()) throw err;
+    clientAborted = true;
+  }
+  if (opts.isClientGone()) clientAborted = true;
+  if (!clientAborted) out.end();
+  return { usage, completionTokens: usage ? 0 : await count.total(), firstTokenMs, clientAborted };
+}
+
+/** A whole JSON answer: read, usage taken, sent on with the upstream's status and type. */
+export async function forwardJson(upstream: UpstreamResponse, out: ServerResponse, started: number): Promise<ForwardResult> {
+  const text = await readText(upstream, 64 * 1024 * 1024);
+  const firstTokenMs = Math.round(performance.now() - started);
+  let payload: unknown = null;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    /* not JSON: forwarded as is */
+  }
+  const usage = usageOf(payload);
+  const completionTokens = usage ? 0 : await countTokens(completionText(payload));
+  const type = String(upstream.headers['content-type'] ?? 'application/json');
+  out.writeHead(upstream.statusCode, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
+  out.end(text);
+  return { usage, completionTokens, firstTokenMs, clientAborted: false };
+}
+
+/** Binary answers (speech audio): piped through chunk by chunk. */
+export async function forwardBinary(upstream: UpstreamResponse, out: ServerResponse, started: number): Promise<ForwardResult> {
+  const headers: Record<string, string> = { 'content-type': String(upstream.headers['content-type'] ?? 'application/octet-stream') };
+  out.writeHead(upstream.statusCode, headers);
+  let firstTokenMs = 0;
+  for await (const chunk of upstream.body) {
+    if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
+    if (!out.write(chunk)) await drained(out);
+  }
+  out.end();
+  return { usage: null, completionTokens: 0, firstTokenMs, clientAborted: false };
+}

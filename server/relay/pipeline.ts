@@ -1,0 +1,204 @@
+/**
+ * One relayed request, end to end: price, pre-charge, channel choice with retries down the
+ * priority tiers, the upstream call, forwarding, settlement and the log. Reads only caches on the
+ * way in; the only synchronous database work is the atomic debit and credit of quota.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../context.js';
+import type { Channel } from '../db/types.js';
+import { lookupPrice, quotaFor, type Price, type Usage } from '../billing/pricing.js';
+import { credit, debit, debitUpTo, type Payer } from '../billing/ledger.js';
+import type { Endpoint } from './endpoints.js';
+import { RelayError, relayErrors } from './errors.js';
+import { providerFor } from './providers/registry.js';
+import { mapModel, mapStatus, paramOverride } from './model-mapping.js';
+import { callUpstream, readText, upstreamErrorMessage, type UpstreamResponse } from './upstream.js';
+import { forwardBinary, forwardJson, forwardStream, type ForwardResult } from './forward.js';
+import { promptText } from './usage.js';
+import { countTokens, estimateTokens } from './tokenizer.js';
+import { reportUpstreamFailure } from './health.js';
+import { writeRelayLog } from './log.js';
+
+/** Who pays, in the relay's terms (an sk- token, or the playground's console session). */
+export interface RelayCaller {
+  userId: number;
+  username: string;
+  group: string;
+  tokenId: number;
+  tokenName: string;
+  unlimitedToken: boolean;
+  /** Balance hints from the caches (not authoritative) for skipping the pre-charge. */
+  userQuotaHint: number;
+  tokenQuotaHint: number;
+  acceptUnsetPrice: boolean;
+  pinnedChannelId: number | null;
+}
+
+export interface RelayInput {
+  endpoint: Endpoint;
+  /** The parsed JSON body; null for multipart bodies sent on as `raw`. */
+  body: Record<string, unknown> | null;
+  raw: Buffer | null;
+  contentType: string;
+  model: string;
+  stream: boolean;
+}
+
+const TRUSTED_USD = 10;
+
+function retryable(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+function upstreamBody(input: RelayInput, channel: Channel, upstreamModel: string, askUsage: boolean): string | Buffer {
+  if (!input.body) return input.raw ?? Buffer.alloc(0);
+  const override = paramOverride(channel.param_override);
+  if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(input.body);
+  const body: Record<string, unknown> = { ...input.body, model: upstreamModel, ...override };
+  if (askUsage) {
+    const current = body.stream_options;
+    body.stream_options = { ...(current && typeof current === 'object' ? current : {}), include_usage: true };
+  }
+  return JSON.stringify(body);
+}
+
+function estimateQuota(input: RelayInput, price: Price, quotaPerUnit: number): number {
+  const body = input.body ?? {};
+  const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? 0) || 0;
+  const usage: Usage = { promptTokens: estimateTokens(promptText(input.endpoint, body)), completionTokens: maxTokens };
+  return quotaFor(price, usage, quotaPerUnit) * perCallMultiplier(input, price);
+}
+
+/** Fixed-price image calls cost once per image. */
+function perCallMultiplier(input: RelayInput, price: Price): number {
+  if (price.modelPrice === null || input.endpoint !== 'images.generations') return 1;
+  const n = Number(input.body?.n ?? 1);
+  return Number.isInteger(n) && n > 0 ? n : 1;
+}
+
+export async function relay(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: RelayCaller,
+  input: RelayInput,
+): Promise<void> {
+  const started = performance.now();
+  const priced = lookupPrice(ctx.options, input.model, caller.group, caller.acceptUnsetPrice || ctx.options.bool('SelfUseModeEnabled'));
+  if (!priced.ok) throw relayErrors.priceNotSet(input.model);
+  const price = priced.price;
+  const quotaPerUnit = ctx.options.number('QuotaPerUnit');
+  const payer: Payer = { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken };
+
+  const trusted =
+    caller.userQuotaHint > TRUSTED_USD * quotaPerUnit &&
+    (caller.unlimitedToken || caller.tokenQuotaHint > TRUSTED_USD * quotaPerUnit);
+  const preQuota = trusted ? 0 : estimateQuota(input, price, quotaPerUnit);
+  const pre = await debit(ctx.db, payer, preQuota);
+  if (!pre.ok) throw pre.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();
+
+  let clientGone = false;
+  const abort = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) {
+      clientGone = true;
+      abort.abort();
+    }
+  });
+
+  const tried: number[] = [];
+  const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
+  let failure: RelayError | null = null;
+  for (let attempt = 0; attempt <= retries && !clientGone; attempt++) {
+    const channel = caller.pinnedChannelId
+      ? ctx.channels.get(caller.pinnedChannelId)
+      : ctx.channels.pick(caller.group, input.model, attempt, new Set(tried));
+    if (!channel) break;
+    tried.push(channel.id);
+    const provider = providerFor(channel.type);
+    if (!provider || !provider.supports(input.endpoint)) {
+      failure = new RelayError(400, `渠道类型 ${channel.type} 不支持此接口`, 'channel_unsupported');
+      continue;
+    }
+    const mapped = mapModel(channel.model_mapping, input.model);
+    if (!mapped.ok) {
+      failure = relayErrors.badBody(mapped.message);
+      break;
+    }
+    const askUsage = input.stream && provider.streamUsageOption;
+    let res: UpstreamResponse;
+    try {
+      res = await callUpstream(
+        provider.target(channel, input.endpoint, mapped.model),
+        upstreamBody(input, channel, mapped.model, askUsage),
+        input.contentType,
+        abort.signal,
+      );
+    } catch (err) {
+      if (clientGone) break;
+      failure = new RelayError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+      continue;
+    }
+    if (res.statusCode >= 400) {
+      const message = upstreamErrorMessage(await readText(res), res.statusCode);
+      reportUpstreamFailure(ctx, channel, res.statusCode, message);
+      failure = new RelayError(mapStatus(channel.status_code_mapping, res.statusCode), message, 'upstream_error', 'upstream_error');
+      if (retryable(res.statusCode)) continue;
+      break;
+    }
+
+    reply.hijack();
+    const contentType = String(res.headers['content-type'] ?? '');
+    let outcome: ForwardResult;
+    try {
+      outcome = contentType.includes('text/event-stream')
+        ? await forwardStream(res, reply.raw, started, {
+            dropUsageChunk: !(input.body?.stream_options as { include_usage?: boolean } | undefined)?.include_usage,
+            isClientGone: () => clientGone,
+          })
+        : contentType.includes('json') || contentType.startsWith('text/')
+          ? await forwardJson(res, reply.raw, started)
+          : await forwardBinary(res, reply.raw, started);
+    } catch (err) {
+      // The answer broke off mid-way: bill nothing for it and close the client's connection.
+      reply.raw.destroy();
+      await credit(ctx.db, payer, preQuota);
+      request.log.warn({ err, channel: channel.id }, 'upstream answer broke off');
+      return;
+    }
+    const usage: Usage = outcome.usage ?? {
+      promptTokens: await countTokens(promptText(input.endpoint, input.body ?? {})),
+      completionTokens: outcome.completionTokens,
+    };
+    const actual = quotaFor(price, usage, quotaPerUnit) * perCallMultiplier(input, price);
+    let charged = preQuota;
+    if (actual > preQuota) charged += await debitUpTo(ctx.db, payer, actual - preQuota);
+    else if (actual < preQuota) {
+      await credit(ctx.db, payer, preQuota - actual);
+      charged = actual;
+    }
+    ctx.users.spent(caller.userId, charged);
+    writeRelayLog(ctx, {
+      caller,
+      input,
+      channel,
+      price,
+      usage,
+      quota: charged,
+      upstreamModel: mapped.model,
+      useTimeMs: performance.now() - started,
+      firstTokenMs: outcome.firstTokenMs,
+      tried,
+      localCount: outcome.usage === null,
+      clientIp: request.ip,
+      clientAborted: outcome.clientAborted,
+    });
+    return;
+  }
+
+  await credit(ctx.db, payer, preQuota);
+  if (clientGone) return;
+  const error = failure ?? relayErrors.noChannel(input.model, caller.group);
+  writeRelayLog(ctx, { caller, input, error, tried, clientIp: request.ip, useTimeMs: performance.now() - started });
+  throw error;
+}

@@ -1,0 +1,156 @@
+/**
+ * The relay's routes: OpenAI-compatible `/v1/*`, the playground's `/pg/chat/completions`, and the
+ * old OpenAI billing shapes. Errors here answer in OpenAI's shape, not the console's envelope.
+ */
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { requireUser } from '../auth/guard.js';
+import type { GatewayContext } from '../context.js';
+import { ENDPOINTS, type Endpoint } from './endpoints.js';
+import { RelayError, relayErrors } from './errors.js';
+import { resolveCaller, type Caller } from './caller.js';
+import { relay, type RelayCaller, type RelayInput } from './pipeline.js';
+
+const MULTIPART: ReadonlySet<Endpoint> = new Set(['audio.transcriptions', 'audio.translations', 'images.edits']);
+
+function tokenCaller(c: Caller): RelayCaller {
+  return {
+    userId: c.user.id,
+    username: c.user.username,
+    group: c.group,
+    tokenId: c.token.id,
+    tokenName: c.token.name,
+    unlimitedToken: c.token.unlimited_quota,
+    userQuotaHint: c.user.quota,
+    tokenQuotaHint: c.token.remain_quota,
+    acceptUnsetPrice: c.user.acceptUnsetModelRatio,
+    pinnedChannelId: c.pinnedChannelId,
+  };
+}
+
+async function readInput(endpoint: Endpoint, request: FastifyRequest): Promise<RelayInput> {
+  const contentType = String(request.headers['content-type'] ?? 'application/json');
+  if (MULTIPART.has(endpoint) && Buffer.isBuffer(request.body)) {
+    const form = await new Response(request.body, { headers: { 'content-type': contentType } }).formData().catch(() => null);
+    const model = form?.get('model');
+    if (typeof model !== 'string' || model === '') throw relayErrors.modelRequired();
+    return { endpoint, body: null, raw: request.body, contentType, model, stream: false };
+  }
+  const body = request.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw relayErrors.badBody('request body must be a JSON object');
+  const record = body as Record<string, unknown>;
+  const model = record.model;
+  if (typeof model !== 'string' || model.trim() === '') throw relayErrors.modelRequired();
+  return { endpoint, body: record, raw: null, contentType: 'application/json', model, stream: record.stream === true };
+}
+
+function checkModelLimit(c: Caller, model: string): void {
+  if (c.token.model_limits_enabled && !c.token.model_limits.has(model)) throw relayErrors.modelDenied(model);
+}
+
+export default async function relayRoutes(app: FastifyInstance): Promise<void> {
+  const ctx: GatewayContext = app.ctx;
+
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
+
+  app.setErrorHandler((error: FastifyError | RelayError, request, reply) => {
+    if (error instanceof RelayError) return reply.status(error.status).send(error.body());
+    if (error.validation || (error.statusCode && error.statusCode < 500)) {
+      const e = new RelayError(error.statusCode && error.statusCode !== 200 ? error.statusCode : 400, error.message, 'invalid_request', 'invalid_request_error');
+      return reply.status(e.status).send(e.body());
+    }
+    request.log.error({ err: error }, 'relay error');
+    return reply.status(500).send(new RelayError(500, '服务器内部错误，请联系管理员', 'internal_error').body());
+  });
+
+  for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
+    app.post(`/v1${ENDPOINTS[endpoint]}`, async (request, reply) => {
+      const caller = await resolveCaller(ctx, request);
+      const input = await readInput(endpoint, request);
+      checkModelLimit(caller, input.model);
+      await relay(ctx, request, reply, tokenCaller(caller), input);
+      return reply;
+    });
+  }
+
+  app.post('/pg/chat/completions', { preHandler: requireUser }, async (request, reply) => {
+    const user = request.user!;
+    const input = await readInput('chat.completions', request);
+    const wanted = (input.body?.group as string | undefined) || user.group;
+    const usable = ctx.options.json<Record<string, string>>('UserUsableGroups');
+    if (wanted !== user.group && !Object.hasOwn(usable, wanted)) throw relayErrors.groupDenied(wanted);
+    const { group: _group, ...body } = input.body ?? {};
+    let accept = false;
+    try {
+      accept = Boolean(JSON.parse(user.setting || '{}').accept_unset_model_ratio_model);
+    } catch {
+      accept = false;
+    }
+    await relay(
+      ctx,
+      request,
+      reply,
+      {
+        userId: user.id,
+        username: user.username,
+        group: wanted,
+        tokenId: 0,
+        tokenName: 'playground',
+        unlimitedToken: true,
+        userQuotaHint: user.quota,
+        tokenQuotaHint: 0,
+        acceptUnsetPrice: accept,
+        pinnedChannelId: null,
+      },
+      { ...input, body },
+    );
+    return reply;
+  });
+
+  app.get('/v1/models', async (request) => {
+    const caller = await resolveCaller(ctx, request);
+    let models = ctx.channels.models(caller.group);
+    if (caller.token.model_limits_enabled) models = models.filter((m) => caller.token.model_limits.has(m));
+    return {
+      object: 'list',
+      data: models.map((id) => ({ id, object: 'model', created: 1626777600, owned_by: 'custom' })),
+    };
+  });
+
+  app.get('/v1/models/:model', async (request) => {
+    const caller = await resolveCaller(ctx, request);
+    const { model } = request.params as { model: string };
+    if (!ctx.channels.models(caller.group).includes(model)) {
+      throw new RelayError(404, `The model '${model}' does not exist`, 'model_not_found', 'invalid_request_error');
+    }
+    return { id: model, object: 'model', created: 1626777600, owned_by: 'custom' };
+  });
+
+  const billing = async (request: FastifyRequest) => {
+    const caller = await resolveCaller(ctx, request);
+    const perUnit = ctx.options.number('QuotaPerUnit');
+    const quota = caller.token.unlimited_quota ? caller.user.quota : caller.token.remain_quota;
+    const usd = quota / perUnit;
+    return {
+      object: 'billing_subscription',
+      has_payment_method: true,
+      soft_limit_usd: usd,
+      hard_limit_usd: usd,
+      system_hard_limit_usd: usd,
+      access_until: caller.token.expired_time === -1 ? 0 : caller.token.expired_time,
+    };
+  };
+  app.get('/dashboard/billing/subscription', billing);
+  app.get('/v1/dashboard/billing/subscription', billing);
+  const usage = async (request: FastifyRequest) => {
+    const caller = await resolveCaller(ctx, request);
+    const row = await ctx.db.selectFrom('tokens').select('used_quota').where('id', '=', caller.token.id).executeTakeFirst();
+    const used = caller.token.unlimited_quota
+      ? ((await ctx.db.selectFrom('users').select('used_quota').where('id', '=', caller.user.id).executeTakeFirst())?.used_quota ?? 0)
+      : (row?.used_quota ?? 0);
+    return { object: 'list', total_usage: (used / ctx.options.number('QuotaPerUnit')) * 100 };
+  };
+  app.get('/dashboard/billing/usage', usage);
+  app.get('/v1/dashboard/billing/usage', usage);
+}

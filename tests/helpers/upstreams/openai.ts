@@ -1,0 +1,159 @@
+/**
+ * A local HTTP server speaking OpenAI's wire format, replaying recorded responses from
+ * tests/fixtures/providers/openai/. It stands in for the unreachable provider in tests and benches.
+ *
+ * Behaviour is chosen by the request, so one server serves many cases at once:
+ * - key `sk-upstream-invalid` → 401 invalid_api_key; key `sk-upstream-broke` → 429 insufficient_quota
+ * - model `fail-500` → 500; `fail-429` → 429 rate limit; `fail-400` → 400
+ * - model `slow-<ms>` → waits before answering; `drip-<n>` → a stream of n chunks, 20 ms apart
+ * - model `no-usage` → a stream without the usage chunk even when include_usage was asked
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+
+const fixtureDir = fileURLToPath(new URL('../../fixtures/providers/openai/', import.meta.url));
+const fixture = (name: string) => readFileSync(fixtureDir + name, 'utf8');
+
+export const OPENAI_FIXTURES = {
+  chat: JSON.parse(fixture('chat-completion.json')) as Record<string, any>,
+  streamChunks: fixture('chat-completion-stream.chunks.txt')
+    .split('\n\n')
+    .filter((s) => s.trim() !== '')
+    .map((s) => `${s}\n\n`),
+  completion: JSON.parse(fixture('completion.json')) as Record<string, any>,
+  embeddings: JSON.parse(fixture('embeddings.json')) as Record<string, any>,
+  models: JSON.parse(fixture('models.json')) as Record<string, any>,
+  invalidKey: fixture('error-invalid-key.json'),
+  rateLimit: fixture('error-rate-limit.json'),
+  quota: fixture('error-quota.json'),
+};
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
+
+export interface OpenAIStandIn {
+  url: string;
+  requests: RecordedRequest[];
+  /** Requests whose connection the client closed before the answer ended. */
+  aborted: number;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: string | object): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function errorBody(message: string, type: string, code: string | null) {
+  return { error: { message, type, param: null, code } };
+}
+
+export async function startOpenAIStandIn(options: { record?: boolean } = {}): Promise<OpenAIStandIn> {
+  const record = options.record ?? true;
+  const state: OpenAIStandIn = { url: '', requests: [], aborted: 0, close: async () => undefined };
+
+  async function streamChat(req: IncomingMessage, res: ServerResponse, body: any): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    let closed = false;
+    res.on('close', () => {
+      if (!res.writableEnded) {
+        closed = true;
+        state.aborted += 1;
+      }
+    });
+    const model = String(body.model ?? '');
+    const wantUsage = body.stream_options?.include_usage === true && model !== 'no-usage';
+    const drip = /^drip-(\d+)$/.exec(model);
+    if (drip) {
+      const n = Number(drip[1]);
+      const base = { id: 'chatcmpl-drip', object: 'chat.completion.chunk', created: 1741570284, model };
+      for (let i = 0; i < n && !closed; i++) {
+        res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'tick ' }, finish_reason: null }] })}\n\n`);
+        await sleep(20);
+      }
+      if (closed) return;
+      res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      if (wantUsage) {
+        const usage = { prompt_tokens: 10, completion_tokens: n * 2, total_tokens: 10 + n * 2 };
+        res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+      }
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+    for (const chunk of OPENAI_FIXTURES.streamChunks) {
+      if (closed) return;
+      if (!wantUsage && chunk.includes('"choices":[]')) continue;
+      res.write(chunk.replace('"model":"gpt-4o-mini-2024-07-18"', `"model":${JSON.stringify(model)}`));
+    }
+    res.end();
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = req.method === 'GET' ? '' : await readBody(req);
+    let body: any = raw;
+    if ((req.headers['content-type'] ?? '').includes('application/json') && raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return sendJson(res, 400, errorBody('We could not parse the JSON body of your request.', 'invalid_request_error', null));
+      }
+    }
+    if (record) state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+
+    const auth = String(req.headers.authorization ?? req.headers['api-key'] ?? '');
+    if (auth.includes('sk-upstream-invalid')) return sendJson(res, 401, OPENAI_FIXTURES.invalidKey);
+    if (auth.includes('sk-upstream-broke')) return sendJson(res, 429, OPENAI_FIXTURES.quota);
+
+    const model = typeof body === 'object' && body ? String(body.model ?? '') : '';
+    const slow = /^slow-(\d+)$/.exec(model);
+    if (slow) await sleep(Number(slow[1]));
+    if (model === 'fail-500') return sendJson(res, 500, errorBody('The server had an error while processing your request.', 'server_error', null));
+    if (model === 'fail-429') return sendJson(res, 429, OPENAI_FIXTURES.rateLimit);
+    if (model === 'fail-400') return sendJson(res, 400, errorBody("Invalid value for 'messages'.", 'invalid_request_error', 'invalid_value'));
+
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (path.endsWith('/chat/completions') && req.method === 'POST') {
+      if (body.stream === true) return streamChat(req, res, body);
+      return sendJson(res, 200, { ...OPENAI_FIXTURES.chat, model: model || OPENAI_FIXTURES.chat.model });
+    }
+    if (path.endsWith('/completions') && req.method === 'POST') return sendJson(res, 200, { ...OPENAI_FIXTURES.completion, model });
+    if (path.endsWith('/embeddings') && req.method === 'POST') return sendJson(res, 200, { ...OPENAI_FIXTURES.embeddings, model });
+    if (path.endsWith('/models') && req.method === 'GET') return sendJson(res, 200, OPENAI_FIXTURES.models);
+    return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', null));
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => {
+      if (!res.headersSent) sendJson(res, 500, errorBody(err.message, 'server_error', null));
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  state.url = `http://127.0.0.1:${port}`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
