@@ -19,6 +19,11 @@ export interface ForwardResult {
   firstTokenMs: number;
   /** The client went away before the end. */
   clientAborted: boolean;
+  /**
+   * Completes the answer. Called after billing, so a client that has seen the end of its answer
+   * also sees its balance and log settled.
+   */
+  finish(): void;
 }
 
 const COUNT_EVERY = 16 * 1024;
@@ -109,8 +114,10 @@ export async function forwardStream(
     clientAborted = true;
   }
   if (opts.isClientGone()) clientAborted = true;
-  if (!clientAborted) out.end();
-  return { usage, completionTokens: usage ? 0 : await count.total(), firstTokenMs, clientAborted };
+  const finish = () => {
+    if (!clientAborted) out.end();
+  };
+  return { usage, completionTokens: usage ? 0 : await count.total(), firstTokenMs, clientAborted, finish };
 }
 
 /** A whole JSON answer: read, usage taken, sent on with the upstream's status and type. */
@@ -126,9 +133,11 @@ export async function forwardJson(upstream: UpstreamResponse, out: ServerRespons
   const usage = usageOf(payload);
   const completionTokens = usage ? 0 : await countTokens(completionText(payload));
   const type = String(upstream.headers['content-type'] ?? 'application/json');
-  out.writeHead(upstream.statusCode, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
-  out.end(text);
-  return { usage, completionTokens, firstTokenMs, clientAborted: false };
+  const finish = () => {
+    out.writeHead(upstream.statusCode, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
+    out.end(text);
+  };
+  return { usage, completionTokens, firstTokenMs, clientAborted: false, finish };
 }
 
 /** Binary answers (speech audio): piped through chunk by chunk. */
@@ -140,6 +149,5 @@ export async function forwardBinary(upstream: UpstreamResponse, out: ServerRespo
     if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
     if (!out.write(chunk)) await drained(out);
   }
-  out.end();
-  return { usage: null, completionTokens: 0, firstTokenMs, clientAborted: false };
+  return { usage: null, completionTokens: 0, firstTokenMs, clientAborted: false, finish: () => out.end() };
 }

@@ -46,8 +46,9 @@ export interface RelayInput {
 
 const TRUSTED_USD = 10;
 
+/** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
-  return status === 429 || status >= 500;
+  return status >= 500 || status === 401 || status === 403 || status === 404 || status === 408 || status === 429;
 }
 
 function upstreamBody(input: RelayInput, channel: Channel, upstreamModel: string, askUsage: boolean): string | Buffer {
@@ -193,6 +194,7 @@ export async function relay(
       clientIp: request.ip,
       clientAborted: outcome.clientAborted,
     });
+    outcome.finish();
     return;
   }
 

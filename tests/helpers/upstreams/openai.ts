@@ -135,7 +135,15 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
       return sendJson(res, 200, { ...OPENAI_FIXTURES.chat, model: model || OPENAI_FIXTURES.chat.model });
     }
     if (path.endsWith('/completions') && req.method === 'POST') return sendJson(res, 200, { ...OPENAI_FIXTURES.completion, model });
-    if (path.endsWith('/embeddings') && req.method === 'POST') return sendJson(res, 200, { ...OPENAI_FIXTURES.embeddings, model });
+    if (path.endsWith('/embeddings') && req.method === 'POST') {
+      const answer = structuredClone(OPENAI_FIXTURES.embeddings);
+      answer.model = model;
+      // Clients (the openai SDK by default) may ask for base64: little-endian float32s.
+      if (body.encoding_format === 'base64') {
+        for (const item of answer.data) item.embedding = Buffer.from(new Float32Array(item.embedding).buffer).toString('base64');
+      }
+      return sendJson(res, 200, answer);
+    }
     if (path.endsWith('/models') && req.method === 'GET') return sendJson(res, 200, OPENAI_FIXTURES.models);
     return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', null));
   }

@@ -1,0 +1,87 @@
+/**
+ * A gateway with an OpenAI stand-in behind it: root, one user with a token, and channels pointing
+ * at the stand-in — the ground every relay test stands on.
+ */
+import OpenAI from 'openai';
+import { startOpenAIStandIn, type OpenAIStandIn } from './upstreams/openai.js';
+import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from './gateway.js';
+import type { DbName } from './databases.js';
+
+export interface RelayFixture {
+  tg: TestGateway;
+  upstream: OpenAIStandIn;
+  root: ApiClient;
+  user: ApiClient;
+  userId: number;
+  /** `sk-…` of the user's first token. */
+  key: string;
+  tokenId: number;
+  openai(key?: string): OpenAI;
+  addChannel(fields: Record<string, unknown>): Promise<number>;
+  /** Writes queued logs and counters now. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const RELAY_MODELS = ['gpt-4o-mini', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'fail-500', 'fail-429', 'fail-400', 'no-usage', 'drip-60', 'slow-300'];
+
+export async function startRelayFixture(kind: DbName = 'sqlite', opts: { userQuota?: number } = {}): Promise<RelayFixture> {
+  const upstream = await startOpenAIStandIn();
+  const tg = await startTestGateway(kind);
+  const root = await setupRoot(tg);
+  const must = <T>(res: { body: { success: boolean; message: string; data?: T } }, what: string): T => {
+    if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
+    return res.body.data as T;
+  };
+  // Prices for the stand-in's special models.
+  const ratios = { ...JSON.parse((await root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'ModelRatio').value) };
+  for (const m of RELAY_MODELS) ratios[m] ??= 1;
+  must(await root.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify(ratios) }), 'ModelRatio');
+
+  const addChannel = async (fields: Record<string, unknown>) => {
+    const created = must<{ id: number }>(
+      await root.post('/api/channel/', {
+        type: 1,
+        name: 'stand-in',
+        key: 'sk-upstream-good',
+        base_url: upstream.url,
+        models: RELAY_MODELS.join(','),
+        group: 'default',
+        ...fields,
+      }),
+      'create channel',
+    );
+    await tg.gateway.ctx.channels.reload();
+    return created.id;
+  };
+  await addChannel({});
+
+  must(await root.post('/api/user/', { username: 'alice', password: 'alice-pass-1', display_name: 'Alice' }), 'create user');
+  const found = must<{ items: Array<{ id: number; quota: number }> }>(await root.get('/api/user/search?keyword=alice'), 'find user');
+  const userId = found.items[0]!.id;
+  must(await root.put('/api/user/', { id: userId, username: 'alice', display_name: 'Alice', quota: opts.userQuota ?? 50_000_000, group: 'default' }), 'set quota');
+  const user = tg.client();
+  must(await user.login('alice', 'alice-pass-1'), 'login');
+  const token = must<{ id: number }>(
+    await user.post('/api/token/', { name: 'main', remain_quota: 0, unlimited_quota: true, expired_time: -1 }),
+    'create token',
+  );
+  const key = must<{ key: string }>(await user.post(`/api/token/${token.id}/key`), 'reveal').key;
+
+  return {
+    tg,
+    upstream,
+    root,
+    user,
+    userId,
+    key,
+    tokenId: token.id,
+    openai: (k = key) => new OpenAI({ apiKey: k, baseURL: `${tg.url}/v1`, maxRetries: 0 }),
+    addChannel,
+    flush: () => tg.gateway.ctx.usage.flush(),
+    async close() {
+      await tg.close();
+      await upstream.close();
+    },
+  };
+}
