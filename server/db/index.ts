@@ -38,7 +38,11 @@ async function makeDialect(target: DbTarget): Promise<Dialect> {
       // int8 (bigint) columns hold quota: numbers, not strings (quota stays below 2^53).
       pg.default.types.setTypeParser(20, (v: string) => Number(v));
       pg.default.types.setTypeParser(1700, (v: string) => Number(v));
-      return new PostgresDialect({ pool: new pg.default.Pool({ connectionString: target.url, max: 10 }) });
+      const pool = new pg.default.Pool({ connectionString: target.url, max: 10 });
+      // An idle connection dropped by the server (restart, failover) must not crash the process;
+      // the pool replaces it on the next query.
+      pool.on('error', (err) => console.warn(`postgres: idle connection lost: ${err.message}`));
+      return new PostgresDialect({ pool });
     }
     case 'mysql': {
       const mysql = await import('mysql2');
