@@ -30,7 +30,7 @@ function tokenCaller(c: Caller): RelayCaller {
 async function readInput(endpoint: Endpoint, request: FastifyRequest): Promise<RelayInput> {
   const contentType = String(request.headers['content-type'] ?? 'application/json');
   if (MULTIPART.has(endpoint) && Buffer.isBuffer(request.body)) {
-    const form = await new Response(request.body, { headers: { 'content-type': contentType } }).formData().catch(() => null);
+    const form = await new Response(new Uint8Array(request.body), { headers: { 'content-type': contentType } }).formData().catch(() => null);
     const model = form?.get('model');
     if (typeof model !== 'string' || model === '') throw relayErrors.modelRequired();
     return { endpoint, body: null, raw: request.body, contentType, model, stream: false };

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 
 /**
  * The self-service pages, each mounted at its own route by App.tsx. `guard` pages need a logged-in
@@ -11,4 +11,26 @@ export interface CustomPage {
   bare?: boolean;
 }
 
-export const customPages: CustomPage[] = [];
+const LoginPage = lazy(() => import('./login/LoginPage'));
+const OAuthCallbackPage = lazy(() => import('./login/OAuthCallbackPage'));
+const RegisterPage = lazy(() => import('./register/RegisterPage'));
+const ResetRequestPage = lazy(() => import('./reset/ResetRequestPage'));
+const ResetConfirmPage = lazy(() => import('./reset/ResetConfirmPage'));
+const SetupPage = lazy(() => import('./setup/SetupPage'));
+const HomePage = lazy(() => import('./home/HomePage'));
+const AboutPage = lazy(() => import('./home/AboutPage'));
+const NotFoundPage = lazy(() => import('./home/NotFoundPage'));
+const PersonalPage = lazy(() => import('./personal/PersonalPage'));
+
+export const customPages: CustomPage[] = [
+  { path: '/', component: HomePage, guard: false, bare: true },
+  { path: '/login', component: LoginPage, guard: false, bare: true },
+  { path: '/register', component: RegisterPage, guard: false, bare: true },
+  { path: '/reset', component: ResetRequestPage, guard: false, bare: true },
+  { path: '/user/reset', component: ResetConfirmPage, guard: false, bare: true },
+  { path: '/oauth/:type', component: OAuthCallbackPage, guard: false, bare: true },
+  { path: '/setup', component: SetupPage, guard: false, bare: true },
+  { path: '/about', component: AboutPage, guard: false },
+  { path: '/personal', component: PersonalPage, guard: true },
+  { path: '*', component: NotFoundPage, guard: false },
+];

@@ -1,2 +1,76 @@
 /** resources.users */
-export const users = {};
+export const users = {
+  name: 'Users',
+  create_title: 'Create a user',
+  edit_title: 'Edit user',
+  fields: {
+    id: 'ID',
+    keyword: 'Search by ID, username, display name or email',
+    username: 'Username',
+    display_name: 'Display name',
+    password: 'Password',
+    group: 'Group',
+    quota: 'Remaining quota',
+    stats: 'Statistics',
+    invite: 'Invitations',
+    role: 'Role',
+    status: 'Status',
+    actions: 'Actions',
+    github_id: 'Bound GitHub account',
+    oidc_id: 'Bound OIDC account',
+    wechat_id: 'Bound WeChat account',
+    email: 'Bound email',
+    telegram_id: 'Bound Telegram account',
+  },
+  stats: {
+    remaining: 'Remaining quota',
+    used: 'Used quota',
+    requests: 'Requests',
+  },
+  invite: {
+    count: 'Invited users',
+    earnings: 'Total invitation earnings',
+    inviter: 'Inviter: %{id}',
+    no_inviter: 'No inviter',
+  },
+  roles: {
+    user: 'User',
+    admin: 'Admin',
+    root: 'Super admin',
+    unknown: 'Unknown',
+  },
+  statuses: {
+    active: 'Active',
+    banned: 'Banned',
+    unknown: 'Unknown status',
+    deleted: 'Deregistered',
+  },
+  actions: {
+    promote: 'Promote',
+    demote: 'Demote',
+    disable: 'Disable',
+    enable: 'Enable',
+    deregister: 'Deregister',
+    add_quota: 'Add quota',
+  },
+  confirm: {
+    deregister_title: 'Deregister this user?',
+    deregister_content: 'This deletes the user and cannot be undone',
+  },
+  quota_dialog: {
+    title: 'Add quota',
+    amount: 'Quota to add (may be negative)',
+    invalid_title: 'Invalid input',
+    negative: 'Remaining quota cannot be less than 0',
+  },
+  validation: {
+    credentials_required: 'Username and password cannot be empty',
+    password_min: 'The password must be at least 8 characters',
+    quota_integer: 'Quota must be an integer',
+  },
+  notification: {
+    created: 'User created!',
+    updated: 'User updated!',
+    managed: 'Done!',
+  },
+};

@@ -1,2 +1,76 @@
 /** resources.users */
-export const users = {};
+export const users = {
+  name: '用户管理',
+  create_title: '创建新用户',
+  edit_title: '编辑用户信息',
+  fields: {
+    id: 'ID',
+    keyword: '搜索用户的 ID、用户名、显示名称或邮箱',
+    username: '用户名',
+    display_name: '显示名称',
+    password: '密码',
+    group: '分组',
+    quota: '剩余额度',
+    stats: '统计信息',
+    invite: '邀请信息',
+    role: '用户角色',
+    status: '状态',
+    actions: '操作',
+    github_id: '已绑定的 GitHub 账户',
+    oidc_id: '已绑定的 OIDC 账户',
+    wechat_id: '已绑定的微信账户',
+    email: '已绑定的邮箱账户',
+    telegram_id: '已绑定的 Telegram 账户',
+  },
+  stats: {
+    remaining: '剩余额度',
+    used: '已用额度',
+    requests: '调用次数',
+  },
+  invite: {
+    count: '邀请人数',
+    earnings: '邀请总收益',
+    inviter: '邀请人：%{id}',
+    no_inviter: '无邀请人',
+  },
+  roles: {
+    user: '普通用户',
+    admin: '管理员',
+    root: '超级管理员',
+    unknown: '未知',
+  },
+  statuses: {
+    active: '已激活',
+    banned: '已封禁',
+    unknown: '未知状态',
+    deleted: '已注销',
+  },
+  actions: {
+    promote: '提升',
+    demote: '降级',
+    disable: '禁用',
+    enable: '启用',
+    deregister: '注销',
+    add_quota: '添加额度',
+  },
+  confirm: {
+    deregister_title: '确定是否要注销此用户？',
+    deregister_content: '相当于删除用户，此修改将不可逆',
+  },
+  quota_dialog: {
+    title: '添加额度',
+    amount: '要添加的额度（可为负数）',
+    invalid_title: '无效输入',
+    negative: '剩余额度不能小于0',
+  },
+  validation: {
+    credentials_required: '用户名和密码不能为空',
+    password_min: '密码长度至少为8个字符',
+    quota_integer: '额度必须是整数',
+  },
+  notification: {
+    created: '用户账户创建成功！',
+    updated: '用户信息更新成功！',
+    managed: '操作成功完成！',
+  },
+};

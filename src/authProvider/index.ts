@@ -1,0 +1,65 @@
+/**
+ * react-admin's authProvider over the gateway's session: the user stored in localStorage `user`
+ * (by the API client and `storeUser`) is the source of truth on the client.
+ */
+import type { AuthProvider } from 'react-admin';
+import { api, ApiError, storedUser, storeUser, type StoredUser } from '../api/client';
+import { canAccess, ROLE_GUEST } from './canAccess';
+
+export { canAccess, isAdmin, isRoot, ROLE_ADMIN, ROLE_GUEST, ROLE_ROOT, ROLE_USER } from './canAccess';
+
+export const LOGIN_PATH = '/login';
+
+/** The role of the stored user, or guest (0) when nobody is logged in. */
+export function currentRole(): number {
+  return storedUser()?.role ?? ROLE_GUEST;
+}
+
+interface Credentials {
+  username: string;
+  password: string;
+  turnstile?: string;
+}
+
+export const authProvider = {
+  async login({ username, password, turnstile }: Credentials) {
+    const query = turnstile ? `?turnstile=${encodeURIComponent(turnstile)}` : '';
+    const user = await api.post<StoredUser>(`/api/user/login${query}`, { username, password });
+    storeUser(user);
+  },
+
+  async logout() {
+    const hadUser = storedUser() !== null;
+    storeUser(null);
+    // The session may already be gone (401): logging out then is not an error.
+    if (hadUser) await api.get('/api/user/logout').catch(() => undefined);
+    return LOGIN_PATH;
+  },
+
+  async checkAuth() {
+    if (!storedUser()) throw new Error('ra.auth.auth_check_error');
+  },
+
+  async checkError(error: unknown) {
+    const status = error instanceof ApiError ? error.status : (error as { status?: number } | null)?.status;
+    if (status === 401) {
+      storeUser(null);
+      // The API client already shows the expired-session page; no second notification.
+      throw { redirectTo: `${LOGIN_PATH}?expired=true`, message: false };
+    }
+  },
+
+  async getPermissions() {
+    return currentRole();
+  },
+
+  async getIdentity() {
+    const user = storedUser();
+    if (!user) throw new Error('ra.auth.auth_check_error');
+    return { id: user.id, fullName: user.display_name || user.username };
+  },
+
+  async canAccess({ resource, action, record }) {
+    return canAccess(currentRole(), { resource, action, record: record as Parameters<typeof canAccess>[1]['record'] });
+  },
+} satisfies AuthProvider;

@@ -1,0 +1,71 @@
+/**
+ * /oauth/{type}: the provider sends the browser back here with code and state. The server either
+ * logs the person in (→ /token) or binds the account to the logged-in user (message 'bind' → /setting).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useNotify, useTranslate } from 'react-admin';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { request, storeUser, type StoredUser } from '../../api/client';
+import { errorMessage } from '../shared/errors';
+import { LOGIN_LANDING } from '../shared/constants';
+
+const PROVIDERS = new Set(['github', 'oidc', 'linuxdo']);
+const FAILURE_DELAY_MS = 2000;
+
+export default function OAuthCallbackPage() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const { type = '' } = useParams();
+  const [params] = useSearchParams();
+  const [failure, setFailure] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const fail = (message: string) => {
+      setFailure(message);
+      notify(message, { type: 'error' });
+      setTimeout(() => navigate('/setting'), FAILURE_DELAY_MS);
+    };
+    if (!PROVIDERS.has(type)) {
+      fail('pages.oauth.unknown_provider');
+      return;
+    }
+    const query = new URLSearchParams({ code: params.get('code') ?? '', state: params.get('state') ?? '' });
+    request<StoredUser>('GET', `/api/oauth/${type}?${query}`)
+      .then((envelope) => {
+        if (!envelope.success) return fail(envelope.message || 'pages.oauth.failed');
+        if (envelope.message === 'bind') {
+          notify('pages.oauth.bound', { type: 'success' });
+          navigate('/setting');
+          return;
+        }
+        if (envelope.data) storeUser(envelope.data);
+        notify('pages.login.success', { type: 'success' });
+        navigate(LOGIN_LANDING);
+      })
+      .catch((err: unknown) => fail(errorMessage(err)));
+  }, [navigate, notify, params, type]);
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, py: 8 }}>
+      {failure ? (
+        <>
+          <Alert severity="error">{translate(failure)}</Alert>
+          <Typography color="text.secondary">{translate('pages.oauth.redirecting')}</Typography>
+        </>
+      ) : (
+        <>
+          <CircularProgress />
+          <Typography color="text.secondary">{translate('pages.oauth.processing')}</Typography>
+        </>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,106 @@
+/** Display name, system access token, password change and account deletion. */
+import { useState } from 'react';
+import { useNotify, useTranslate } from 'react-admin';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Divider from '@mui/material/Divider';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { SelfUser, UpdateSelfBody } from '../../../server/users/schemas';
+import { api, storedUser, storeUser } from '../../api/client';
+import { errorMessage } from '../shared/errors';
+import { useClipboard } from '../shared/useClipboard';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { DeleteAccountDialog } from './DeleteAccountDialog';
+
+export function AccountCard({ user, onChange }: { user: SelfUser; onChange: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { copy, dialog } = useClipboard();
+  const [displayName, setDisplayName] = useState(user.display_name);
+  const [accessToken, setAccessToken] = useState('');
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [deleteOpen, setDeleteOpen] = useState(false);
+
+  const saveDisplayName = async () => {
+    try {
+      const body: UpdateSelfBody = { display_name: displayName.trim() };
+      const updated = await api.put<SelfUser>('/api/user/self', body);
+      const stored = storedUser();
+      // The header reads the stored user; keep its display name in step.
+      if (stored && updated) storeUser({ ...stored, display_name: updated.display_name });
+      notify('pages.personal.account.profile_saved', { type: 'success' });
+      onChange();
+    } catch (err) {
+      notify(errorMessage(err), { type: 'error' });
+    }
+  };
+
+  const generateToken = async () => {
+    try {
+      const token = await api.get<string>('/api/user/token');
+      setAccessToken(token);
+      await copy(token, 'pages.personal.account.token_copied');
+    } catch (err) {
+      notify(errorMessage(err), { type: 'error' });
+    }
+  };
+
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          {translate('pages.personal.account.title')}
+        </Typography>
+        <Stack spacing={2}>
+          <TextField
+            label={translate('pages.personal.account.username')}
+            value={user.username}
+            size="small"
+            slotProps={{ htmlInput: { readOnly: true } }}
+          />
+          <Stack direction="row" spacing={1}>
+            <TextField
+              label={translate('pages.personal.account.display_name')}
+              value={displayName}
+              onChange={(e) => setDisplayName(e.target.value)}
+              size="small"
+              fullWidth
+            />
+            <Button variant="outlined" onClick={saveDisplayName} disabled={displayName.trim() === user.display_name}>
+              {translate('pages.common.save')}
+            </Button>
+          </Stack>
+          <Divider />
+          <Typography variant="body2" color="text.secondary">
+            {translate('pages.personal.account.token_hint')}
+          </Typography>
+          {accessToken && (
+            <TextField
+              label={translate('pages.personal.account.token')}
+              value={accessToken}
+              size="small"
+              slotProps={{ htmlInput: { readOnly: true } }}
+            />
+          )}
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+            <Button variant="outlined" onClick={generateToken}>
+              {translate('pages.personal.account.generate_token')}
+            </Button>
+            <Button variant="outlined" onClick={() => setPasswordOpen(true)}>
+              {translate('pages.personal.password.title')}
+            </Button>
+            <Button variant="outlined" color="error" onClick={() => setDeleteOpen(true)}>
+              {translate('pages.personal.delete.title')}
+            </Button>
+          </Stack>
+        </Stack>
+      </CardContent>
+      {passwordOpen && <ChangePasswordDialog open onClose={() => setPasswordOpen(false)} />}
+      {deleteOpen && <DeleteAccountDialog open username={user.username} onClose={() => setDeleteOpen(false)} />}
+      {dialog}
+    </Card>
+  );
+}

@@ -1,0 +1,48 @@
+import { useGetIdentity, usePermissions, type RaRecord } from 'react-admin';
+import { canAccess } from '../../authProvider/canAccess';
+import type { FieldSchema, FormScope, Mode, ResourceSchema } from './types';
+
+/** The logged-in person's role (0 while unknown) from the authProvider's permissions. */
+export function useRole(): number {
+  const { permissions } = usePermissions<number>();
+  return typeof permissions === 'number' ? permissions : 0;
+}
+
+export function useFormScope<R extends RaRecord>(record: R | undefined): FormScope<R> {
+  const role = useRole();
+  const { identity } = useGetIdentity();
+  return { record, identityId: identity?.id, role };
+}
+
+function permitted(schema: ResourceSchema, field: FieldSchema, role: number): boolean {
+  return !field.permission || canAccess(role, { resource: schema.name, action: field.permission });
+}
+
+export function listFields(schema: ResourceSchema, role: number): FieldSchema[] {
+  return schema.fields.filter((f) => f.showInList && permitted(schema, f, role));
+}
+
+export function filterFields(schema: ResourceSchema, role: number): FieldSchema[] {
+  return schema.fields.filter((f) => f.showInFilter && permitted(schema, f, role));
+}
+
+export interface FormField {
+  field: FieldSchema;
+  readOnly: boolean;
+}
+
+/** The inputs of the create or edit form for this record and person. */
+export function formFields(schema: ResourceSchema, mode: Mode, scope: FormScope<RaRecord>): FormField[] {
+  const out: FormField[] = [];
+  for (const field of schema.fields) {
+    if (!permitted(schema, field, scope.role)) continue;
+    if (mode === 'create') {
+      if (field.showInCreate) out.push({ field, readOnly: false });
+      continue;
+    }
+    if (!field.showInEdit) continue;
+    if (field.editWhen && !field.editWhen(scope)) continue;
+    out.push({ field, readOnly: field.showInEdit === 'readonly' });
+  }
+  return out;
+}

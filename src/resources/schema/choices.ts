@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import { useTranslate } from 'react-admin';
+import type { Choice, ChoiceLoader, FieldSchema } from './types';
+
+function isLoader(choices: FieldSchema['choices']): choices is ChoiceLoader {
+  return !!choices && !Array.isArray(choices);
+}
+
+/** Loaded choice lists, one request per key for the page's lifetime (a failed one is retried). */
+const loaded = new Map<string, Promise<Choice[]>>();
+
+function loadOnce(loader: ChoiceLoader): Promise<Choice[]> {
+  let pending = loaded.get(loader.key);
+  if (!pending) {
+    pending = loader.load();
+    pending.catch(() => loaded.delete(loader.key));
+    loaded.set(loader.key, pending);
+  }
+  return pending;
+}
+
+/** Forgets loaded choices (after a change on the server, and between tests). */
+export function clearLoadedChoices(): void {
+  loaded.clear();
+}
+
+/**
+ * The choices of a select field: static ones translated, loaded ones fetched once per key and
+ * shared by every list, filter and form that uses them.
+ */
+export function useChoices(field: FieldSchema): { choices: Choice[]; isPending: boolean } {
+  const translate = useTranslate();
+  const loader = isLoader(field.choices) ? field.choices : null;
+  const [fetched, setFetched] = useState<Choice[] | null>(null);
+  useEffect(() => {
+    if (!loader) return;
+    let live = true;
+    loadOnce(loader)
+      .then((choices) => live && setFetched(choices))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [loader]);
+  if (loader) return { choices: fetched ?? [], isPending: fetched === null };
+  const fixed = (field.choices as Choice[] | undefined) ?? [];
+  return { choices: fixed.map((c) => ({ id: c.id, name: translate(c.name, { _: c.name }) })), isPending: false };
+}
+
+/** The label key of a value among static choices, the unknown label, or the value itself. */
+export function choiceLabel(field: FieldSchema, value: unknown): string {
+  if (Array.isArray(field.choices)) {
+    const match = field.choices.find((c) => String(c.id) === String(value));
+    if (match) return match.name;
+    if (field.unknownChoice) return field.unknownChoice;
+  }
+  return value === undefined || value === null ? '' : String(value);
+}

@@ -1,0 +1,90 @@
+import { Box } from '@mui/material';
+import {
+  BooleanInput,
+  FormDataConsumer,
+  NumberInput,
+  PasswordInput,
+  SelectInput,
+  TextInput,
+  type Validator,
+} from 'react-admin';
+import { formatQuota } from '../../status/status';
+import { useChoices } from './choices';
+import { labelKey } from './format';
+import type { FieldSchema, Mode } from './types';
+import { validatorsFor } from './validation';
+
+interface InputProps {
+  field: FieldSchema;
+  /** Repeated from `field` because react-admin's filter form reads it from the element's props. */
+  source?: string;
+  i18n: string;
+  mode: Mode | 'filter';
+  readOnly?: boolean;
+  alwaysOn?: boolean;
+}
+
+function SelectFieldInput({ field, label, validate, readOnly, alwaysOn }: {
+  field: FieldSchema;
+  label: string;
+  validate: Validator[];
+  readOnly?: boolean;
+  alwaysOn?: boolean;
+}) {
+  const { choices, isPending } = useChoices(field);
+  return (
+    <SelectInput
+      isPending={isPending}
+      source={field.source}
+      label={label}
+      choices={choices}
+      validate={validate}
+      readOnly={readOnly}
+      alwaysOn={alwaysOn}
+      emptyText=""
+      translateChoice={false}
+    />
+  );
+}
+
+/** The form (or filter) input of a schema field, by type. */
+export function SchemaInput({ field, i18n, mode, readOnly, alwaysOn }: InputProps) {
+  const label = labelKey(i18n, field.source, field.label);
+  const validate = mode === 'filter' || readOnly ? [] : validatorsFor(field.validate, mode);
+  const common = { source: field.source, label, validate, readOnly, alwaysOn, defaultValue: mode === 'create' ? field.defaultValue : undefined };
+  switch (field.type) {
+    case 'select':
+      return <SelectFieldInput field={field} label={label} validate={validate} readOnly={readOnly} alwaysOn={alwaysOn} />;
+    case 'boolean':
+      return <BooleanInput {...common} />;
+    case 'password':
+      return <PasswordInput {...common} autoComplete="new-password" />;
+    case 'number':
+    case 'id':
+      return <NumberInput {...common} />;
+    case 'quota':
+      return (
+        <NumberInput
+          {...common}
+          step={1}
+          format={(v: unknown) => (v === undefined || v === null ? '' : Number(v))}
+          InputProps={{ endAdornment: <QuotaAdornment source={field.source} /> }}
+        />
+      );
+    default:
+      return <TextInput {...common} />;
+  }
+}
+
+/** The dollar value beside a quota input, kept in step with what is typed. */
+function QuotaAdornment({ source }: { source: string }) {
+  return (
+    <FormDataConsumer>
+      {({ formData }) => (
+        <Box component="span" sx={{ color: 'text.secondary', whiteSpace: 'nowrap', ml: 1 }}>
+          {formatQuota(Number((formData as Record<string, unknown>)[source]) || 0)}
+        </Box>
+      )}
+    </FormDataConsumer>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * Shared set-up of the shell and resource tests: an msw server whose requests are recorded, a
+ * logged-in user in localStorage, and a react-admin context with the real providers.
+ */
+import type { ReactNode } from 'react';
+import { AdminContext, Notification, memoryStore } from 'react-admin';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import type { StoredUser } from '../../src/api/client';
+import { authProvider } from '../../src/authProvider';
+import { dataProvider } from '../../src/dataProvider';
+import { i18nProvider } from '../../src/i18n';
+
+export interface Call {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+export const calls: Call[] = [];
+
+async function record(request: Request): Promise<void> {
+  const url = new URL(request.url);
+  const text = request.method === 'GET' ? '' : await request.text();
+  calls.push({ method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: text ? JSON.parse(text) : undefined });
+}
+
+/** Answers `{success:true, message:'', data}` (or what `answer` computes) and records the call. */
+export function api(method: 'get' | 'post' | 'put' | 'delete', path: string, answer: JsonBodyType | ((call: Call) => JsonBodyType)) {
+  return http[method](path, async ({ request }) => {
+    await record(request.clone());
+    const call = calls[calls.length - 1] as Call;
+    const data = typeof answer === 'function' ? answer(call) : answer;
+    return HttpResponse.json({ success: true, message: '', data });
+  });
+}
+
+/** Answers `{success:false, message}` and records the call. */
+export function refuse(method: 'get' | 'post' | 'put' | 'delete', path: string, message: string) {
+  return http[method](path, async ({ request }) => {
+    await record(request.clone());
+    return HttpResponse.json({ success: false, message });
+  });
+}
+
+export function callsTo(method: string, path: string): Call[] {
+  return calls.filter((c) => c.method === method && c.path === path);
+}
+
+export function logIn(user: Partial<StoredUser> & { id: number; role: number }): void {
+  localStorage.setItem('user', JSON.stringify({ username: `user${user.id}`, display_name: '', ...user }));
+}
+
+function WhereAmI() {
+  const location = useLocation();
+  return <p>{`now at ${location.pathname}`}</p>;
+}
+
+/** Renders `element` at `path` (a route pattern) from `url`, inside react-admin with the real providers. */
+export function AdminHarness({ url, path, children }: { url: string; path: string; children: ReactNode }) {
+  return (
+    <MemoryRouter initialEntries={[url]}>
+      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+        <Routes>
+          <Route path={path} element={children} />
+          <Route path="*" element={<WhereAmI />} />
+        </Routes>
+        <Notification />
+      </AdminContext>
+    </MemoryRouter>
+  );
+}

@@ -1,0 +1,90 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import LoginPage from '../../src/customPages/login/LoginPage';
+import { ok, received, renderPage, sentTo, siteStatus } from './pages-harness';
+
+const user = { id: 7, username: 'alice', display_name: 'Alice', role: 1 };
+const server = setupServer(ok('get', '/api/status', siteStatus()), ok('post', '/api/user/login', user));
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  received.length = 0;
+});
+afterAll(() => server.close());
+
+describe('login page', () => {
+  it('asks for both fields before calling the server', async () => {
+    renderPage(<LoginPage />, '/login');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByText('请输入用户名和密码！')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('用户名或邮箱'), 'alice');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(sentTo('POST', '/api/user/login')).toHaveLength(0);
+  });
+
+  it('posts the credentials, stores the user and lands on /token', async () => {
+    renderPage(<LoginPage />, '/login');
+    await userEvent.type(screen.getByLabelText('用户名或邮箱'), ' alice ');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret-pass');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByText('now at /token')).toBeTruthy();
+    expect(await screen.findByText('登录成功')).toBeTruthy();
+    expect(sentTo('POST', '/api/user/login').map((r) => r.body)).toEqual([{ username: 'alice', password: 'secret-pass' }]);
+    expect(JSON.parse(localStorage.getItem('user') ?? 'null')).toMatchObject({ id: 7, username: 'alice' });
+  });
+
+  it('shows the server message when the login is refused', async () => {
+    server.use(
+      http.post('/api/user/login', () => HttpResponse.json({ success: false, message: '用户名或密码错误，或用户已被封禁' })),
+    );
+    renderPage(<LoginPage />, '/login');
+    await userEvent.type(screen.getByLabelText('用户名或邮箱'), 'alice');
+    await userEvent.type(screen.getByLabelText('密码'), 'wrong-pass');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByText('用户名或密码错误，或用户已被封禁')).toBeTruthy();
+    expect(screen.queryByText(/now at/)).toBeNull();
+  });
+
+  it('shows the expired-session error and keeps the invitation code', async () => {
+    renderPage(<LoginPage />, '/login', '/login?expired=true&aff=INV42');
+    expect(await screen.findByText('未登录或登录已过期，请重新登录！')).toBeTruthy();
+    expect(localStorage.getItem('aff')).toBe('INV42');
+  });
+
+  it('offers only the third-party logins the status enables', async () => {
+    server.use(ok('get', '/api/status', siteStatus({ github_oauth: true, github_client_id: 'gh-client', register_enabled: false })));
+    renderPage(<LoginPage />, '/login');
+    expect(await screen.findByRole('button', { name: '使用 GitHub 登录' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '使用 OIDC 登录' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '使用微信登录' })).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('link', { name: /注册/ })).toBeNull());
+    expect(screen.getByRole('link', { name: '忘记密码？' })).toBeTruthy();
+  });
+
+  it('hides the password form when password login is off', async () => {
+    server.use(ok('get', '/api/status', siteStatus({ password_login_enabled: false })));
+    renderPage(<LoginPage />, '/login');
+    expect(await screen.findByText(/管理员关闭了密码登录/)).toBeTruthy();
+    expect(screen.queryByLabelText('密码')).toBeNull();
+  });
+});
+
+describe('third-party authorisation address', () => {
+  it('carries the client id, the state and the /oauth/{type} callback', async () => {
+    const { authorizeUrl } = await import('../../src/customPages/shared/oauth');
+    const status = siteStatus({ github_client_id: 'gh-client', oidc_client_id: 'oidc-client', oidc_authorization_endpoint: 'https://id.example.com/auth' });
+    const github = new URL(authorizeUrl('github', status, 'st4te'));
+    expect(github.origin + github.pathname).toBe('https://github.com/login/oauth/authorize');
+    expect(github.searchParams.get('client_id')).toBe('gh-client');
+    expect(github.searchParams.get('state')).toBe('st4te');
+    expect(github.searchParams.get('redirect_uri')).toBe(`${window.location.origin}/oauth/github`);
+    const oidc = new URL(authorizeUrl('oidc', status, 'st4te'));
+    expect(oidc.origin + oidc.pathname).toBe('https://id.example.com/auth');
+    expect(oidc.searchParams.get('client_id')).toBe('oidc-client');
+    expect(oidc.searchParams.get('redirect_uri')).toBe(`${window.location.origin}/oauth/oidc`);
+  });
+});
