@@ -1,4 +1,7 @@
 import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
 import { Navigate, useLocation } from 'react-router-dom';
 import { storedUser } from '../api/client';
 import { useStatus } from '../status/status';
@@ -17,18 +20,21 @@ export function setupRedirect(setupDone: boolean | undefined, pathname: string):
   return null;
 }
 
-/**
- * Sends every route to /setup until the system is initialised, and /setup to / afterwards. The
- * app stays mounted meanwhile: the redirect is a navigation, not a different tree.
- */
+/** Sends every route to /setup until the system is initialised, and /setup to / afterwards. */
 export function SetupGate({ children }: { children: ReactNode }) {
-  const { status } = useStatus();
+  const { status, error } = useStatus();
   const { pathname } = useLocation();
-  const target = setupRedirect(status?.setup, pathname);
+  // Nothing mounts before the setup state is known, so no page fetches data it cannot have yet.
+  if (!status) return <StatusPending error={error} />;
+  const target = setupRedirect(status.setup, pathname);
+  if (target) return <Navigate to={target} replace />;
+  return <>{children}</>;
+}
+
+function StatusPending({ error }: { error: string | null }) {
   return (
-    <>
-      {target && <Navigate to={target} replace />}
-      {children}
-    </>
+    <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: '100vh', gap: 2 }}>
+      {error ? <Typography color="error">Unable to connect to server · 无法连接服务器</Typography> : <CircularProgress />}
+    </Box>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { Choice, ChoiceLoader, FieldSchema } from './types';
+import { storedUser } from '../../api/client';
 
 function isLoader(choices: FieldSchema['choices']): choices is ChoiceLoader {
   return !!choices && !Array.isArray(choices);
@@ -10,6 +11,8 @@ function isLoader(choices: FieldSchema['choices']): choices is ChoiceLoader {
 const loaded = new Map<string, Promise<Choice[]>>();
 
 function loadOnce(loader: ChoiceLoader): Promise<Choice[]> {
+  // Loaded choices come from guarded endpoints: nothing to ask before a login.
+  if (!storedUser()) return Promise.resolve([]);
   let pending = loaded.get(loader.key);
   if (!pending) {
     pending = loader.load();
