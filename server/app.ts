@@ -21,7 +21,8 @@ import { AppError } from './http/errors.js';
 import { clientIp } from './http/client-ip.js';
 import { registerRoutes } from './routes.js';
 
-const BODY_LIMIT = 16 * 1024 * 1024;
+/** Console API bodies; the relay's routes allow more (server/relay/routes.ts). */
+const BODY_LIMIT = 2 * 1024 * 1024;
 
 function readVersion(): string {
   try {

@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { User } from '../db/types.js';
 import { fail, unauthorized } from '../http/errors.js';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_ENABLED } from './roles.js';
@@ -45,7 +45,8 @@ async function authenticate(request: FastifyRequest): Promise<User> {
   return user;
 }
 
-function guard(minRole: number): preHandlerAsyncHookHandler {
+/** A guard runs as an onRequest hook: a caller without rights is refused before the body is read. */
+function guard(minRole: number): (request: FastifyRequest) => Promise<void> {
   return async function (request) {
     const user = await authenticate(request);
     if (user.role < minRole) throw fail('无权进行此操作，权限不足');

@@ -58,19 +58,19 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
 
   app.get(
     '/api/channel/',
-    { preHandler: requireAdmin, schema: { querystring: ChannelListQuery, response: page } },
+    { onRequest: requireAdmin, schema: { querystring: ChannelListQuery, response: page } },
     async (request) => ok(await listChannels(db, {}, listOptions(request.query))),
   );
 
   app.get(
     '/api/channel/search',
-    { preHandler: requireAdmin, schema: { querystring: ChannelSearchQuery, response: page } },
+    { onRequest: requireAdmin, schema: { querystring: ChannelSearchQuery, response: page } },
     async (request) => ok(await listChannels(db, searchFilter(request.query), listOptions(request.query))),
   );
 
   app.get(
     '/api/channel/new/search',
-    { preHandler: requireAdmin, schema: { querystring: ChannelNewSearchQuery, response: page } },
+    { onRequest: requireAdmin, schema: { querystring: ChannelNewSearchQuery, response: page } },
     async (request) => {
       const { query } = request;
       const filter: ChannelFilter = { ...searchFilter(query), status: STATUS_FILTERS[query.status ?? ''] };
@@ -85,23 +85,23 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
 
   app.get(
     '/api/channel/models_enabled',
-    { preHandler: requireAdmin, schema: { response: { 200: Envelope(StringList) } } },
+    { onRequest: requireAdmin, schema: { response: { 200: Envelope(StringList) } } },
     async () => ok(await channelModels(db, true)),
   );
 
   app.get(
     '/api/channel/modelNames',
-    { preHandler: requireAdmin, schema: { response: { 200: Envelope(StringList) } } },
+    { onRequest: requireAdmin, schema: { response: { 200: Envelope(StringList) } } },
     async () => ok(await channelModels(db, false)),
   );
 
-  app.get('/api/channel/models', { preHandler: requireAdmin, schema: { response: { 200: Envelope(ModelList) } } }, async () =>
+  app.get('/api/channel/models', { onRequest: requireAdmin, schema: { response: { 200: Envelope(ModelList) } } }, async () =>
     ok((await channelModels(db, false)).map((id) => ({ id }))),
   );
 
   app.get(
     '/api/channel/:id',
-    { preHandler: requireAdmin, schema: { params: ChannelIdParams, response: { 200: Envelope(ChannelView) } } },
+    { onRequest: requireAdmin, schema: { params: ChannelIdParams, response: { 200: Envelope(ChannelView) } } },
     async (request) => {
       const channel = await findChannelView(db, request.params.id);
       if (!channel) throw fail(MSG.notFound);

@@ -51,7 +51,7 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
 
   app.post(
     '/api/channel/batch/tag',
-    { preHandler: requireRoot, schema: { body: BatchTagBody, response: countAnswer } },
+    { onRequest: requireRoot, schema: { body: BatchTagBody, response: countAnswer } },
     async (request) => {
       const ids = request.body.ids ?? [];
       if (ids.length === 0) throw fail(MSG.noSelection);
@@ -64,7 +64,7 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
 
   app.put(
     '/api/channel/tag',
-    { preHandler: requireRoot, schema: { body: EditTagBody, response: countAnswer } },
+    { onRequest: requireRoot, schema: { body: EditTagBody, response: countAnswer } },
     async (request) => {
       const tag = requiredTag(request.body.tag);
       const changes = tagChanges(request.body, tag);
@@ -80,7 +80,7 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
     ['/api/channel/tag/enabled', true],
     ['/api/channel/tag/disabled', false],
   ] as const) {
-    app.post(path, { preHandler: requireAdmin, schema: { body: TagBody, response: countAnswer } }, async (request) => {
+    app.post(path, { onRequest: requireAdmin, schema: { body: TagBody, response: countAnswer } }, async (request) => {
       const tag = requiredTag(request.body.tag);
       const count = await setTagStatus(db, tag, enabled);
       if (count === 0) throw fail(NO_SUCH_TAG);

@@ -105,7 +105,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   app.post(
     '/api/channel/',
-    { preHandler: requireAdmin, schema: { body: CreateChannelBody, response: channelAnswer } },
+    { onRequest: requireAdmin, schema: { body: CreateChannelBody, response: channelAnswer } },
     async (request) => {
       const { body } = request;
       let key = body.key?.trim() ?? '';
@@ -128,7 +128,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   app.post(
     '/api/channel/copy/:id',
-    { preHandler: requireRoot, schema: { params: ChannelIdParams, querystring: CopyQuery, response: channelAnswer } },
+    { onRequest: requireRoot, schema: { params: ChannelIdParams, querystring: CopyQuery, response: channelAnswer } },
     async (request) => {
       const source = await findChannel(db, request.params.id);
       if (!source) throw fail(MSG.notFound);
@@ -144,7 +144,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   app.put(
     '/api/channel/',
-    { preHandler: requireAdmin, schema: { body: UpdateChannelBody, response: channelAnswer } },
+    { onRequest: requireAdmin, schema: { body: UpdateChannelBody, response: channelAnswer } },
     async (request) => {
       const { body } = request;
       const stored = await findChannel(db, body.id);
@@ -166,14 +166,14 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
   );
 
   for (const path of ['/api/channel/:id', '/api/channel/:id/']) {
-    app.delete(path, { preHandler: requireRoot, schema: { params: ChannelIdParams } }, async (request) => {
+    app.delete(path, { onRequest: requireRoot, schema: { params: ChannelIdParams } }, async (request) => {
       if ((await deleteChannels(db, [request.params.id])) === 0) throw fail(MSG.notFound);
       changed([request.params.id]);
       return ok();
     });
   }
 
-  app.delete('/api/channel/disabled', { preHandler: requireRoot, schema: { response: countAnswer } }, async () => {
+  app.delete('/api/channel/disabled', { onRequest: requireRoot, schema: { response: countAnswer } }, async () => {
     const count = await deleteDisabledChannels(db);
     if (count > 0) changed();
     return ok(count);
@@ -181,7 +181,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   app.post(
     '/api/channel/batch',
-    { preHandler: requireRoot, schema: { body: IdsBody, response: countAnswer } },
+    { onRequest: requireRoot, schema: { body: IdsBody, response: countAnswer } },
     async (request) => {
       const ids = request.body.ids ?? [];
       if (ids.length === 0) throw fail(MSG.noSelection);
@@ -191,7 +191,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
     },
   );
 
-  app.post('/api/channel/fix', { preHandler: requireAdmin, schema: { response: countAnswer } }, async () => {
+  app.post('/api/channel/fix', { onRequest: requireAdmin, schema: { response: countAnswer } }, async () => {
     const count = await fixAbilities(db);
     changed();
     return ok(count);

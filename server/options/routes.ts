@@ -44,7 +44,7 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const options = app.ctx.options;
 
-  app.get('/api/option/', { preHandler: requireRoot }, async () => {
+  app.get('/api/option/', { onRequest: requireRoot }, async () => {
     const data = options
       .entries()
       .filter(([key]) => !('secret' in OPTION_REGISTRY[key]))
@@ -52,7 +52,7 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
     return ok(data);
   });
 
-  app.put('/api/option/', { preHandler: requireRoot, schema: { body: PutOptionBody } }, async (request) => {
+  app.put('/api/option/', { onRequest: requireRoot, schema: { body: PutOptionBody } }, async (request) => {
     const { key } = request.body;
     if (!isOptionKey(key)) throw fail(`未知的配置项：${key}`);
     let value = request.body.value === null ? '' : String(request.body.value);
@@ -63,7 +63,7 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
     return ok();
   });
 
-  app.post('/api/option/rest_model_ratio', { preHandler: requireRoot }, async () => {
+  app.post('/api/option/rest_model_ratio', { onRequest: requireRoot }, async () => {
     for (const key of PRICE_KEYS) await options.set(key, OPTION_REGISTRY[key].default);
     return ok(undefined, '重置模型倍率成功');
   });

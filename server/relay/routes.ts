@@ -10,6 +10,9 @@ import { RelayError, relayErrors } from './errors.js';
 import { resolveCaller, type Caller } from './caller.js';
 import { relay, type RelayCaller, type RelayInput } from './pipeline.js';
 
+/** Prompts with images or audio are large. */
+const RELAY_BODY_LIMIT = 64 * 1024 * 1024;
+
 const MULTIPART: ReadonlySet<Endpoint> = new Set(['audio.transcriptions', 'audio.translations', 'images.edits']);
 
 function tokenCaller(c: Caller): RelayCaller {
@@ -50,7 +53,7 @@ function checkModelLimit(c: Caller, model: string): void {
 export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
 
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) =>
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) =>
     done(null, body),
   );
 
@@ -65,7 +68,7 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   });
 
   for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
-    app.post(`/v1${ENDPOINTS[endpoint]}`, async (request, reply) => {
+    app.post(`/v1${ENDPOINTS[endpoint]}`, { bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
       const caller = await resolveCaller(ctx, request);
       const input = await readInput(endpoint, request);
       checkModelLimit(caller, input.model);
@@ -74,7 +77,7 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
-  app.post('/pg/chat/completions', { preHandler: requireUser }, async (request, reply) => {
+  app.post('/pg/chat/completions', { onRequest: requireUser, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
     const user = request.user!;
     const input = await readInput('chat.completions', request);
     const wanted = (input.body?.group as string | undefined) || user.group;

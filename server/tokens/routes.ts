@@ -93,7 +93,7 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
   for (const url of ['/api/token/', '/api/token', '/api/token/query']) {
     app.get(
       url,
-      { preHandler: requireUser, schema: { querystring: TokenPageQuery, response: { 200: TokenPageAnswer } } },
+      { onRequest: requireUser, schema: { querystring: TokenPageQuery, response: { 200: TokenPageAnswer } } },
       async (request) => ok(await listPage(currentUser(request), { keyword: '', key: '' }, request.query)),
     );
   }
@@ -101,7 +101,7 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
   for (const url of ['/api/token/search', '/api/token/newSearch']) {
     app.get(
       url,
-      { preHandler: [requireUser, searchLimit], schema: { querystring: TokenSearchQuery, response: { 200: TokenPageAnswer } } },
+      { onRequest: [requireUser, searchLimit], schema: { querystring: TokenSearchQuery, response: { 200: TokenPageAnswer } } },
       async (request) => {
         const filter = { keyword: (request.query.keyword ?? '').trim(), key: storedKey(request.query.token ?? '') };
         return ok(await listPage(currentUser(request), filter, request.query));
@@ -112,7 +112,7 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
   for (const url of ['/api/token/:id', '/api/token/new/:id']) {
     app.get(
       url,
-      { preHandler: requireUser, schema: { params: TokenIdParams, response: { 200: TokenAnswer } } },
+      { onRequest: requireUser, schema: { params: TokenIdParams, response: { 200: TokenAnswer } } },
       async (request) => ok(toTokenView(await ownToken(currentUser(request), request.params.id))),
     );
   }
@@ -121,7 +121,7 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
   for (const url of ['/api/token/:id/key', '/api/token/new/:id/key']) {
     app.post(
       url,
-      { preHandler: [requireUser, searchLimit], schema: { params: TokenIdParams, response: { 200: RevealedKeyAnswer } } },
+      { onRequest: [requireUser, searchLimit], schema: { params: TokenIdParams, response: { 200: RevealedKeyAnswer } } },
       async (request) => {
         const token = await ownToken(currentUser(request), request.params.id);
         return ok({ key: fullKey(token.key) });
@@ -132,7 +132,7 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
   for (const url of ['/api/token/', '/api/token']) {
     app.post(
       url,
-      { preHandler: requireUser, schema: { body: CreateTokenBody, response: { 200: TokenAnswer } } },
+      { onRequest: requireUser, schema: { body: CreateTokenBody, response: { 200: TokenAnswer } } },
       async (request) => {
         const user = currentUser(request);
         const fields = validateTokenFields(pick(request.body, NEW_TOKEN), {
@@ -152,7 +152,7 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
     app.put(
       url,
       {
-        preHandler: requireUser,
+        onRequest: requireUser,
         schema: { querystring: UpdateTokenQuery, body: UpdateTokenBody, response: { 200: TokenAnswer } },
       },
       async (request) => {
@@ -180,7 +180,7 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
   for (const url of ['/api/token/:id/', '/api/token/:id', '/api/token/new/:id/', '/api/token/new/:id']) {
     app.delete(
       url,
-      { preHandler: requireUser, schema: { params: TokenIdParams, response: { 200: EmptyAnswer } } },
+      { onRequest: requireUser, schema: { params: TokenIdParams, response: { 200: EmptyAnswer } } },
       async (request) => {
         const user = currentUser(request);
         const token = await ownToken(user, request.params.id);

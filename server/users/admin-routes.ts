@@ -59,14 +59,14 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.get(
     '/api/user/',
-    { preHandler: requireAdmin, schema: { querystring: PageQuery, response: { 200: Envelope(UserPage) } } },
+    { onRequest: requireAdmin, schema: { querystring: PageQuery, response: { 200: Envelope(UserPage) } } },
     async (request) => ok(await page({ keyword: '', group: '' }, request.query)),
   );
 
   // No search rate limit here: admins page through results, which the 10-per-minute limit would break.
   app.get(
     '/api/user/search',
-    { preHandler: requireAdmin, schema: { querystring: UserSearchQuery, response: { 200: Envelope(UserPage) } } },
+    { onRequest: requireAdmin, schema: { querystring: UserSearchQuery, response: { 200: Envelope(UserPage) } } },
     async (request) => {
       const { keyword = '', group = '' } = request.query;
       return ok(await page({ keyword, group }, request.query));
@@ -75,7 +75,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.get(
     '/api/user/query',
-    { preHandler: requireAdmin, schema: { querystring: UserQueryQuery, response: { 200: Envelope(Type.Array(PublicUser)) } } },
+    { onRequest: requireAdmin, schema: { querystring: UserQueryQuery, response: { 200: Envelope(Type.Array(PublicUser)) } } },
     async (request) => {
       const { keyword = '', group = '' } = request.query;
       return ok((await findUsers(db, { keyword, group }, QUERY_LIMIT)).map(toPublicUser));
@@ -84,7 +84,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.get(
     '/api/user/:id',
-    { preHandler: requireAdmin, schema: { params: UserIdParams, response: { 200: Envelope(PublicUser) } } },
+    { onRequest: requireAdmin, schema: { params: UserIdParams, response: { 200: Envelope(PublicUser) } } },
     async (request) => {
       const user = await target(request.params.id);
       assertCanRead(currentUser(request), user);
@@ -94,7 +94,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.post(
     '/api/user/',
-    { preHandler: requireAdmin, schema: { body: CreateUserBody, response: { 200: Envelope(PublicUser) } } },
+    { onRequest: requireAdmin, schema: { body: CreateUserBody, response: { 200: Envelope(PublicUser) } } },
     async (request) => {
       const me = currentUser(request);
       const body = request.body;
@@ -125,7 +125,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.put(
     '/api/user/',
-    { preHandler: requireAdmin, schema: { body: UpdateUserBody, response: { 200: Envelope(PublicUser) } } },
+    { onRequest: requireAdmin, schema: { body: UpdateUserBody, response: { 200: Envelope(PublicUser) } } },
     async (request) => {
       const me = currentUser(request);
       const body = request.body;
@@ -213,17 +213,17 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.post(
     '/api/user/manage',
-    { preHandler: requireAdmin, schema: { body: ManageBody, response: { 200: Envelope(ManageResult) } } },
+    { onRequest: requireAdmin, schema: { body: ManageBody, response: { 200: Envelope(ManageResult) } } },
     async (request) => ok(await manage(currentUser(request), request.body.id, request.body.action), '操作成功完成'),
   );
 
   app.delete(
     '/api/user/:id',
-    { preHandler: requireAdmin, schema: { params: UserIdParams, response: { 200: Envelope(ManageResult) } } },
+    { onRequest: requireAdmin, schema: { params: UserIdParams, response: { 200: Envelope(ManageResult) } } },
     async (request) => ok(await manage(currentUser(request), request.params.id, 'delete'), '操作成功完成'),
   );
 
-  app.get('/api/group/', { preHandler: requireAdmin, schema: { response: { 200: Envelope(StringList) } } }, async () =>
+  app.get('/api/group/', { onRequest: requireAdmin, schema: { response: { 200: Envelope(StringList) } } }, async () =>
     ok(groupNames(options)),
   );
 }

@@ -53,13 +53,13 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
     return user;
   }
 
-  app.get('/api/user/self', { preHandler: requireUser, schema: { response: { 200: Envelope(SelfUser) } } }, async (request) =>
+  app.get('/api/user/self', { onRequest: requireUser, schema: { response: { 200: Envelope(SelfUser) } } }, async (request) =>
     ok(selfView(currentUser(request))),
   );
 
   app.put(
     '/api/user/self',
-    { preHandler: requireUser, schema: { body: UpdateSelfBody, response: { 200: Envelope(SelfUser) } } },
+    { onRequest: requireUser, schema: { body: UpdateSelfBody, response: { 200: Envelope(SelfUser) } } },
     async (request) => {
       const user = currentUser(request);
       const body = request.body;
@@ -81,7 +81,7 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
     },
   );
 
-  app.delete('/api/user/self', { preHandler: requireUser }, async (request, reply) => {
+  app.delete('/api/user/self', { onRequest: requireUser }, async (request, reply) => {
     const user = currentUser(request);
     if (user.role >= ROLE_ROOT) throw fail('不能删除超级管理员账户');
     await deregisterUser(db, user.id);
@@ -92,17 +92,17 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
 
   app.get(
     '/api/user/token',
-    { preHandler: requireUser, schema: { response: { 200: Envelope(Type.String()) } } },
+    { onRequest: requireUser, schema: { response: { 200: Envelope(Type.String()) } } },
     async (request) => ok(await regenerateAccessToken(db, currentUser(request).id)),
   );
 
-  app.get('/api/user/aff', { preHandler: requireUser, schema: { response: { 200: Envelope(Type.String()) } } }, async (request) =>
+  app.get('/api/user/aff', { onRequest: requireUser, schema: { response: { 200: Envelope(Type.String()) } } }, async (request) =>
     ok(await ensureAffCode(db, currentUser(request))),
   );
 
   app.post(
     '/api/user/aff_transfer',
-    { preHandler: requireUser, schema: { body: AffTransferBody, response: { 200: Envelope(AffTransferResult) } } },
+    { onRequest: requireUser, schema: { body: AffTransferBody, response: { 200: Envelope(AffTransferResult) } } },
     async (request) => {
       const user = currentUser(request);
       const amount = request.body.quota;
@@ -116,7 +116,7 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
 
   app.put(
     '/api/user/setting',
-    { preHandler: requireUser, schema: { body: UserSettingBody, response: { 200: Envelope(UserSettingView) } } },
+    { onRequest: requireUser, schema: { body: UserSettingBody, response: { 200: Envelope(UserSettingView) } } },
     async (request) => {
       const user = currentUser(request);
       const next = applySettingBody(parseUserSetting(user.setting), request.body);
@@ -130,13 +130,13 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
     },
   );
 
-  app.get('/api/user/models', { preHandler: requireUser, schema: { response: { 200: Envelope(StringList) } } }, async (request) =>
+  app.get('/api/user/models', { onRequest: requireUser, schema: { response: { 200: Envelope(StringList) } } }, async (request) =>
     ok(await modelsForGroup(db, currentUser(request).group)),
   );
 
   app.get(
     '/api/user/self/groups',
-    { preHandler: requireUser, schema: { response: { 200: Envelope(UserGroups) } } },
+    { onRequest: requireUser, schema: { response: { 200: Envelope(UserGroups) } } },
     async (request) => ok(usableGroups(options, currentUser(request).group)),
   );
 }

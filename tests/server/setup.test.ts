@@ -73,3 +73,33 @@ await forEachDatabase('status and setup', (kind) => {
     expect(v1.body.error.type).toBe('invalid_request_error');
   });
 });
+
+await forEachDatabase('bad input on the console API', (kind) => {
+  let tg: TestGateway;
+  beforeAll(async () => {
+    tg = await startTestGateway(kind);
+  });
+  afterAll(async () => tg?.close());
+
+  it('answers an oversized body with 413 and the envelope', async () => {
+    const res = await tg.client().request('POST', '/api/user/login', JSON.stringify({ username: 'x'.repeat(3 * 1024 * 1024), password: 'y' }));
+    expect(res.status).toBe(413);
+    expect(res.body.success).toBe(false);
+  });
+
+  it('answers wrong types and missing fields with a message, not a 500', async () => {
+    const c = tg.client();
+    const missing = await c.post('/api/user/login', { username: 'someone' });
+    expect(missing.status).toBe(200);
+    expect(missing.body.success).toBe(false);
+    expect(missing.body.message).toMatch(/password/);
+    const wrong = await c.post('/api/setup', { username: ['a'], password: { x: 1 } });
+    expect(wrong.body.success).toBe(false);
+    expect((await c.get('/api/setup')).body.data.root_init).toBe(false);
+  });
+
+  it('refuses a guarded call without a session before reading its body', async () => {
+    const res = await tg.client().request('PUT', '/api/user/', '{not json');
+    expect(res.status).toBe(401);
+  });
+});
