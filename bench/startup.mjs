@@ -58,7 +58,14 @@ for (let i = 0; i < 3; i++) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, ['dist/server/main.js'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: join(dir, 'gw.db'), SQL_DSN: '', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQLITE_PATH: join(dir, 'gw.db'),
+      SQL_DSN: '',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const up = await waitForStatus(`http://127.0.0.1:${port}/api/status`, Date.now() + 15_000);
@@ -76,6 +83,10 @@ const js = initialJsGzip();
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const start = median(runs.map((r) => r.startMs));
 const rss = median(runs.map((r) => r.rss));
-console.log(`startup (fresh SQLite, median of ${runs.length}): ${start.toFixed(0)} ms   target < 2000 ms   ${start < 2000 ? 'OK' : 'OVER'}`);
+console.log(
+  `startup (fresh SQLite, median of ${runs.length}): ${start.toFixed(0)} ms   target < 2000 ms   ${start < 2000 ? 'OK' : 'OVER'}`,
+);
 console.log(`idle RSS after 2 s: ${rss.toFixed(1)} MB   target < 150 MB   ${rss < 150 ? 'OK' : 'OVER'}`);
-console.log(`console initial JS: ${js.kb.toFixed(1)} KB gzip in ${js.files} file(s)   target < 500 KB   ${js.kb < 500 ? 'OK' : 'OVER'}`);
+console.log(
+  `console initial JS: ${js.kb.toFixed(1)} KB gzip in ${js.files} file(s)   target < 500 KB   ${js.kb < 500 ? 'OK' : 'OVER'}`,
+);

@@ -93,10 +93,20 @@ export async function registerUser(ctx: GatewayContext, body: RegisterBody): Pro
       });
       const logs: Array<{ user_id: number; username: string; quota: number; content: string }> = [];
       if (quotaForNewUser > 0) {
-        logs.push({ user_id: userId, username, quota: quotaForNewUser, content: `新用户注册赠送 ${formatQuota(options, quotaForNewUser)}` });
+        logs.push({
+          user_id: userId,
+          username,
+          quota: quotaForNewUser,
+          content: `新用户注册赠送 ${formatQuota(options, quotaForNewUser)}`,
+        });
       }
       if (quotaForInvitee > 0) {
-        logs.push({ user_id: userId, username, quota: quotaForInvitee, content: `使用邀请码赠送 ${formatQuota(options, quotaForInvitee)}` });
+        logs.push({
+          user_id: userId,
+          username,
+          quota: quotaForInvitee,
+          content: `使用邀请码赠送 ${formatQuota(options, quotaForInvitee)}`,
+        });
       }
       if (inviterId) {
         const inviter = await trx
@@ -119,7 +129,11 @@ export async function registerUser(ctx: GatewayContext, body: RegisterBody): Pro
           });
         }
       }
-      if (logs.length) await trx.insertInto('logs').values(logs.map((l) => ({ ...l, type: LOG_SYSTEM, created_at: now }))).execute();
+      if (logs.length)
+        await trx
+          .insertInto('logs')
+          .values(logs.map((l) => ({ ...l, type: LOG_SYSTEM, created_at: now })))
+          .execute();
     });
   } catch (err) {
     // Two sign-ups racing for the same name: the unique index decides.

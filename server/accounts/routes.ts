@@ -19,33 +19,41 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
   const { db, options } = ctx;
   const guarded = [criticalLimit, turnstileCheck];
 
-  app.post('/api/user/login', { schema: { body: LoginBody, querystring: TurnstileQuery }, preHandler: guarded }, async (request, reply) => {
-    if (!options.bool('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
-    const username = request.body.username.trim();
-    const password = request.body.password;
-    if (!username || !password) throw fail('无效的参数');
-    const user = await db
-      .selectFrom('users')
-      .selectAll()
-      .where((eb) => eb.or([eb('username', '=', username), eb.and([eb('email', '=', username), eb('email', '!=', '')])]))
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    // Same message for unknown users and wrong passwords: no account enumeration.
-    if (!user || !(await verifyPassword(password, user.password))) throw fail('用户名或密码错误，或用户已被封禁');
-    if (user.status !== USER_ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
-    startSession(reply, user.id);
-    return ok(toPublicUser(user), '');
-  });
+  app.post(
+    '/api/user/login',
+    { schema: { body: LoginBody, querystring: TurnstileQuery }, preHandler: guarded },
+    async (request, reply) => {
+      if (!options.bool('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
+      const username = request.body.username.trim();
+      const password = request.body.password;
+      if (!username || !password) throw fail('无效的参数');
+      const user = await db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb.or([eb('username', '=', username), eb.and([eb('email', '=', username), eb('email', '!=', '')])]))
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      // Same message for unknown users and wrong passwords: no account enumeration.
+      if (!user || !(await verifyPassword(password, user.password))) throw fail('用户名或密码错误，或用户已被封禁');
+      if (user.status !== USER_ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
+      startSession(reply, user.id);
+      return ok(toPublicUser(user), '');
+    },
+  );
 
   app.get('/api/user/logout', async (_request, reply) => {
     endSession(reply);
     return ok();
   });
 
-  app.post('/api/user/register', { schema: { body: RegisterBody, querystring: TurnstileQuery }, preHandler: guarded }, async (request) => {
-    await registerUser(ctx, request.body);
-    return ok();
-  });
+  app.post(
+    '/api/user/register',
+    { schema: { body: RegisterBody, querystring: TurnstileQuery }, preHandler: guarded },
+    async (request) => {
+      await registerUser(ctx, request.body);
+      return ok();
+    },
+  );
 
   app.get('/api/verification', { schema: { querystring: EmailQuery }, preHandler: guarded }, async (request) => {
     await sendVerificationCode(ctx, request.query.email);

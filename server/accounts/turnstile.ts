@@ -7,7 +7,12 @@ export const SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/si
 const TIMEOUT_MS = 10_000;
 
 /** Asks Cloudflare whether a widget token is genuine; any transport or parse problem counts as no. */
-export async function verifyTurnstile(token: string, secret: string, remoteIp: string, endpoint = SITEVERIFY_URL): Promise<boolean> {
+export async function verifyTurnstile(
+  token: string,
+  secret: string,
+  remoteIp: string,
+  endpoint = SITEVERIFY_URL,
+): Promise<boolean> {
   const form = new URLSearchParams({ secret, response: token });
   if (remoteIp && remoteIp !== 'unknown') form.set('remoteip', remoteIp);
   try {

@@ -53,9 +53,7 @@ function completionRatioFor(model: string, configured: Record<string, number>): 
   return best ? best[1] : 1;
 }
 
-export type PriceLookup =
-  | { ok: true; price: Price }
-  | { ok: false; reason: 'model_ratio_not_set' };
+export type PriceLookup = { ok: true; price: Price } | { ok: false; reason: 'model_ratio_not_set' };
 
 /**
  * The price of `model` for a caller in `group`. A model with neither a fixed price nor a ratio is

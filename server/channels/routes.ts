@@ -89,10 +89,8 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
     async () => ok(await channelModels(db, true)),
   );
 
-  app.get(
-    '/api/channel/modelNames',
-    { onRequest: requireAdmin, schema: { response: { 200: Envelope(StringList) } } },
-    async () => ok(await channelModels(db, false)),
+  app.get('/api/channel/modelNames', { onRequest: requireAdmin, schema: { response: { 200: Envelope(StringList) } } }, async () =>
+    ok(await channelModels(db, false)),
   );
 
   app.get('/api/channel/models', { onRequest: requireAdmin, schema: { response: { 200: Envelope(ModelList) } } }, async () =>

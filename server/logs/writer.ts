@@ -114,12 +114,19 @@ export class UsageWriter {
     const now = Math.floor(Date.now() / 1000);
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < logs.length; i += 100) {
-        await trx.insertInto('logs').values(logs.slice(i, i + 100)).execute();
+        await trx
+          .insertInto('logs')
+          .values(logs.slice(i, i + 100))
+          .execute();
       }
       for (const [id, c] of users) {
         await trx
           .updateTable('users')
-          .set({ used_quota: sql`used_quota + ${c.quota}`, request_count: sql`request_count + ${c.requests}`, last_use_time: now })
+          .set({
+            used_quota: sql`used_quota + ${c.quota}`,
+            request_count: sql`request_count + ${c.requests}`,
+            last_use_time: now,
+          })
           .where('id', '=', id)
           .execute();
       }
@@ -131,7 +138,11 @@ export class UsageWriter {
           .execute();
       }
       for (const [id, c] of channels) {
-        await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${c.quota}` }).where('id', '=', id).execute();
+        await trx
+          .updateTable('channels')
+          .set({ used_quota: sql`used_quota + ${c.quota}` })
+          .where('id', '=', id)
+          .execute();
       }
       for (const t of hourly) {
         const insert = trx.insertInto('quota_data').values(t);

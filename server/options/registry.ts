@@ -63,7 +63,9 @@ export const OPTION_REGISTRY = {
   EmailDomainRestrictionEnabled: bool(false),
   EmailAliasRestrictionEnabled: bool(false),
   EmailDomainWhitelist: str(
-    ['gmail.com', '163.com', '126.com', 'qq.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'yahoo.com', 'foxmail.com'].join(','),
+    ['gmail.com', '163.com', '126.com', 'qq.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'yahoo.com', 'foxmail.com'].join(
+      ',',
+    ),
   ),
   SMTPServer: str(),
   SMTPPort: int(587),

@@ -20,11 +20,15 @@ function crossCheck(options: OptionStore, key: OptionKey, value: string): string
   if (value !== 'true') return null;
   switch (key) {
     case 'GitHubOAuthEnabled':
-      return options.string('GitHubClientId') ? null : '无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！';
+      return options.string('GitHubClientId')
+        ? null
+        : '无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！';
     case 'oidc.enabled':
       return options.string('oidc.client_id') ? null : '无法启用 OIDC 登录，请先填入 OIDC Client Id 以及 OIDC Client Secret！';
     case 'LinuxDOOAuthEnabled':
-      return options.string('LinuxDOClientId') ? null : '无法启用 LinuxDO OAuth，请先填入 LinuxDO Client Id 以及 LinuxDO Client Secret！';
+      return options.string('LinuxDOClientId')
+        ? null
+        : '无法启用 LinuxDO OAuth，请先填入 LinuxDO Client Id 以及 LinuxDO Client Secret！';
     case 'EmailDomainRestrictionEnabled':
       return options.string('EmailDomainWhitelist') ? null : '无法启用邮箱域名限制，请先填入限制的邮箱域名！';
     case 'WeChatAuthEnabled':

@@ -23,7 +23,11 @@ export const relayErrors = {
   modelRequired: () => new RelayError(400, 'model is required', 'invalid_request', 'invalid_request_error'),
   modelDenied: (model: string) => new RelayError(403, `该令牌无权访问模型 ${model}`, 'model_not_allowed'),
   priceNotSet: (model: string) =>
-    new RelayError(500, `模型 ${model} 倍率或价格未配置，请联系管理员设置或开始自用模式；Model ${model} ratio or price not set`, 'model_price_error'),
+    new RelayError(
+      500,
+      `模型 ${model} 倍率或价格未配置，请联系管理员设置或开始自用模式；Model ${model} ratio or price not set`,
+      'model_price_error',
+    ),
   userQuota: () => new RelayError(403, '用户额度不足', 'insufficient_user_quota'),
   tokenQuota: () => new RelayError(403, '令牌额度不足', 'pre_consume_token_quota_failed'),
   noChannel: (model: string, group: string) =>

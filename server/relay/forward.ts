@@ -142,7 +142,9 @@ export async function forwardJson(upstream: UpstreamResponse, out: ServerRespons
 
 /** Binary answers (speech audio): piped through chunk by chunk. */
 export async function forwardBinary(upstream: UpstreamResponse, out: ServerResponse, started: number): Promise<ForwardResult> {
-  const headers: Record<string, string> = { 'content-type': String(upstream.headers['content-type'] ?? 'application/octet-stream') };
+  const headers: Record<string, string> = {
+    'content-type': String(upstream.headers['content-type'] ?? 'application/octet-stream'),
+  };
   out.writeHead(upstream.statusCode, headers);
   let firstTokenMs = 0;
   for await (const chunk of upstream.body) {

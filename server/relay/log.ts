@@ -88,7 +88,10 @@ export function writeRelayLog(ctx: GatewayContext, entry: RelayLog): void {
   ctx.usage.log({
     ...base,
     type: LOG_CONSUME,
-    content: price.modelPrice !== null ? `模型价格 ${price.modelPrice}，分组倍率 ${price.groupRatio}` : `模型倍率 ${price.modelRatio}，补全倍率 ${price.completionRatio}，分组倍率 ${price.groupRatio}`,
+    content:
+      price.modelPrice !== null
+        ? `模型价格 ${price.modelPrice}，分组倍率 ${price.groupRatio}`
+        : `模型倍率 ${price.modelRatio}，补全倍率 ${price.completionRatio}，分组倍率 ${price.groupRatio}`,
     quota: entry.quota,
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,

@@ -85,7 +85,12 @@ export async function relay(
   input: RelayInput,
 ): Promise<void> {
   const started = performance.now();
-  const priced = lookupPrice(ctx.options, input.model, caller.group, caller.acceptUnsetPrice || ctx.options.bool('SelfUseModeEnabled'));
+  const priced = lookupPrice(
+    ctx.options,
+    input.model,
+    caller.group,
+    caller.acceptUnsetPrice || ctx.options.bool('SelfUseModeEnabled'),
+  );
   if (!priced.ok) throw relayErrors.priceNotSet(input.model);
   const price = priced.price;
   const quotaPerUnit = ctx.options.number('QuotaPerUnit');
@@ -143,7 +148,12 @@ export async function relay(
     if (res.statusCode >= 400) {
       const message = upstreamErrorMessage(await readText(res), res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
-      failure = new RelayError(mapStatus(channel.status_code_mapping, res.statusCode), message, 'upstream_error', 'upstream_error');
+      failure = new RelayError(
+        mapStatus(channel.status_code_mapping, res.statusCode),
+        message,
+        'upstream_error',
+        'upstream_error',
+      );
       if (retryable(res.statusCode)) continue;
       break;
     }

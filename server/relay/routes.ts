@@ -33,7 +33,9 @@ function tokenCaller(c: Caller): RelayCaller {
 async function readInput(endpoint: Endpoint, request: FastifyRequest): Promise<RelayInput> {
   const contentType = String(request.headers['content-type'] ?? 'application/json');
   if (MULTIPART.has(endpoint) && Buffer.isBuffer(request.body)) {
-    const form = await new Response(new Uint8Array(request.body), { headers: { 'content-type': contentType } }).formData().catch(() => null);
+    const form = await new Response(new Uint8Array(request.body), { headers: { 'content-type': contentType } })
+      .formData()
+      .catch(() => null);
     const model = form?.get('model');
     if (typeof model !== 'string' || model === '') throw relayErrors.modelRequired();
     return { endpoint, body: null, raw: request.body, contentType, model, stream: false };
@@ -60,7 +62,12 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error: FastifyError | RelayError, request, reply) => {
     if (error instanceof RelayError) return reply.status(error.status).send(error.body());
     if (error.validation || (error.statusCode && error.statusCode < 500)) {
-      const e = new RelayError(error.statusCode && error.statusCode !== 200 ? error.statusCode : 400, error.message, 'invalid_request', 'invalid_request_error');
+      const e = new RelayError(
+        error.statusCode && error.statusCode !== 200 ? error.statusCode : 400,
+        error.message,
+        'invalid_request',
+        'invalid_request_error',
+      );
       return reply.status(e.status).send(e.body());
     }
     request.log.error({ err: error }, 'relay error');
@@ -150,7 +157,8 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     const caller = await resolveCaller(ctx, request);
     const row = await ctx.db.selectFrom('tokens').select('used_quota').where('id', '=', caller.token.id).executeTakeFirst();
     const used = caller.token.unlimited_quota
-      ? ((await ctx.db.selectFrom('users').select('used_quota').where('id', '=', caller.user.id).executeTakeFirst())?.used_quota ?? 0)
+      ? ((await ctx.db.selectFrom('users').select('used_quota').where('id', '=', caller.user.id).executeTakeFirst())
+          ?.used_quota ?? 0)
       : (row?.used_quota ?? 0);
     return { object: 'list', total_usage: (used / ctx.options.number('QuotaPerUnit')) * 100 };
   };

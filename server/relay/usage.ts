@@ -18,7 +18,11 @@ export function usageOf(payload: unknown): Usage | null {
   if (!usage) return null;
   if ('input_tokens' in usage || 'output_tokens' in usage) {
     const details = obj(usage.input_tokens_details);
-    return { promptTokens: num(usage.input_tokens), completionTokens: num(usage.output_tokens), cachedTokens: num(details?.cached_tokens) };
+    return {
+      promptTokens: num(usage.input_tokens),
+      completionTokens: num(usage.output_tokens),
+      cachedTokens: num(details?.cached_tokens),
+    };
   }
   if (!('prompt_tokens' in usage) && !('total_tokens' in usage)) return null;
   const details = obj(usage.prompt_tokens_details);

@@ -110,10 +110,8 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
   }
 
   for (const url of ['/api/token/:id', '/api/token/new/:id']) {
-    app.get(
-      url,
-      { onRequest: requireUser, schema: { params: TokenIdParams, response: { 200: TokenAnswer } } },
-      async (request) => ok(toTokenView(await ownToken(currentUser(request), request.params.id))),
+    app.get(url, { onRequest: requireUser, schema: { params: TokenIdParams, response: { 200: TokenAnswer } } }, async (request) =>
+      ok(toTokenView(await ownToken(currentUser(request), request.params.id))),
     );
   }
 

@@ -67,7 +67,9 @@ export class UserCache {
     if (row) {
       let accept = false;
       try {
-        accept = Boolean((JSON.parse(row.setting || '{}') as { accept_unset_model_ratio_model?: boolean }).accept_unset_model_ratio_model);
+        accept = Boolean(
+          (JSON.parse(row.setting || '{}') as { accept_unset_model_ratio_model?: boolean }).accept_unset_model_ratio_model,
+        );
       } catch {
         accept = false;
       }

@@ -100,9 +100,17 @@ export const dataProvider: DataProvider = {
   }),
 
   getManyReference: async <R extends RaRecord>(resource: string, { target, id, pagination, filter }: GetManyReferenceParams) =>
-    (await getList(resource, { ...(filter as Filter), [target]: id }, pagination.page, pagination.perPage)) as GetManyReferenceResult<R>,
+    (await getList(
+      resource,
+      { ...(filter as Filter), [target]: id },
+      pagination.page,
+      pagination.perPage,
+    )) as GetManyReferenceResult<R>,
 
-  create: async <R extends Omit<RaRecord, 'id'>, Result extends RaRecord = R & { id: Identifier }>(resource: string, { data }: CreateParams<R>) => {
+  create: async <R extends Omit<RaRecord, 'id'>, Result extends RaRecord = R & { id: Identifier }>(
+    resource: string,
+    { data }: CreateParams<R>,
+  ) => {
     const created = await api.post<unknown>(endpointsFor(resource).base, data);
     // Some endpoints answer the new record, others nothing: keep what was sent then.
     const record = isRecord(created) ? created : { ...(data as object), id: (data as Partial<RaRecord>).id ?? 0 };
@@ -132,7 +140,10 @@ export const dataProvider: DataProvider = {
 
   delete: async <R extends RaRecord>(resource: string, { id, previousData }: DeleteParams<R>) => {
     const endpoints = endpointsFor(resource);
-    const call = endpoints.remove?.(id) ?? { method: 'DELETE' as const, path: `${endpoints.base}${encodeURIComponent(String(id))}/` };
+    const call = endpoints.remove?.(id) ?? {
+      method: 'DELETE' as const,
+      path: `${endpoints.base}${encodeURIComponent(String(id))}/`,
+    };
     if (call.method === 'POST') await api.post(call.path, call.body);
     else await api.delete(call.path);
     return { data: previousData ?? ({ id } as R) };

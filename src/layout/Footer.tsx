@@ -25,7 +25,10 @@ export function Footer({ footerHtml, systemName }: { footerHtml: string | undefi
   }, []);
   const html = footerHtml || stored;
   return (
-    <Box component="footer" sx={{ py: 2, px: 2, textAlign: 'center', color: 'text.secondary', borderTop: 1, borderColor: 'divider' }}>
+    <Box
+      component="footer"
+      sx={{ py: 2, px: 2, textAlign: 'center', color: 'text.secondary', borderTop: 1, borderColor: 'divider' }}
+    >
       {html ? (
         <Box className="custom-footer" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(html) }} />
       ) : (

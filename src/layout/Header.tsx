@@ -1,5 +1,17 @@
 import { useState, type MouseEvent } from 'react';
-import { AppBar, Box, Button, Chip, IconButton, Menu, MenuItem, Toolbar, Typography, useMediaQuery, type Theme } from '@mui/material';
+import {
+  AppBar,
+  Box,
+  Button,
+  Chip,
+  IconButton,
+  Menu,
+  MenuItem,
+  Toolbar,
+  Typography,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
 import { useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
@@ -56,13 +68,25 @@ export function Header({ status, user }: { status: SiteStatus | null; user: Stor
       <Toolbar sx={{ minHeight: `${HEADER_HEIGHT}px !important`, height: HEADER_HEIGHT, gap: 1 }}>
         {mobile && (
           <>
-            <IconButton color="inherit" edge="start" onClick={(e: MouseEvent<HTMLElement>) => setNavAnchor(e.currentTarget)} aria-label={translate('app.header.open_menu')}>
+            <IconButton
+              color="inherit"
+              edge="start"
+              onClick={(e: MouseEvent<HTMLElement>) => setNavAnchor(e.currentTarget)}
+              aria-label={translate('app.header.open_menu')}
+            >
               <MenuIcon />
             </IconButton>
             <Menu anchorEl={navAnchor} open={navAnchor !== null} onClose={() => setNavAnchor(null)}>
               {items.map((item) =>
                 item.external ? (
-                  <MenuItem key={item.key} component="a" href={item.to} target="_blank" rel="noreferrer" onClick={() => setNavAnchor(null)}>
+                  <MenuItem
+                    key={item.key}
+                    component="a"
+                    href={item.to}
+                    target="_blank"
+                    rel="noreferrer"
+                    onClick={() => setNavAnchor(null)}
+                  >
                     {translate(`app.header.${item.key}`)}
                   </MenuItem>
                 ) : (
@@ -74,7 +98,11 @@ export function Header({ status, user }: { status: SiteStatus | null; user: Stor
             </Menu>
           </>
         )}
-        <Box component={Link} to="/" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none' }}>
+        <Box
+          component={Link}
+          to="/"
+          sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none' }}
+        >
           <Box component="img" src={status?.logo || '/logo.png'} alt="" sx={{ height: 32, width: 32, borderRadius: 1 }} />
           {!mobile && (
             <Typography variant="h6" noWrap>

@@ -47,7 +47,11 @@ export function LocaleMenu() {
   return (
     <>
       <Tooltip title={translate('app.header.language')}>
-        <IconButton color="inherit" onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} aria-label={translate('app.header.language')}>
+        <IconButton
+          color="inherit"
+          onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)}
+          aria-label={translate('app.header.language')}
+        >
           <TranslateIcon />
         </IconButton>
       </Tooltip>
@@ -69,7 +73,12 @@ export function AccountMenu({ name }: { name: string }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Button color="inherit" startIcon={<AccountCircleIcon />} onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} sx={{ textTransform: 'none' }}>
+      <Button
+        color="inherit"
+        startIcon={<AccountCircleIcon />}
+        onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)}
+        sx={{ textTransform: 'none' }}
+      >
         {name}
       </Button>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>

@@ -39,7 +39,9 @@ export function Layout({ children }: { children?: ReactNode }) {
   }, [systemName]);
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh', bgcolor: 'background.default', color: 'text.primary' }}>
+    <Box
+      sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh', bgcolor: 'background.default', color: 'text.primary' }}
+    >
       <Header status={status} user={user} />
       <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
         {showSidebar && <Sidebar role={user.role} chats={status?.chats} />}

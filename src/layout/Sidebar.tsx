@@ -1,5 +1,15 @@
 import { Fragment, useState, type ComponentType } from 'react';
-import { Box, Divider, IconButton, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip } from '@mui/material';
+import {
+  Box,
+  Divider,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  ListSubheader,
+  Tooltip,
+} from '@mui/material';
 import ChatIcon from '@mui/icons-material/Chat';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
@@ -19,7 +29,13 @@ export function chatNames(chats: unknown[] | undefined): string[] {
   });
 }
 
-function SidebarLink({ path, label, Icon, collapsed, selected }: {
+function SidebarLink({
+  path,
+  label,
+  Icon,
+  collapsed,
+  selected,
+}: {
   path: string;
   label: string;
   Icon: ComponentType;
@@ -72,7 +88,11 @@ export function Sidebar({ role, chats }: { role: number; chats: unknown[] | unde
       <List dense sx={{ flex: 1, py: 0 }}>
         {visibleMenu(role, storedFlags()).map((section) => (
           <Fragment key={section.key}>
-            {collapsed ? <Divider /> : <ListSubheader sx={{ lineHeight: '32px' }}>{translate(`app.sidebar.${section.key}`)}</ListSubheader>}
+            {collapsed ? (
+              <Divider />
+            ) : (
+              <ListSubheader sx={{ lineHeight: '32px' }}>{translate(`app.sidebar.${section.key}`)}</ListSubheader>
+            )}
             {section.items.map((item) => (
               <SidebarLink
                 key={item.key}
@@ -99,7 +119,11 @@ export function Sidebar({ role, chats }: { role: number; chats: unknown[] | unde
       </List>
       <Divider />
       <Box sx={{ display: 'flex', justifyContent: collapsed ? 'center' : 'flex-end', p: 0.5 }}>
-        <IconButton size="small" onClick={toggle} aria-label={translate(collapsed ? 'app.sidebar.expand' : 'app.sidebar.collapse')}>
+        <IconButton
+          size="small"
+          onClick={toggle}
+          aria-label={translate(collapsed ? 'app.sidebar.expand' : 'app.sidebar.collapse')}
+        >
           {collapsed ? <ChevronRightIcon /> : <ChevronLeftIcon />}
         </IconButton>
       </Box>

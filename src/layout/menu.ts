@@ -78,10 +78,20 @@ export function visibleMenu(role: number, flags: Partial<Record<FlagKey, boolean
 /** The stored flags (`localStorage`, written from the server status). */
 export function storedFlags(): Record<FlagKey, boolean> {
   const flag = (key: FlagKey) => localStorage.getItem(key) === 'true';
-  return { enable_data_export: flag('enable_data_export'), enable_drawing: flag('enable_drawing'), enable_task: flag('enable_task') };
+  return {
+    enable_data_export: flag('enable_data_export'),
+    enable_drawing: flag('enable_drawing'),
+    enable_task: flag('enable_task'),
+  };
 }
 
 /** Pages without a sidebar: home, chat, setup (spec 2), besides the bare custom pages. */
 export function pathHidesSidebar(pathname: string): boolean {
-  return pathname === '/' || pathname === '/setup' || pathname === '/chat' || pathname.startsWith('/chat/') || pathname.startsWith('/chat2link');
+  return (
+    pathname === '/' ||
+    pathname === '/setup' ||
+    pathname === '/chat' ||
+    pathname.startsWith('/chat/') ||
+    pathname.startsWith('/chat2link')
+  );
 }

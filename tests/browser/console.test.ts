@@ -12,7 +12,11 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CONSOLE_DIR = join(process.cwd(), 'dist', 'console');
-const missing = !existsSync(CHROMIUM) ? `${CHROMIUM} not installed` : !existsSync(join(CONSOLE_DIR, 'index.html')) ? 'console not built' : null;
+const missing = !existsSync(CHROMIUM)
+  ? `${CHROMIUM} not installed`
+  : !existsSync(join(CONSOLE_DIR, 'index.html'))
+    ? 'console not built'
+    : null;
 if (missing && isCI) throw new Error(`browser test cannot run under CI=true: ${missing}`);
 if (missing) console.warn(`[skip] browser test skipped: ${missing}`);
 
@@ -21,7 +25,15 @@ export const SHOTS = join(process.cwd(), 'tests', 'browser', '.shots');
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -65,7 +77,11 @@ describe.skipIf(missing !== null)('console in Chromium', () => {
 
     // Create a user in the admin list.
     await page.goto(`${tg.url}/user`);
-    await page.getByRole('link', { name: /新建|创建|添加/ }).or(page.getByRole('button', { name: /新建|创建|添加/ })).first().click();
+    await page
+      .getByRole('link', { name: /新建|创建|添加/ })
+      .or(page.getByRole('button', { name: /新建|创建|添加/ }))
+      .first()
+      .click();
     const drawer = page.getByRole('dialog').or(page.locator('.MuiDrawer-paper')).first();
     await drawer.getByLabel(/^用户名/).fill('bob');
     await drawer.getByLabel(/显示名称/).fill('Bobby');
@@ -79,11 +95,17 @@ describe.skipIf(missing !== null)('console in Chromium', () => {
     // Switch to English: the list's labels follow.
     await page.getByRole('button', { name: /语言|Language/ }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();
-    await page.getByRole('columnheader', { name: /Username/i }).first().waitFor();
+    await page
+      .getByRole('columnheader', { name: /Username/i })
+      .first()
+      .waitFor();
     await page.screenshot({ path: join(SHOTS, '4-english.png') });
 
     // Log out from the user menu: back to the login page, and the list is guarded again.
-    await page.getByRole('button', { name: /root|account|user/i }).last().click();
+    await page
+      .getByRole('button', { name: /root|account|user/i })
+      .last()
+      .click();
     await page.getByRole('menuitem', { name: /Log ?out/i }).click();
     await page.waitForURL(/\/login/);
     await page.goto(`${tg.url}/user`);

@@ -78,6 +78,7 @@ describe('sidebar items', () => {
 describe('sidebar visibility by path', () => {
   it('is hidden on home, chat and setup, shown elsewhere', () => {
     for (const path of ['/', '/chat', '/chat/2', '/chat2link', '/setup']) expect(pathHidesSidebar(path), path).toBe(true);
-    for (const path of ['/user', '/user/edit/3', '/personal', '/token', '/chatter']) expect(pathHidesSidebar(path), path).toBe(false);
+    for (const path of ['/user', '/user/edit/3', '/personal', '/token', '/chatter'])
+      expect(pathHidesSidebar(path), path).toBe(false);
   });
 });

@@ -11,7 +11,9 @@ const server = setupServer(
   api('get', '/api/user/2', alice),
   api('post', '/api/user/', (call) => ({ id: 9, ...(call.body as object) })),
   api('put', '/api/user/', (call) => call.body as object),
-  api('post', '/api/user/manage', (call) => ((call.body as { action: string }).action === 'disable' ? { status: 2, role: 1 } : undefined)),
+  api('post', '/api/user/manage', (call) =>
+    (call.body as { action: string }).action === 'disable' ? { status: 2, role: 1 } : undefined,
+  ),
 );
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -23,15 +25,27 @@ afterAll(() => server.close());
 
 describe('dataProvider', () => {
   it('maps getList onto p and page_size and reads {items,total}', async () => {
-    const result = await dataProvider.getList('user', { pagination: { page: 2, perPage: 20 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
+    const result = await dataProvider.getList('user', {
+      pagination: { page: 2, perPage: 20 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
     expect(result).toEqual({ data: [alice], total: 31 });
     expect(callsTo('GET', '/api/user/')[0]?.query).toEqual({ p: '2', page_size: '20' });
   });
 
   it('switches to the search endpoint when a keyword or group is set, trimming the keyword', async () => {
-    await dataProvider.getList('user', { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: { keyword: ' ali ', group: 'vip' } });
+    await dataProvider.getList('user', {
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: { keyword: ' ali ', group: 'vip' },
+    });
     expect(callsTo('GET', '/api/user/search')[0]?.query).toEqual({ keyword: 'ali', group: 'vip', p: '1', page_size: '10' });
-    await dataProvider.getList('user', { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: { q: 'bob', group: '' } });
+    await dataProvider.getList('user', {
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: { q: 'bob', group: '' },
+    });
     expect(callsTo('GET', '/api/user/search')[1]?.query).toEqual({ keyword: 'bob', p: '1', page_size: '10' });
     expect(callsTo('GET', '/api/user/')).toHaveLength(0);
   });
@@ -65,7 +79,9 @@ describe('dataProvider', () => {
 
   it('rejects with the server message when success is false', async () => {
     server.use(refuse('put', '/api/user/', '无权更新同权限等级或更高权限等级的用户信息'));
-    await expect(dataProvider.update('user', { id: 2, data: alice, previousData: alice })).rejects.toThrow('无权更新同权限等级或更高权限等级的用户信息');
+    await expect(dataProvider.update('user', { id: 2, data: alice, previousData: alice })).rejects.toThrow(
+      '无权更新同权限等级或更高权限等级的用户信息',
+    );
   });
 
   it('rejects with the generic message keys for 429, 500 and 405', async () => {

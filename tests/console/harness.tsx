@@ -23,11 +23,20 @@ export const calls: Call[] = [];
 async function record(request: Request): Promise<void> {
   const url = new URL(request.url);
   const text = request.method === 'GET' ? '' : await request.text();
-  calls.push({ method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: text ? JSON.parse(text) : undefined });
+  calls.push({
+    method: request.method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    body: text ? JSON.parse(text) : undefined,
+  });
 }
 
 /** Answers `{success:true, message:'', data}` (or what `answer` computes) and records the call. */
-export function api(method: 'get' | 'post' | 'put' | 'delete', path: string, answer: JsonBodyType | ((call: Call) => JsonBodyType)) {
+export function api(
+  method: 'get' | 'post' | 'put' | 'delete',
+  path: string,
+  answer: JsonBodyType | ((call: Call) => JsonBodyType),
+) {
   return http[method](path, async ({ request }) => {
     await record(request.clone());
     const call = calls[calls.length - 1] as Call;

@@ -26,7 +26,12 @@ export function ok(method: 'get' | 'post' | 'put' | 'delete', path: string, data
   return http[method](path, async ({ request }) => {
     const url = new URL(request.url);
     const text = method === 'get' ? '' : await request.text();
-    received.push({ method: method.toUpperCase(), path: url.pathname, search: url.search, body: text ? JSON.parse(text) : undefined });
+    received.push({
+      method: method.toUpperCase(),
+      path: url.pathname,
+      search: url.search,
+      body: text ? JSON.parse(text) : undefined,
+    });
     return HttpResponse.json(data === undefined ? { success: true, message } : { success: true, message, data });
   });
 }

@@ -56,7 +56,9 @@ describe('login page', () => {
   });
 
   it('offers only the third-party logins the status enables', async () => {
-    server.use(ok('get', '/api/status', siteStatus({ github_oauth: true, github_client_id: 'gh-client', register_enabled: false })));
+    server.use(
+      ok('get', '/api/status', siteStatus({ github_oauth: true, github_client_id: 'gh-client', register_enabled: false })),
+    );
     renderPage(<LoginPage />, '/login');
     expect(await screen.findByRole('button', { name: '使用 GitHub 登录' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '使用 OIDC 登录' })).toBeNull();
@@ -76,7 +78,11 @@ describe('login page', () => {
 describe('third-party authorisation address', () => {
   it('carries the client id, the state and the /oauth/{type} callback', async () => {
     const { authorizeUrl } = await import('../../src/customPages/shared/oauth');
-    const status = siteStatus({ github_client_id: 'gh-client', oidc_client_id: 'oidc-client', oidc_authorization_endpoint: 'https://id.example.com/auth' });
+    const status = siteStatus({
+      github_client_id: 'gh-client',
+      oidc_client_id: 'oidc-client',
+      oidc_authorization_endpoint: 'https://id.example.com/auth',
+    });
     const github = new URL(authorizeUrl('github', status, 'st4te'));
     expect(github.origin + github.pathname).toBe('https://github.com/login/oauth/authorize');
     expect(github.searchParams.get('client_id')).toBe('gh-client');

@@ -185,6 +185,9 @@ describe('personal page', () => {
     await userEvent.click(settings.getByRole('checkbox', { name: '接受未设置价格的模型' }));
     await userEvent.click(settings.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('设置已保存')).toBeTruthy();
-    expect(sentTo('PUT', '/api/user/setting')[0]?.body).toMatchObject({ notify_type: 'email', accept_unset_model_ratio_model: true });
+    expect(sentTo('PUT', '/api/user/setting')[0]?.body).toMatchObject({
+      notify_type: 'email',
+      accept_unset_model_ratio_model: true,
+    });
   });
 });

@@ -54,7 +54,13 @@ describe('setup wizard', () => {
       await userEvent.click(screen.getByRole('button', { name: '初始化系统' }));
       expect(await screen.findByText('系统初始化完成')).toBeTruthy();
       expect(sentTo('POST', '/api/setup').map((r) => r.body)).toEqual([
-        { username: 'root', password: 'password123', confirmPassword: 'password123', SelfUseModeEnabled: true, DemoSiteEnabled: false },
+        {
+          username: 'root',
+          password: 'password123',
+          confirmPassword: 'password123',
+          SelfUseModeEnabled: true,
+          DemoSiteEnabled: false,
+        },
       ]);
       await vi.waitFor(() => expect(reload).toHaveBeenCalled(), { timeout: 3000 });
     } finally {

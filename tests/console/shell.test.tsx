@@ -14,7 +14,23 @@ const statusWith = (overrides: Parameters<typeof siteStatus>[0] = {}) => api('ge
 
 const server = setupServer(
   statusWith(),
-  api('get', '/api/user/', { items: [{ ...root, status: 1, quota: 0, used_quota: 0, request_count: 0, aff_count: 0, aff_history_quota: 0, inviter_id: 0, group: 'default', DeletedAt: null }], total: 1 }),
+  api('get', '/api/user/', {
+    items: [
+      {
+        ...root,
+        status: 1,
+        quota: 0,
+        used_quota: 0,
+        request_count: 0,
+        aff_count: 0,
+        aff_history_quota: 0,
+        inviter_id: 0,
+        group: 'default',
+        DeletedAt: null,
+      },
+    ],
+    total: 1,
+  }),
   api('get', '/api/group/', ['default']),
   api('get', '/api/user/logout', undefined),
   // Whatever else the custom pages ask for answers an empty success.

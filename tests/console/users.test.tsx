@@ -24,11 +24,74 @@ const base = {
   DeletedAt: null,
 };
 const seed = () => [
-  { ...base, id: 1, username: 'root', role: 100, status: 1, quota: 500000, used_quota: 0, request_count: 0, aff_count: 0, aff_history_quota: 0, inviter_id: 0 },
-  { ...base, id: 2, username: 'alice', role: 1, status: 1, quota: 1000000, used_quota: 250000, request_count: 42, aff_count: 3, aff_history_quota: 1500000, inviter_id: 1, email: 'alice@example.com', github_id: 'alice-gh' },
-  { ...base, id: 3, username: 'bob', role: 10, status: 2, quota: 0, used_quota: 0, request_count: 0, aff_count: 0, aff_history_quota: 0, inviter_id: 0 },
-  { ...base, id: 4, username: 'ghost', role: 1, status: 1, quota: 0, used_quota: 0, request_count: 0, aff_count: 0, aff_history_quota: 0, inviter_id: 0, DeletedAt: 1700000000 },
-  { ...base, id: 5, username: 'odd', role: 5, status: 3, quota: 0, used_quota: 0, request_count: 0, aff_count: 0, aff_history_quota: 0, inviter_id: 0 },
+  {
+    ...base,
+    id: 1,
+    username: 'root',
+    role: 100,
+    status: 1,
+    quota: 500000,
+    used_quota: 0,
+    request_count: 0,
+    aff_count: 0,
+    aff_history_quota: 0,
+    inviter_id: 0,
+  },
+  {
+    ...base,
+    id: 2,
+    username: 'alice',
+    role: 1,
+    status: 1,
+    quota: 1000000,
+    used_quota: 250000,
+    request_count: 42,
+    aff_count: 3,
+    aff_history_quota: 1500000,
+    inviter_id: 1,
+    email: 'alice@example.com',
+    github_id: 'alice-gh',
+  },
+  {
+    ...base,
+    id: 3,
+    username: 'bob',
+    role: 10,
+    status: 2,
+    quota: 0,
+    used_quota: 0,
+    request_count: 0,
+    aff_count: 0,
+    aff_history_quota: 0,
+    inviter_id: 0,
+  },
+  {
+    ...base,
+    id: 4,
+    username: 'ghost',
+    role: 1,
+    status: 1,
+    quota: 0,
+    used_quota: 0,
+    request_count: 0,
+    aff_count: 0,
+    aff_history_quota: 0,
+    inviter_id: 0,
+    DeletedAt: 1700000000,
+  },
+  {
+    ...base,
+    id: 5,
+    username: 'odd',
+    role: 5,
+    status: 3,
+    quota: 0,
+    used_quota: 0,
+    request_count: 0,
+    aff_count: 0,
+    aff_history_quota: 0,
+    inviter_id: 0,
+  },
 ];
 let users = seed();
 
@@ -36,7 +99,9 @@ let users = seed();
 const server = setupServer(
   api('get', '/api/user/', () => ({ items: users, total: users.length, page: 1, page_size: 10 })),
   api('get', '/api/user/search', (call) => {
-    const items = users.filter((u) => u.username.includes(call.query.keyword ?? '') && (!call.query.group || u.group === call.query.group));
+    const items = users.filter(
+      (u) => u.username.includes(call.query.keyword ?? '') && (!call.query.group || u.group === call.query.group),
+    );
     return { items, total: items.length, page: 1, page_size: 10 };
   }),
   api('get', '/api/group/', ['default', 'vip']),
@@ -182,7 +247,11 @@ describe('add-user drawer', () => {
     await userEvent.type(within(drawer).getByLabelText(/显示名称/), 'Carol');
     await userEvent.type(within(drawer).getByLabelText(/^密码/, { selector: 'input' }), 'password1');
     await userEvent.click(within(drawer).getByRole('button', { name: /保存/ }));
-    await waitFor(() => expect(callsTo('POST', '/api/user/').map((c) => c.body)).toEqual([{ username: 'carol', display_name: 'Carol', password: 'password1' }]));
+    await waitFor(() =>
+      expect(callsTo('POST', '/api/user/').map((c) => c.body)).toEqual([
+        { username: 'carol', display_name: 'Carol', password: 'password1' },
+      ]),
+    );
     expect(await screen.findByText('用户账户创建成功！')).toBeTruthy();
   });
 });

@@ -57,7 +57,12 @@ export class ApiClient {
 
   constructor(readonly baseUrl: string) {}
 
-  async request<T = any>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...this.headers, ...extra };
     if (this.cookie) headers.cookie = this.cookie;
     if (this.userId !== null && !('New-Api-User' in headers)) headers['New-Api-User'] = String(this.userId);

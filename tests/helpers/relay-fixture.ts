@@ -23,7 +23,17 @@ export interface RelayFixture {
   close(): Promise<void>;
 }
 
-export const RELAY_MODELS = ['gpt-4o-mini', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'fail-500', 'fail-429', 'fail-400', 'no-usage', 'drip-60', 'slow-300'];
+export const RELAY_MODELS = [
+  'gpt-4o-mini',
+  'gpt-3.5-turbo-instruct',
+  'text-embedding-3-small',
+  'fail-500',
+  'fail-429',
+  'fail-400',
+  'no-usage',
+  'drip-60',
+  'slow-300',
+];
 
 export async function startRelayFixture(kind: DbName = 'sqlite', opts: { userQuota?: number } = {}): Promise<RelayFixture> {
   const upstream = await startOpenAIStandIn();
@@ -34,7 +44,9 @@ export async function startRelayFixture(kind: DbName = 'sqlite', opts: { userQuo
     return res.body.data as T;
   };
   // Prices for the stand-in's special models.
-  const ratios = { ...JSON.parse((await root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'ModelRatio').value) };
+  const ratios = {
+    ...JSON.parse((await root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'ModelRatio').value),
+  };
   for (const m of RELAY_MODELS) ratios[m] ??= 1;
   must(await root.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify(ratios) }), 'ModelRatio');
 
@@ -57,9 +69,21 @@ export async function startRelayFixture(kind: DbName = 'sqlite', opts: { userQuo
   await addChannel({});
 
   must(await root.post('/api/user/', { username: 'alice', password: 'alice-pass-1', display_name: 'Alice' }), 'create user');
-  const found = must<{ items: Array<{ id: number; quota: number }> }>(await root.get('/api/user/search?keyword=alice'), 'find user');
+  const found = must<{ items: Array<{ id: number; quota: number }> }>(
+    await root.get('/api/user/search?keyword=alice'),
+    'find user',
+  );
   const userId = found.items[0]!.id;
-  must(await root.put('/api/user/', { id: userId, username: 'alice', display_name: 'Alice', quota: opts.userQuota ?? 50_000_000, group: 'default' }), 'set quota');
+  must(
+    await root.put('/api/user/', {
+      id: userId,
+      username: 'alice',
+      display_name: 'Alice',
+      quota: opts.userQuota ?? 50_000_000,
+      group: 'default',
+    }),
+    'set quota',
+  );
   const user = tg.client();
   must(await user.login('alice', 'alice-pass-1'), 'login');
   const token = must<{ id: number }>(

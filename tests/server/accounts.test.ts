@@ -45,7 +45,8 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
 
   const db = () => tg.gateway.ctx.db;
   const userCount = async () => (await db().selectFrom('users').select('id').execute()).length;
-  const userNamed = (username: string) => db().selectFrom('users').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
+  const userNamed = (username: string) =>
+    db().selectFrom('users').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
 
   async function setOption(key: string, value: string | number | boolean): Promise<void> {
     const res = await root.put('/api/option/', { key, value });
@@ -81,7 +82,15 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
     const res = await signUp('alice');
     expect(res.body).toEqual({ success: true, message: '' });
     const row = await userNamed('alice');
-    expect(row).toMatchObject({ role: 1, status: 1, quota: 0, inviter_id: 0, email: '', group: 'default', display_name: 'alice' });
+    expect(row).toMatchObject({
+      role: 1,
+      status: 1,
+      quota: 0,
+      inviter_id: 0,
+      email: '',
+      group: 'default',
+      display_name: 'alice',
+    });
     expect(row.password).not.toContain(PASSWORD);
     expect(row.aff_code).toMatch(/^[0-9A-F]{8}$/);
 
@@ -151,7 +160,10 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
     await setOption('EmailVerificationEnabled', true);
     const before = await userCount();
     expect((await signUp('bob')).body).toEqual({ success: false, message: '管理员开启了邮箱验证，请输入邮箱地址和验证码' });
-    expect((await tg.client().get('/api/verification?email=not-an-email')).body).toEqual({ success: false, message: '无效的邮箱地址' });
+    expect((await tg.client().get('/api/verification?email=not-an-email')).body).toEqual({
+      success: false,
+      message: '无效的邮箱地址',
+    });
 
     const sent = smtp.messages.length;
     const ask = await tg.client().get(`/api/verification?email=${encodeURIComponent(' Bob@Example.com ')}`);
@@ -164,7 +176,10 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
     const code = codeOf(mail);
 
     const wrong = code === 'ZZZZZZ' ? 'YYYYYY' : 'ZZZZZZ';
-    expect((await signUp('bob', { email: 'bob@example.com', verification_code: wrong })).body).toEqual({ success: false, message: CODE_INVALID });
+    expect((await signUp('bob', { email: 'bob@example.com', verification_code: wrong })).body).toEqual({
+      success: false,
+      message: CODE_INVALID,
+    });
     expect(await userCount()).toBe(before);
 
     // Case and spaces are forgiven; the address is stored normalised.
@@ -174,13 +189,22 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
 
     // The address is now bound: no second code, no second account.
     const count = smtp.messages.length;
-    expect((await tg.client().get('/api/verification?email=bob@example.com')).body).toEqual({ success: false, message: '邮箱地址已被占用' });
-    expect((await signUp('bob2', { email: 'bob@example.com', verification_code: code })).body).toEqual({ success: false, message: '邮箱地址已被占用' });
+    expect((await tg.client().get('/api/verification?email=bob@example.com')).body).toEqual({
+      success: false,
+      message: '邮箱地址已被占用',
+    });
+    expect((await signUp('bob2', { email: 'bob@example.com', verification_code: code })).body).toEqual({
+      success: false,
+      message: '邮箱地址已被占用',
+    });
     expect(smtp.messages.length).toBe(count);
 
     // Free the address again: the used code still does not work a second time.
     await db().updateTable('users').set({ deleted_at: 1_700_000_000 }).where('username', '=', 'bob').execute();
-    expect((await signUp('bob3', { email: 'bob@example.com', verification_code: code })).body).toEqual({ success: false, message: CODE_INVALID });
+    expect((await signUp('bob3', { email: 'bob@example.com', verification_code: code })).body).toEqual({
+      success: false,
+      message: CODE_INVALID,
+    });
     expect(await userCount()).toBe(before + 1);
   });
 
@@ -225,7 +249,9 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
     await setOption('EmailAliasRestrictionEnabled', true);
     sent = smtp.messages.length;
     const aliasRefused = { success: false, message: '管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝。' };
-    expect((await tg.client().get(`/api/verification?email=${encodeURIComponent('a+tag@example.com')}`)).body).toEqual(aliasRefused);
+    expect((await tg.client().get(`/api/verification?email=${encodeURIComponent('a+tag@example.com')}`)).body).toEqual(
+      aliasRefused,
+    );
     expect((await tg.client().get('/api/verification?email=first.last@gmail.com')).body).toEqual(aliasRefused);
     expect(smtp.messages.length).toBe(sent);
     expect((await tg.client().get('/api/verification?email=first.last@example.com')).body.success).toBe(true);
@@ -273,7 +299,10 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
     expect((await signUp('frank')).body.success).toBe(true);
     await db().updateTable('users').set({ email: 'Frank@Example.com' }).where('username', '=', 'frank').execute();
 
-    expect((await tg.client().get('/api/reset_password?email=nobody@example.com')).body).toEqual({ success: false, message: '该邮箱地址未注册' });
+    expect((await tg.client().get('/api/reset_password?email=nobody@example.com')).body).toEqual({
+      success: false,
+      message: '该邮箱地址未注册',
+    });
 
     let sent = smtp.messages.length;
     expect((await tg.client().get('/api/reset_password?email=frank@example.com')).body).toEqual({ success: true, message: '' });
@@ -295,17 +324,29 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
     const c = tg.client();
     // Only the latest link works; a wrong token does not burn the right one.
     if (stale.searchParams.get('token') !== token) {
-      expect((await c.post('/api/user/reset', { email, token: stale.searchParams.get('token') })).body).toEqual({ success: false, message: LINK_INVALID });
+      expect((await c.post('/api/user/reset', { email, token: stale.searchParams.get('token') })).body).toEqual({
+        success: false,
+        message: LINK_INVALID,
+      });
     }
-    expect((await c.post('/api/user/reset', { email, token: 'f'.repeat(32) })).body).toEqual({ success: false, message: LINK_INVALID });
-    expect((await c.post('/api/user/reset', { email: 'other@example.com', token })).body).toEqual({ success: false, message: LINK_INVALID });
+    expect((await c.post('/api/user/reset', { email, token: 'f'.repeat(32) })).body).toEqual({
+      success: false,
+      message: LINK_INVALID,
+    });
+    expect((await c.post('/api/user/reset', { email: 'other@example.com', token })).body).toEqual({
+      success: false,
+      message: LINK_INVALID,
+    });
 
     const reset = await c.post('/api/user/reset', { email, token });
     expect(reset.body.success).toBe(true);
     const newPassword: string = reset.body.data;
     expect(newPassword).toMatch(/^[A-Za-z0-9]{12}$/);
 
-    expect((await tg.client().login('frank', PASSWORD)).body).toEqual({ success: false, message: '用户名或密码错误，或用户已被封禁' });
+    expect((await tg.client().login('frank', PASSWORD)).body).toEqual({
+      success: false,
+      message: '用户名或密码错误，或用户已被封禁',
+    });
     expect((await tg.client().login('frank', newPassword)).body.success).toBe(true);
     expect((await c.post('/api/user/reset', { email, token })).body).toEqual({ success: false, message: LINK_INVALID });
     expect((await tg.client().login('frank', newPassword)).body.success).toBe(true);
@@ -436,7 +477,11 @@ describe('Turnstile siteverify call', () => {
   it('posts the secret, token and client address as a form and reads success', async () => {
     expect(await verifyTurnstile('good-token', 'the-secret', '203.0.113.9', url)).toBe(true);
     expect(seen.at(-1)?.contentType).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(seen.at(-1)!.form)).toEqual({ secret: 'the-secret', response: 'good-token', remoteip: '203.0.113.9' });
+    expect(Object.fromEntries(seen.at(-1)!.form)).toEqual({
+      secret: 'the-secret',
+      response: 'good-token',
+      remoteip: '203.0.113.9',
+    });
     expect(await verifyTurnstile('bad-token', 'the-secret', '203.0.113.9', url)).toBe(false);
     expect(await verifyTurnstile('good-token', 'wrong-secret', '203.0.113.9', url)).toBe(false);
   });

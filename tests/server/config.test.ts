@@ -14,10 +14,20 @@ describe('configuration from the environment', () => {
   it('reads every SQL_DSN form', () => {
     expect(parseDsn('postgres://u:p@db:5432/gw', 'x')).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/gw' });
     expect(parseDsn('mysql://root:secret@db:3307/gw', 'x')).toEqual({
-      kind: 'mysql', host: 'db', port: 3307, user: 'root', password: 'secret', database: 'gw',
+      kind: 'mysql',
+      host: 'db',
+      port: 3307,
+      user: 'root',
+      password: 'secret',
+      database: 'gw',
     });
     expect(parseDsn('root:pw@tcp(127.0.0.1:3306)/oneapi?charset=utf8mb4', 'x')).toEqual({
-      kind: 'mysql', host: '127.0.0.1', port: 3306, user: 'root', password: 'pw', database: 'oneapi',
+      kind: 'mysql',
+      host: '127.0.0.1',
+      port: 3306,
+      user: 'root',
+      password: 'pw',
+      database: 'oneapi',
     });
   });
 

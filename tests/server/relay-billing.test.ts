@@ -12,7 +12,9 @@ await forEachDatabase('relay quota under concurrency', (kind) => {
     // sent at once (fewer while pre-charges of calls in flight hold part of the balance).
     f = await startRelayFixture(kind, { userQuota: 1000 });
     const ratio = { 'gpt-4o-mini': 1 };
-    const current = JSON.parse((await f.root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'ModelRatio').value);
+    const current = JSON.parse(
+      (await f.root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'ModelRatio').value,
+    );
     await f.root.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify({ ...current, ...ratio }) });
   });
   afterAll(async () => f?.close());
@@ -28,7 +30,11 @@ await forEachDatabase('relay quota under concurrency', (kind) => {
     const results = await Promise.all(calls);
     await f.flush();
     const db = f.tg.gateway.ctx.db;
-    const user = await db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', f.userId).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom('users')
+      .select(['quota', 'used_quota', 'request_count'])
+      .where('id', '=', f.userId)
+      .executeTakeFirstOrThrow();
     const logs = await db.selectFrom('logs').select(['quota']).where('user_id', '=', f.userId).where('type', '=', 2).execute();
     const logged = logs.reduce((s, l) => s + l.quota, 0);
     const succeeded = results.filter((r) => r === 'ok').length;

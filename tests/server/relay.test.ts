@@ -10,7 +10,12 @@ async function userQuota(f: RelayFixture): Promise<number> {
 
 async function lastLog(f: RelayFixture) {
   await f.flush();
-  return f.tg.gateway.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', f.userId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return f.tg.gateway.ctx.db
+    .selectFrom('logs')
+    .selectAll()
+    .where('user_id', '=', f.userId)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
 }
 
 describe('relay with the official openai client', () => {
@@ -22,7 +27,9 @@ describe('relay with the official openai client', () => {
 
   it('relays a chat completion and bills its usage', async () => {
     const before = await userQuota(f);
-    const answer = await f.openai().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }] });
+    const answer = await f
+      .openai()
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }] });
     expect(answer.choices[0]?.message.content).toBe(OPENAI_FIXTURES.chat.choices[0].message.content);
     expect(answer.usage?.total_tokens).toBe(29);
     // gpt-4o-mini: ratio 0.075, completion ratio 4 → (19 + 10 × 4) × 0.075 = 4.425 → 4
@@ -41,7 +48,9 @@ describe('relay with the official openai client', () => {
   });
 
   it('streams chunk by chunk, asks upstream for usage and hides the usage chunk from a client that did not ask', async () => {
-    const stream = await f.openai().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    const stream = await f
+      .openai()
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
     let text = '';
     let chunks = 0;
     let sawUsage = false;
@@ -73,7 +82,9 @@ describe('relay with the official openai client', () => {
   });
 
   it('counts tokens locally when the upstream gives no usage', async () => {
-    const stream = await f.openai().chat.completions.create({ model: 'no-usage', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    const stream = await f
+      .openai()
+      .chat.completions.create({ model: 'no-usage', messages: [{ role: 'user', content: 'Hi' }], stream: true });
     for await (const _ of stream) void _;
     const log = await lastLog(f);
     expect(log.completion_tokens).toBeGreaterThan(10);

@@ -82,7 +82,9 @@ await forEachDatabase('bad input on the console API', (kind) => {
   afterAll(async () => tg?.close());
 
   it('answers an oversized body with 413 and the envelope', async () => {
-    const res = await tg.client().request('POST', '/api/user/login', JSON.stringify({ username: 'x'.repeat(3 * 1024 * 1024), password: 'y' }));
+    const res = await tg
+      .client()
+      .request('POST', '/api/user/login', JSON.stringify({ username: 'x'.repeat(3 * 1024 * 1024), password: 'y' }));
     expect(res.status).toBe(413);
     expect(res.body.success).toBe(false);
   });

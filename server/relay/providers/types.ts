@@ -15,7 +15,11 @@ export interface ProviderDefinition {
   name: string;
   /** The endpoints this provider serves; the relay refuses others before calling upstream. */
   supports(endpoint: Endpoint): boolean;
-  target(channel: Pick<Channel, 'key' | 'base_url' | 'other' | 'openai_organization'>, endpoint: Endpoint, model: string): UpstreamTarget;
+  target(
+    channel: Pick<Channel, 'key' | 'base_url' | 'other' | 'openai_organization'>,
+    endpoint: Endpoint,
+    model: string,
+  ): UpstreamTarget;
   /** Asks for usage in the last stream chunk (`stream_options.include_usage`). */
   streamUsageOption: boolean;
 }

@@ -12,7 +12,12 @@ export function NoticeBanner() {
   const [closed, setClosed] = useState(false);
   if (closed || !notice?.trim()) return null;
   return (
-    <Alert severity="info" onClose={() => setClosed(true)} sx={{ m: 2 }} slotProps={{ closeButton: { title: translate('pages.common.close') } }}>
+    <Alert
+      severity="info"
+      onClose={() => setClosed(true)}
+      sx={{ m: 2 }}
+      slotProps={{ closeButton: { title: translate('pages.common.close') } }}
+    >
       <AlertTitle>{translate('pages.home.notice')}</AlertTitle>
       <SafeContent content={notice} title={translate('pages.home.notice')} sx={{ '& p': { m: 0 } }} />
     </Alert>

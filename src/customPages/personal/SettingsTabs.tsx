@@ -30,8 +30,10 @@ export function SettingsTabs({ user, quotaPerUnit }: { user: SelfUser; quotaPerU
   const [form, setForm] = useState<SettingsForm>(() => initialSettings(user.settings, user.setting !== null));
   const [secretSet, setSecretSet] = useState(user.settings.webhook_secret_set);
   const [busy, setBusy] = useState(false);
-  const set = (field: 'quota_warning_threshold' | 'webhook_url' | 'webhook_secret' | 'notification_email') =>
-    (e: ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [field]: e.target.value }));
+  const set =
+    (field: 'quota_warning_threshold' | 'webhook_url' | 'webhook_secret' | 'notification_email') =>
+    (e: ChangeEvent<HTMLInputElement>) =>
+      setForm((f) => ({ ...f, [field]: e.target.value }));
 
   const save = async () => {
     const problem = validateSettings(form);
@@ -113,7 +115,9 @@ export function SettingsTabs({ user, quotaPerUnit }: { user: SelfUser; quotaPerU
                   value={form.webhook_secret}
                   onChange={set('webhook_secret')}
                   autoComplete="off"
-                  helperText={translate(secretSet ? 'pages.personal.settings.secret_kept' : 'pages.personal.settings.secret_hint')}
+                  helperText={translate(
+                    secretSet ? 'pages.personal.settings.secret_kept' : 'pages.personal.settings.secret_hint',
+                  )}
                 />
               </>
             )}

@@ -29,7 +29,10 @@ export function TransferDialog({ open, available, quotaPerUnit, onClose, onDone 
 
   const submit = async () => {
     if (!Number.isFinite(quota) || quota < quotaPerUnit) {
-      notify('pages.personal.invite.transfer_min', { type: 'warning', messageArgs: { min: formatQuota(quotaPerUnit, quotaPerUnit) } });
+      notify('pages.personal.invite.transfer_min', {
+        type: 'warning',
+        messageArgs: { min: formatQuota(quotaPerUnit, quotaPerUnit) },
+      });
       return;
     }
     setBusy(true);

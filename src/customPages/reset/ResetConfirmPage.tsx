@@ -46,7 +46,12 @@ export default function ResetConfirmPage() {
         <Alert severity="error">{translate('pages.reset.invalid_link')}</Alert>
       ) : (
         <Stack spacing={2}>
-          <TextField label={translate('pages.reset.email')} value={email} fullWidth slotProps={{ htmlInput: { readOnly: true } }} />
+          <TextField
+            label={translate('pages.reset.email')}
+            value={email}
+            fullWidth
+            slotProps={{ htmlInput: { readOnly: true } }}
+          />
           {password !== null ? (
             <>
               <TextField

@@ -16,7 +16,8 @@ import { errorMessage } from './errors';
 
 export function hasOAuth(status: SiteStatus | null): boolean {
   return Boolean(
-    status && (status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth),
+    status &&
+    (status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth),
   );
 }
 

@@ -116,7 +116,8 @@ export const pages = {
   },
   about: {
     title: 'About',
-    empty: 'The administrator has not written an about page yet; it can be set in the system settings (Markdown, HTML or an https:// address).',
+    empty:
+      'The administrator has not written an about page yet; it can be set in the system settings (Markdown, HTML or an https:// address).',
   },
   not_found: {
     title: 'This page does not exist',
@@ -152,7 +153,8 @@ export const pages = {
       username: 'Username',
       display_name: 'Display name',
       profile_saved: 'Profile updated!',
-      token_hint: 'The system access token manages your account through the API; generating a new one revokes the old one at once.',
+      token_hint:
+        'The system access token manages your account through the API; generating a new one revokes the old one at once.',
       token: 'System access token',
       generate_token: 'Generate system access token',
       token_copied: 'Token reset and copied to the clipboard',
@@ -194,7 +196,8 @@ export const pages = {
       webhook_required: 'Please enter the webhook URL',
       webhook_https: 'The webhook URL must start with https://',
       accept_unset: 'Accept models without a price',
-      accept_unset_hint: 'When on, you can call models the administrator has not priced yet (billed at zero or by the default rule).',
+      accept_unset_hint:
+        'When on, you can call models the administrator has not priced yet (billed at zero or by the default rule).',
       saved: 'Settings saved',
     },
   },

@@ -69,7 +69,12 @@ export function SchemaList<R extends RaRecord>({ schema: declared }: { schema: R
       >
         <DataTable rowClick={false} bulkActionButtons={false} rowSx={schema.rowSx}>
           {listFields(schema, role).map((field) => (
-            <DataTable.Col key={field.source} source={field.source} label={labelKey(schema.i18n, field.source, field.label)} disableSort>
+            <DataTable.Col
+              key={field.source}
+              source={field.source}
+              label={labelKey(schema.i18n, field.source, field.label)}
+              disableSort
+            >
               <SchemaCell field={field} />
             </DataTable.Col>
           ))}

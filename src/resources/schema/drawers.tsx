@@ -25,7 +25,17 @@ function useCloseDrawer(name: string): () => void {
   return () => navigate({ pathname: `/${name}`, search: location.search });
 }
 
-function DrawerFrame({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
+function DrawerFrame({
+  open,
+  title,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   return (
     <Drawer anchor="right" open={open} onClose={onClose}>
       <Box sx={{ width: { xs: '100vw', sm: 500 } }} role="dialog" aria-label={title}>
@@ -50,7 +60,16 @@ function SchemaFormInputs({ schema, mode }: { schema: ResourceSchema; mode: Mode
     <>
       {formFields(schema, mode, scope).map(({ field, readOnly }) => {
         const Addon = mode === 'edit' ? field.editAddon : undefined;
-        const input = <SchemaInput key={field.source} field={field} source={field.source} i18n={schema.i18n} mode={mode} readOnly={readOnly} />;
+        const input = (
+          <SchemaInput
+            key={field.source}
+            field={field}
+            source={field.source}
+            i18n={schema.i18n}
+            mode={mode}
+            readOnly={readOnly}
+          />
+        );
         if (!Addon) return input;
         return (
           <Stack key={field.source} direction="row" spacing={1} alignItems="flex-start" sx={{ width: '100%' }}>
@@ -73,16 +92,34 @@ export function SchemaCreateDrawer({ schema }: { schema: ResourceSchema }) {
   const refresh = useRefresh();
   const translate = useTranslate();
   const created = () => {
-    notify(`resources.${schema.i18n}.notification.created`, { type: 'success', messageArgs: { _: translate('ra.notification.created', { smart_count: 1 }) } });
+    notify(`resources.${schema.i18n}.notification.created`, {
+      type: 'success',
+      messageArgs: { _: translate('ra.notification.created', { smart_count: 1 }) },
+    });
     close();
     refresh();
   };
   return (
-    <DrawerFrame open={!!match} onClose={close} title={translate(`resources.${schema.i18n}.create_title`, { _: translate('ra.action.create') })}>
+    <DrawerFrame
+      open={!!match}
+      onClose={close}
+      title={translate(`resources.${schema.i18n}.create_title`, { _: translate('ra.action.create') })}
+    >
       {match && (
-        <CreateBase resource={schema.name} redirect={false} transform={schema.transform?.create} mutationOptions={{ onSuccess: created }}>
+        <CreateBase
+          resource={schema.name}
+          redirect={false}
+          transform={schema.transform?.create}
+          mutationOptions={{ onSuccess: created }}
+        >
           {/* Always enabled, so an empty form shows its validation messages instead of doing nothing. */}
-          <SimpleForm toolbar={<Toolbar><SaveButton alwaysEnable /></Toolbar>}>
+          <SimpleForm
+            toolbar={
+              <Toolbar>
+                <SaveButton alwaysEnable />
+              </Toolbar>
+            }
+          >
             <SchemaFormInputs schema={schema} mode="create" />
           </SimpleForm>
         </CreateBase>
@@ -99,13 +136,20 @@ export function SchemaEditDrawer({ schema }: { schema: ResourceSchema }) {
   const refresh = useRefresh();
   const translate = useTranslate();
   const updated = () => {
-    notify(`resources.${schema.i18n}.notification.updated`, { type: 'success', messageArgs: { _: translate('ra.notification.updated', { smart_count: 1 }) } });
+    notify(`resources.${schema.i18n}.notification.updated`, {
+      type: 'success',
+      messageArgs: { _: translate('ra.notification.updated', { smart_count: 1 }) },
+    });
     close();
     refresh();
   };
   const id = match?.params.id;
   return (
-    <DrawerFrame open={!!id} onClose={close} title={translate(`resources.${schema.i18n}.edit_title`, { _: translate('ra.action.edit') })}>
+    <DrawerFrame
+      open={!!id}
+      onClose={close}
+      title={translate(`resources.${schema.i18n}.edit_title`, { _: translate('ra.action.edit') })}
+    >
       {id && (
         <EditBase
           resource={schema.name}

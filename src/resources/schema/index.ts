@@ -19,7 +19,17 @@
  *    both locales, same keys (tests/console/i18n.test.ts checks).
  * 5. `src/authProvider/canAccess.ts`: the resource's minimum role per action.
  */
-export type { Choice, ChoiceLoader, FieldSchema, FieldType, FormScope, FormValues, Mode, ResourceSchema, ValidationRule } from './types';
+export type {
+  Choice,
+  ChoiceLoader,
+  FieldSchema,
+  FieldType,
+  FormScope,
+  FormValues,
+  Mode,
+  ResourceSchema,
+  ValidationRule,
+} from './types';
 export { SchemaList, SchemaEditButton } from './SchemaList';
 export { SchemaCell } from './cells';
 export { SchemaInput } from './inputs';

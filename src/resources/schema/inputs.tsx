@@ -1,13 +1,5 @@
 import { Box } from '@mui/material';
-import {
-  BooleanInput,
-  FormDataConsumer,
-  NumberInput,
-  PasswordInput,
-  SelectInput,
-  TextInput,
-  type Validator,
-} from 'react-admin';
+import { BooleanInput, FormDataConsumer, NumberInput, PasswordInput, SelectInput, TextInput, type Validator } from 'react-admin';
 import { formatQuota } from '../../status/status';
 import { useChoices } from './choices';
 import { labelKey } from './format';
@@ -24,7 +16,13 @@ interface InputProps {
   alwaysOn?: boolean;
 }
 
-function SelectFieldInput({ field, label, validate, readOnly, alwaysOn }: {
+function SelectFieldInput({
+  field,
+  label,
+  validate,
+  readOnly,
+  alwaysOn,
+}: {
   field: FieldSchema;
   label: string;
   validate: Validator[];
@@ -51,7 +49,14 @@ function SelectFieldInput({ field, label, validate, readOnly, alwaysOn }: {
 export function SchemaInput({ field, i18n, mode, readOnly, alwaysOn }: InputProps) {
   const label = labelKey(i18n, field.source, field.label);
   const validate = mode === 'filter' || readOnly ? [] : validatorsFor(field.validate, mode);
-  const common = { source: field.source, label, validate, readOnly, alwaysOn, defaultValue: mode === 'create' ? field.defaultValue : undefined };
+  const common = {
+    source: field.source,
+    label,
+    validate,
+    readOnly,
+    alwaysOn,
+    defaultValue: mode === 'create' ? field.defaultValue : undefined,
+  };
   switch (field.type) {
     case 'select':
       return <SelectFieldInput field={field} label={label} validate={validate} readOnly={readOnly} alwaysOn={alwaysOn} />;

@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { Alert, AlertTitle, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  AlertTitle,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useInput, useTranslate } from 'react-admin';
 import { formatQuota } from '../../status/status';
 

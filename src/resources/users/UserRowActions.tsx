@@ -22,7 +22,8 @@ export function UserRowActions() {
   if (!record || record.DeletedAt) return null;
 
   const allowed = (action: ManageAction) => canAccess(role, { resource: 'user', action, record });
-  const failed = (error: unknown) => notify(error instanceof Error ? error.message : 'app.error.request_failed', { type: 'error' });
+  const failed = (error: unknown) =>
+    notify(error instanceof Error ? error.message : 'app.error.request_failed', { type: 'error' });
   const manage = (action: Exclude<ManageAction, 'delete'>) => {
     const meta: ManageMeta = { manage: action };
     update(

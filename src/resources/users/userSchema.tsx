@@ -5,7 +5,11 @@ import { InviteCell, StatsCell, StatusCell } from './UserCells';
 import { UserRowActions } from './UserRowActions';
 import type { UserRecord } from './types';
 
-const credentialsRequired = { kind: 'required', on: 'create', message: 'resources.users.validation.credentials_required' } as const;
+const credentialsRequired = {
+  kind: 'required',
+  on: 'create',
+  message: 'resources.users.validation.credentials_required',
+} as const;
 
 /** Group and quota are edited only on someone else's account (spec 2, edit-user drawer). */
 const notSelf = ({ record, identityId }: { record: UserRecord | undefined; identityId: unknown }) =>

@@ -86,7 +86,9 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
       const n = Number(drip[1]);
       const base = { id: 'chatcmpl-drip', object: 'chat.completion.chunk', created: 1741570284, model };
       for (let i = 0; i < n && !closed; i++) {
-        res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'tick ' }, finish_reason: null }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'tick ' }, finish_reason: null }] })}\n\n`,
+        );
         await sleep(20);
       }
       if (closed) return;
@@ -125,16 +127,19 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
     const model = typeof body === 'object' && body ? String(body.model ?? '') : '';
     const slow = /^slow-(\d+)$/.exec(model);
     if (slow) await sleep(Number(slow[1]));
-    if (model === 'fail-500') return sendJson(res, 500, errorBody('The server had an error while processing your request.', 'server_error', null));
+    if (model === 'fail-500')
+      return sendJson(res, 500, errorBody('The server had an error while processing your request.', 'server_error', null));
     if (model === 'fail-429') return sendJson(res, 429, OPENAI_FIXTURES.rateLimit);
-    if (model === 'fail-400') return sendJson(res, 400, errorBody("Invalid value for 'messages'.", 'invalid_request_error', 'invalid_value'));
+    if (model === 'fail-400')
+      return sendJson(res, 400, errorBody("Invalid value for 'messages'.", 'invalid_request_error', 'invalid_value'));
 
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (path.endsWith('/chat/completions') && req.method === 'POST') {
       if (body.stream === true) return streamChat(req, res, body);
       return sendJson(res, 200, { ...OPENAI_FIXTURES.chat, model: model || OPENAI_FIXTURES.chat.model });
     }
-    if (path.endsWith('/completions') && req.method === 'POST') return sendJson(res, 200, { ...OPENAI_FIXTURES.completion, model });
+    if (path.endsWith('/completions') && req.method === 'POST')
+      return sendJson(res, 200, { ...OPENAI_FIXTURES.completion, model });
     if (path.endsWith('/embeddings') && req.method === 'POST') {
       const answer = structuredClone(OPENAI_FIXTURES.embeddings);
       answer.model = model;
