@@ -19,11 +19,11 @@ import {
   ChannelPage,
   ChannelSearchQuery,
   ChannelView,
-  Envelope,
   ModelList,
   StringList,
   type ChannelStatusFilter,
 } from './schemas.js';
+import { Envelope } from '../http/schemas.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED } from './types.js';
 import writeRoutes from './write-routes.js';
 import tagRoutes from './tag-routes.js';

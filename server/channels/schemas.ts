@@ -4,13 +4,8 @@
  * never reach a client.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Envelope, Nullable, Page } from '../http/schemas.js';
 import type { Channel } from '../db/types.js';
-
-/** `{success, message, data}`; `data` is optional because failures carry none. */
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ success: Type.Boolean(), message: Type.String(), data: Type.Optional(data) });
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A channel as the console sees it: every column but the key. */
 export const ChannelView = Type.Object({
@@ -81,12 +76,7 @@ export type ChannelTagRow = Static<typeof ChannelTagRow>;
 export const ChannelListItem = Type.Union([ChannelTagRow, ChannelView]);
 export type ChannelListItem = Static<typeof ChannelListItem>;
 
-export const ChannelPage = Type.Object({
-  items: Type.Array(ChannelListItem),
-  total: Type.Integer(),
-  page: Type.Integer(),
-  page_size: Type.Integer(),
-});
+export const ChannelPage = Page(ChannelListItem);
 export type ChannelPage = Static<typeof ChannelPage>;
 
 // ---- Queries ----

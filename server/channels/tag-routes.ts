@@ -17,7 +17,8 @@ import {
   splitList,
 } from './input.js';
 import { setTag, setTagStatus, updateTag } from './repository.js';
-import { BatchTagBody, Count, EditTagBody, Envelope, TagBody } from './schemas.js';
+import { BatchTagBody, Count, EditTagBody, TagBody } from './schemas.js';
+import { Envelope } from '../http/schemas.js';
 
 const NO_SUCH_TAG = '没有找到带有该标签的渠道';
 

@@ -25,16 +25,8 @@ import {
   insertChannels,
   updateChannel,
 } from './repository.js';
-import {
-  ChannelIdParams,
-  ChannelView,
-  CopyQuery,
-  Count,
-  CreateChannelBody,
-  Envelope,
-  IdsBody,
-  UpdateChannelBody,
-} from './schemas.js';
+import { ChannelIdParams, ChannelView, CopyQuery, Count, CreateChannelBody, IdsBody, UpdateChannelBody } from './schemas.js';
+import { Envelope } from '../http/schemas.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, VERTEX_TYPE } from './types.js';
 
 const NAME_MAX = 128;

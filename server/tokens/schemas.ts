@@ -8,10 +8,7 @@
  * copy.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-
-/** `{success, message, data}`; `data` is optional because failures carry none. */
-const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ success: Type.Boolean(), message: Type.String(), data: Type.Optional(data) });
+import { Envelope, Nullable, Page } from '../http/schemas.js';
 
 export const TokenView = Type.Object({
   id: Type.Integer(),
@@ -38,12 +35,7 @@ export const TokenView = Type.Object({
 });
 export type TokenView = Static<typeof TokenView>;
 
-export const TokenPage = Type.Object({
-  items: Type.Array(TokenView),
-  total: Type.Integer(),
-  page: Type.Integer(),
-  page_size: Type.Integer(),
-});
+export const TokenPage = Page(TokenView);
 export type TokenPage = Static<typeof TokenPage>;
 
 export const RevealedKey = Type.Object({

@@ -17,7 +17,6 @@ import { formatQuota } from './quota-format.js';
 import { countUsers, createUser, findUserById, findUsers, isUsernameTaken, toPublicUser, type UserFilter } from './repository.js';
 import {
   CreateUserBody,
-  Envelope,
   ManageBody,
   ManageResult,
   PageQuery,
@@ -30,6 +29,7 @@ import {
   UserSearchQuery,
   type UserListItem,
 } from './schemas.js';
+import { Envelope } from '../http/schemas.js';
 import { usageByUser, usageOf } from './usage.js';
 import { checkDisplayName, checkPassword, checkUsername } from './validation.js';
 

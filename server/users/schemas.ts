@@ -4,13 +4,8 @@
  * field missing here (the password hash, the access token) can never reach a client.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Envelope, Nullable, Page } from '../http/schemas.js';
 import type { PublicUser as PublicUserRow } from './repository.js';
-
-/** `{success, message, data}`; `data` is optional because failures carry none. */
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ success: Type.Boolean(), message: Type.String(), data: Type.Optional(data) });
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const PublicUser = Type.Object({
   id: Type.Integer(),
@@ -139,12 +134,7 @@ export type UserUsage = Static<typeof UserUsage>;
 export const UserListItem = Type.Composite([PublicUser, Type.Object({ usage: UserUsage })]);
 export type UserListItem = Static<typeof UserListItem>;
 
-export const UserPage = Type.Object({
-  items: Type.Array(UserListItem),
-  total: Type.Integer(),
-  page: Type.Integer(),
-  page_size: Type.Integer(),
-});
+export const UserPage = Page(UserListItem);
 export type UserPage = Static<typeof UserPage>;
 
 export const PageQuery = Type.Object({

@@ -24,7 +24,6 @@ import {
 import {
   AffTransferBody,
   AffTransferResult,
-  Envelope,
   SelfUser,
   StringList,
   UpdateSelfBody,
@@ -32,6 +31,7 @@ import {
   UserSettingBody,
   UserSettingView,
 } from './schemas.js';
+import { Envelope } from '../http/schemas.js';
 import { applySettingBody, parseUserSetting, settingView } from './settings.js';
 import { checkDisplayName, checkPassword } from './validation.js';
 
