@@ -7,6 +7,8 @@ import userAdminRoutes from './users/admin-routes.js';
 import tokenRoutes from './tokens/routes.js';
 import channelRoutes from './channels/routes.js';
 import relayRoutes from './relay/routes.js';
+import logRoutes from './logs/routes.js';
+import channelHealthRoutes from './channels/health-routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -17,5 +19,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(userAdminRoutes);
   await app.register(tokenRoutes);
   await app.register(channelRoutes);
+  await app.register(channelHealthRoutes);
+  await app.register(logRoutes);
   await app.register(relayRoutes);
 }
