@@ -7,6 +7,9 @@ import { i18nProvider } from './i18n';
 import { RequireUser, SetupGate } from './layout/guards';
 import { Layout } from './layout/Layout';
 import users from './resources/users';
+import tokens from './resources/tokens';
+import channels from './resources/channels';
+import logs from './resources/logs';
 import { darkTheme, lightTheme, storedThemeMode } from './theme';
 
 const CustomNotFound = customPages.find((page) => page.path === '*')?.component;
@@ -46,11 +49,17 @@ export function Console() {
         disableTelemetry
       >
         <Resource name="user" {...users} />
+        <Resource name="token" {...tokens} />
+        <Resource name="channel" {...channels} />
+        <Resource name="log" {...logs} />
         <CustomRoutes>
           {routedPages.map((page) => (
             <Route key={page.path} path={page.path} element={pageElement(page)} />
           ))}
           <Route path="/newUser" element={<Navigate to="/user" replace />} />
+          <Route path="/newToken" element={<Navigate to="/token" replace />} />
+          <Route path="/newChannel" element={<Navigate to="/channel" replace />} />
+          <Route path="/newLog" element={<Navigate to="/log" replace />} />
           {/* Without an id, "edit user" is editing oneself: the personal settings page. */}
           <Route path="/user/edit" element={<Navigate to="/personal" replace />} />
         </CustomRoutes>

@@ -21,6 +21,8 @@ const HomePage = lazy(() => import('./home/HomePage'));
 const AboutPage = lazy(() => import('./home/AboutPage'));
 const NotFoundPage = lazy(() => import('./home/NotFoundPage'));
 const PersonalPage = lazy(() => import('./personal/PersonalPage'));
+const ChatPage = lazy(() => import('./chat/ChatPage'));
+const ChannelStatisticsPage = lazy(() => import('./channelStatistics/ChannelStatisticsPage'));
 
 export const customPages: CustomPage[] = [
   { path: '/', component: HomePage, guard: false, bare: true },
@@ -32,5 +34,8 @@ export const customPages: CustomPage[] = [
   { path: '/setup', component: SetupPage, guard: false, bare: true },
   { path: '/about', component: AboutPage, guard: false },
   { path: '/personal', component: PersonalPage, guard: true },
+  { path: '/chat/:id?', component: ChatPage, guard: false, bare: true },
+  { path: '/chat2link', component: ChatPage, guard: false, bare: true },
+  { path: '/channelStatistics', component: ChannelStatisticsPage, guard: true },
   { path: '*', component: NotFoundPage, guard: false },
 ];

@@ -1,4 +1,7 @@
 import type { Identifier } from 'react-admin';
+import { tokenEndpoints } from '../resources/tokens/endpoints';
+import { channelEndpoints } from '../resources/channels/endpoints';
+import { logEndpoints } from '../resources/logs/endpoints';
 
 /**
  * How one resource maps onto the gateway's API. Everything not set here follows the common
@@ -27,6 +30,10 @@ export const ENDPOINTS: Record<string, ResourceEndpoints> = {
     // Deregistering a user is a manage action, not a DELETE.
     remove: (id) => ({ method: 'POST', path: '/api/user/manage', body: { id, action: 'delete' } }),
   },
+  // Each resource's folder declares its own mapping.
+  token: tokenEndpoints,
+  channel: channelEndpoints,
+  log: logEndpoints,
 };
 
 export function endpointsFor(resource: string): ResourceEndpoints {

@@ -2,5 +2,8 @@ import englishMessages from 'ra-language-english';
 import { app } from './app';
 import { pages } from './pages';
 import { users } from './users';
+import { tokens } from './tokens';
+import { channels } from './channels';
+import { logs } from './logs';
 
-export const en = { ...englishMessages, app, pages, resources: { users } };
+export const en = { ...englishMessages, app, pages, resources: { users, tokens, channels, logs } };

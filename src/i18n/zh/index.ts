@@ -2,5 +2,8 @@ import { ra } from './ra';
 import { app } from './app';
 import { pages } from './pages';
 import { users } from './users';
+import { tokens } from './tokens';
+import { channels } from './channels';
+import { logs } from './logs';
 
-export const zh = { ...ra, app, pages, resources: { users } };
+export const zh = { ...ra, app, pages, resources: { users, tokens, channels, logs } };

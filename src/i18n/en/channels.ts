@@ -1,0 +1,2 @@
+/** resources.channels (and the custom pages of this area) */
+export const channels = {};

@@ -1,0 +1,2 @@
+/** resources.logs (and the custom pages of this area) */
+export const logs = {};

@@ -1,0 +1,2 @@
+/** resources.tokens (and the custom pages of this area) */
+export const tokens = {};
