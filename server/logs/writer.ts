@@ -36,6 +36,23 @@ export interface UsageRecord {
   tokens: number;
 }
 
+const LOG_DEFAULTS = {
+  content: '',
+  username: '',
+  token_name: '',
+  token_id: 0,
+  model_name: '',
+  quota: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  use_time: 0,
+  is_stream: 0,
+  channel_id: 0,
+  group: '',
+  ip: '',
+  other: '',
+} satisfies Partial<LogRow>;
+
 const FLUSH_MS = 500;
 const MAX_BATCH = 500;
 
@@ -58,7 +75,8 @@ export class UsageWriter {
   }
 
   log(row: LogRow): void {
-    this.logs.push(row);
+    // Rows of one batch are inserted together: every row names every column.
+    this.logs.push({ ...LOG_DEFAULTS, ...row });
     if (this.logs.length >= MAX_BATCH) void this.flush();
   }
 
@@ -99,6 +117,24 @@ export class UsageWriter {
     await this.flush();
   }
 
+  /** Inserts log rows 100 at a time; a failing batch is retried row by row so one bad row loses only itself. */
+  private async writeLogs(logs: LogRow[]): Promise<void> {
+    for (let i = 0; i < logs.length; i += 100) {
+      const batch = logs.slice(i, i + 100);
+      try {
+        await this.db.insertInto('logs').values(batch).execute();
+      } catch {
+        for (const row of batch) {
+          try {
+            await this.db.insertInto('logs').values(row).execute();
+          } catch (err) {
+            this.onError(err);
+          }
+        }
+      }
+    }
+  }
+
   private async writePending(): Promise<void> {
     const logs = this.logs;
     const hourly = [...this.hourly.values()];
@@ -112,13 +148,8 @@ export class UsageWriter {
     this.tokens = new Map();
     this.channels = new Map();
     const now = Math.floor(Date.now() / 1000);
+    await this.writeLogs(logs);
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < logs.length; i += 100) {
-        await trx
-          .insertInto('logs')
-          .values(logs.slice(i, i + 100))
-          .execute();
-      }
       for (const [id, c] of users) {
         await trx
           .updateTable('users')

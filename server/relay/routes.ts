@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../auth/guard.js';
+import { AppError } from '../http/errors.js';
 import type { GatewayContext } from '../context.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { RelayError, relayErrors } from './errors.js';
@@ -59,8 +60,13 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     done(null, body),
   );
 
-  app.setErrorHandler((error: FastifyError | RelayError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | RelayError | AppError, request, reply) => {
     if (error instanceof RelayError) return reply.status(error.status).send(error.body());
+    if (error instanceof AppError) {
+      // A console guard (the playground's session check) refusing: same status, OpenAI's shape.
+      const status = error.status === 200 ? 403 : error.status;
+      return reply.status(status).send(new RelayError(status, error.message, error.code).body());
+    }
     if (error.validation || (error.statusCode && error.statusCode < 500)) {
       const e = new RelayError(
         error.statusCode && error.statusCode !== 200 ? error.statusCode : 400,

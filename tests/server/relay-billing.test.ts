@@ -46,4 +46,15 @@ await forEachDatabase('relay quota under concurrency', (kind) => {
     expect(succeeded).toBeLessThan(40);
     expect(results.filter((r) => r !== 'ok').every((r) => r === 'insufficient_user_quota')).toBe(true);
   });
+  it('adds up hourly totals across flushes to the logged quota', async () => {
+    // A second flush into the same hour takes the database's upsert path.
+    const db = f.tg.gateway.ctx.db;
+    await db.updateTable('users').set({ quota: 10_000 }).where('id', '=', f.userId).execute();
+    await f.openai().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'again' }] });
+    await f.flush();
+    const logs = await db.selectFrom('logs').select(['quota']).where('user_id', '=', f.userId).where('type', '=', 2).execute();
+    const totals = await db.selectFrom('quota_data').selectAll().where('user_id', '=', f.userId).execute();
+    expect(totals.reduce((s, t) => s + t.quota, 0)).toBe(logs.reduce((s, l) => s + l.quota, 0));
+    expect(totals.reduce((s, t) => s + t.count, 0)).toBe(logs.length);
+  });
 });
