@@ -9,6 +9,7 @@ import {
   type Dialect,
   type Migration,
   type MigrationProvider,
+  type SqliteDatabase,
 } from 'kysely';
 import type { DbKind, DbTarget } from './dsn.js';
 import type { Database } from './types.js';
@@ -22,6 +23,26 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Kysely prepares every SQLite statement anew; keeping prepared statements by SQL text saves that
+ * work on the relay's hot path (a handful of distinct statements run thousands of times).
+ */
+function withStatementCache(database: SqliteDatabase): SqliteDatabase {
+  const cache = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = database.prepare(sql);
+        if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 async function makeDialect(target: DbTarget): Promise<Dialect> {
   switch (target.kind) {
     case 'sqlite': {
@@ -31,7 +52,7 @@ async function makeDialect(target: DbTarget): Promise<Dialect> {
       database.pragma('journal_mode = WAL');
       database.pragma('busy_timeout = 5000');
       database.pragma('foreign_keys = ON');
-      return new SqliteDialect({ database });
+      return new SqliteDialect({ database: withStatementCache(database) });
     }
     case 'postgres': {
       const pg = await import('pg');

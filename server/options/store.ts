@@ -8,6 +8,7 @@ import { OPTION_REGISTRY, type OptionKey } from './registry.js';
  */
 export class OptionStore extends EventEmitter {
   private values = new Map<string, string>();
+  private parsed = new Map<string, { raw: string; value: unknown }>();
 
   constructor(private readonly db: Db) {
     super();
@@ -42,12 +43,23 @@ export class OptionStore extends EventEmitter {
     return Number.isFinite(n) ? n : Number(OPTION_REGISTRY[key].default);
   }
 
+  /**
+   * The parsed value, parsed once per stored string (the relay reads price maps on every request).
+   * The object is frozen: it is shared by every caller.
+   */
   json<T>(key: OptionKey): T {
+    const raw = this.raw(key);
+    const cached = this.parsed.get(key);
+    if (cached && cached.raw === raw) return cached.value as T;
+    let value: unknown;
     try {
-      return JSON.parse(this.raw(key)) as T;
+      value = JSON.parse(raw);
     } catch {
-      return JSON.parse(OPTION_REGISTRY[key].default) as T;
+      value = JSON.parse(OPTION_REGISTRY[key].default);
     }
+    deepFreeze(value);
+    this.parsed.set(key, { raw, value });
+    return value as T;
   }
 
   /** Every registered option as stored strings (defaults filled in). */
@@ -82,5 +94,12 @@ export class OptionStore extends EventEmitter {
     this.emit('change', key, value);
     // Local writes only: tells other processes to reload.
     this.emit('write', key);
+  }
+}
+
+function deepFreeze(value: unknown): void {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
   }
 }
