@@ -50,6 +50,9 @@ async function makeDialect(target: DbTarget): Promise<Dialect> {
       if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
       const database = new SQLite(target.path);
       database.pragma('journal_mode = WAL');
+      // WAL with NORMAL sync: a commit is durable across a process crash; only a power loss may
+      // drop the last transactions. FULL would fsync on every relayed request's debit.
+      database.pragma('synchronous = NORMAL');
       database.pragma('busy_timeout = 5000');
       database.pragma('foreign_keys = ON');
       return new SqliteDialect({ database: withStatementCache(database) });
