@@ -55,7 +55,11 @@ const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 async function api(base, cookie, userId, method, path, body) {
   const res = await fetch(base + path, {
     method,
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...(userId ? { 'New-Api-User': String(userId) } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(cookie ? { cookie } : {}),
+      ...(userId ? { 'New-Api-User': String(userId) } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = await res.json();
@@ -65,11 +69,14 @@ async function api(base, cookie, userId, method, path, body) {
 
 function load(url, headers, body, connections, duration) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, method: 'POST', headers, body, connections, duration, pipelining: 1 }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, method: 'POST', headers, body, connections, duration, pipelining: 1 }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
-const taskset = (core, cmd, args) => (existsSync('/usr/bin/taskset') ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
+const taskset = (core, cmd, args) =>
+  existsSync('/usr/bin/taskset') ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-relay-bench-'));
 const [upCmd, upArgs] = taskset(0, process.execPath, ['--import', 'tsx', 'bench/upstream.mts']);
@@ -79,7 +86,15 @@ const upstreamUrl = (await waitForLine(upstream, /upstream (http:\/\/\S+)/))[1];
 const port = await freePort();
 const [gwCmd, gwArgs] = taskset(1, process.execPath, ['dist/server/main.js']);
 const gateway = spawn(gwCmd, gwArgs, {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SQL_DSN: '', SQLITE_PATH: join(dir, 'gw.db'), LOG_LEVEL: 'warn', GLOBAL_API_RATE_LIMIT: '1000000' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SQL_DSN: '',
+    SQLITE_PATH: join(dir, 'gw.db'),
+    LOG_LEVEL: 'warn',
+    GLOBAL_API_RATE_LIMIT: '1000000',
+  },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 await waitForLine(gateway, /gateway listening/);
@@ -90,8 +105,22 @@ const base = `http://127.0.0.1:${port}`;
 await api(base, '', 0, 'POST', '/api/setup', { username: 'root', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
 let { json, cookie } = await api(base, '', 0, 'POST', '/api/user/login', { username: 'root', password: 'bench-pass-1' });
 const rootId = json.data.id;
-await api(base, cookie, rootId, 'POST', '/api/channel/', { type: 1, name: 'stand-in', key: 'sk-upstream-good', base_url: upstreamUrl, models: 'gpt-4o-mini', group: 'default' });
-const token = (await api(base, cookie, rootId, 'POST', '/api/token/', { name: 'bench', remain_quota: 0, unlimited_quota: true, expired_time: -1 })).json.data;
+await api(base, cookie, rootId, 'POST', '/api/channel/', {
+  type: 1,
+  name: 'stand-in',
+  key: 'sk-upstream-good',
+  base_url: upstreamUrl,
+  models: 'gpt-4o-mini',
+  group: 'default',
+});
+const token = (
+  await api(base, cookie, rootId, 'POST', '/api/token/', {
+    name: 'bench',
+    remain_quota: 0,
+    unlimited_quota: true,
+    expired_time: -1,
+  })
+).json.data;
 const key = (await api(base, cookie, rootId, 'POST', `/api/token/${token.id}/key`, {})).json.data.key;
 await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
 

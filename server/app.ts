@@ -17,6 +17,7 @@ import { createTokenCache } from './tokens/cache.js';
 import { createChannelCache } from './channels/cache.js';
 import { UserCache } from './users/user-cache.js';
 import { UsageWriter } from './logs/writer.js';
+import { startChannelScheduler } from './channels/scheduler.js';
 import { AppError } from './http/errors.js';
 import { clientIp } from './http/client-ip.js';
 import { registerRoutes } from './routes.js';
@@ -95,6 +96,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   };
 
   const stopSync = syncOptions(ctx);
+  const stopChannelScheduler = startChannelScheduler(ctx);
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -155,6 +157,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     ctx,
     async close() {
       await app.close();
+      await stopChannelScheduler();
       stopSync();
       ctx.channels.close();
       await ctx.usage.close();

@@ -9,6 +9,8 @@ export interface Config {
   redisUrl: string | null;
   /** Prefix of every Redis key and channel this gateway uses (REDIS_KEY_PREFIX). */
   redisPrefix: string;
+  /** Minutes between automatic tests of every channel (CHANNEL_TEST_FREQUENCY); 0 = never. */
+  channelTestFrequency: number;
   /** Seconds between reloads of cached options from the database (SYNC_FREQUENCY). */
   syncFrequency: number;
   /** When unset, a secret is generated once and kept in the database. */
@@ -88,6 +90,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     redisPrefix: env.REDIS_KEY_PREFIX || 'gw:',
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1, 86_400),
+    channelTestFrequency: intVar(env, 'CHANNEL_TEST_FREQUENCY', 0, 0, 7 * 24 * 60),
     sessionSecret,
     consoleDir: env.CONSOLE_DIR === '' ? null : (env.CONSOLE_DIR ?? null),
     isMaster: env.NODE_TYPE !== 'slave',

@@ -113,7 +113,8 @@ export async function debitUpTo(db: Db, payer: Payer, amount: number): Promise<n
       if (take <= 0) return 0;
       if ((await run(trx, SQL.userDebit(db), [take, payer.userId, take])) !== 1) return 0;
       // Lost a race with another request: take nothing rather than overdraw.
-      if (!payer.unlimitedToken && (await run(trx, SQL.tokenDebit(db), [take, payer.tokenId, take])) !== 1) throw new TokenShort();
+      if (!payer.unlimitedToken && (await run(trx, SQL.tokenDebit(db), [take, payer.tokenId, take])) !== 1)
+        throw new TokenShort();
       return take;
     })
     .catch((err: unknown) => {

@@ -14,6 +14,7 @@ import {
 import type { DbKind, DbTarget } from './dsn.js';
 import type { Database } from './types.js';
 import * as m0001 from './migrations/0001_init.js';
+import * as m0002 from './migrations/0002_logs_group_index.js';
 
 export type Db = Kysely<Database>;
 
@@ -95,6 +96,7 @@ export async function openDb(target: DbTarget): Promise<DbHandle> {
 /** Numbered migrations; each receives the dialect so DDL can differ where SQL does. */
 const migrations: Record<string, { up(db: Kysely<any>, kind: DbKind): Promise<void> }> = {
   '0001_init': m0001,
+  '0002_logs_group_index': m0002,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

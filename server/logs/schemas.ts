@@ -3,7 +3,7 @@
  * screen. A log row's `other` is a JSON string: see LogOther.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Page } from '../http/schemas.js';
+import { Envelope, Page } from '../http/schemas.js';
 
 export const LOG_TYPES = { topup: 1, consume: 2, manage: 3, system: 4, error: 5, refund: 6 } as const;
 
@@ -96,3 +96,62 @@ export const ChannelUseQuery = Type.Object({
   merge: Type.Optional(Type.Boolean()),
 });
 export type ChannelUseQuery = Static<typeof ChannelUseQuery>;
+
+// ---- Additions: answer envelopes and the shapes of the other log and data calls ----
+
+/**
+ * What GET /api/log/ answers in `data`: a LogPage plus `total_capped`. Counting every matching row
+ * of a table with millions of them costs as much as reading it, so `total` counts at most
+ * LOG_COUNT_WINDOW rows past the requested page; `total_capped` is true when that limit was hit
+ * (there are at least `total` rows; paging further raises it).
+ */
+export const LogListPage = Type.Composite([LogPage, Type.Object({ total_capped: Type.Optional(Type.Boolean()) })]);
+export type LogListPage = Static<typeof LogListPage>;
+
+/** How many matching rows past the requested page `total` counts at most (see LogListPage). */
+export const LOG_COUNT_WINDOW = 10_000;
+
+/**
+ * LogQuery plus `key`: a token key (with or without `sk-`) narrows the list to that token's rows
+ * (on /self only the caller's own tokens match).
+ */
+export const LogListQuery = Type.Composite([LogQuery, Type.Object({ key: Type.Optional(Type.String({ maxLength: 128 })) })]);
+export type LogListQuery = Static<typeof LogListQuery>;
+
+export const LogIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export type LogIdParams = Static<typeof LogIdParams>;
+
+/** DELETE /api/log/?target_timestamp=: rows created strictly before it go. */
+export const LogCleanupQuery = Type.Object({ target_timestamp: Type.Optional(Type.Integer({ minimum: 1 })) });
+export type LogCleanupQuery = Static<typeof LogCleanupQuery>;
+
+/** GET /api/data/ and /api/data/self: hourly usage rows for the dashboard. */
+export const QuotaDataQuery = Type.Object({
+  /** Admin only: one user's rows (ignored on /self). */
+  username: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Default: 7 days before `end_timestamp`. */
+  start_timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Default (or 0): now. */
+  end_timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** The console's granularity choice (hour, day, week); rows are always hourly, it groups them. */
+  default_time: Type.Optional(Type.String({ maxLength: 16 })),
+});
+export type QuotaDataQuery = Static<typeof QuotaDataQuery>;
+
+/** One hour of one model's usage (summed over users and channels; over one user's on /self or with `username`). */
+export const QuotaDataRow = Type.Object({
+  model_name: Type.String(),
+  /** Start of the hour, Unix seconds. */
+  created_at: Type.Integer(),
+  token_used: Type.Integer(),
+  count: Type.Integer(),
+  quota: Type.Integer(),
+});
+export type QuotaDataRow = Static<typeof QuotaDataRow>;
+
+export const LogPageAnswer = Envelope(LogListPage);
+export const LogStatAnswer = Envelope(LogStat);
+export const LogExtendAnswer = Envelope(LogExtend);
+export const LogCleanupAnswer = Envelope(Type.Integer());
+export const ChannelUseAnswer = Envelope(Type.Array(ChannelUseRow));
+export const QuotaDataAnswer = Envelope(Type.Array(QuotaDataRow));

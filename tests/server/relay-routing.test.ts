@@ -87,13 +87,18 @@ describe('channel choice, retries and per-channel settings', () => {
   it('lets an admin pin a channel with sk-KEY-<id>, and ignores the suffix for normal users', async () => {
     const other = await f.addChannel({ name: 'pinned', priority: -5 });
     // The root's own token.
-    const token = (await f.root.post('/api/token/', { name: 'root', remain_quota: 0, unlimited_quota: true, expired_time: -1 })).body.data;
+    const token = (await f.root.post('/api/token/', { name: 'root', remain_quota: 0, unlimited_quota: true, expired_time: -1 }))
+      .body.data;
     const rootKey = (await f.root.post(`/api/token/${token.id}/key`)).body.data.key as string;
-    await f.openai(`${rootKey}-${other}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
+    await f
+      .openai(`${rootKey}-${other}`)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
     await f.flush();
     let log = await f.tg.gateway.ctx.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log.channel_id).toBe(other);
-    await f.openai(`${f.key}-${other}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
+    await f
+      .openai(`${f.key}-${other}`)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
     await f.flush();
     log = await f.tg.gateway.ctx.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log.channel_id).toBe(first);
@@ -130,7 +135,9 @@ describe('token rules on the relay', () => {
   afterAll(async () => f?.close());
 
   async function tokenWith(fields: Record<string, unknown>): Promise<string> {
-    const t = (await f.user.post('/api/token/', { name: 't', remain_quota: 0, unlimited_quota: true, expired_time: -1, ...fields })).body;
+    const t = (
+      await f.user.post('/api/token/', { name: 't', remain_quota: 0, unlimited_quota: true, expired_time: -1, ...fields })
+    ).body;
     if (!t.success) throw new Error(t.message);
     return (await f.user.post(`/api/token/${t.data.id}/key`)).body.data.key;
   }
@@ -146,7 +153,10 @@ describe('token rules on the relay', () => {
   it('refuses a token whose quota ran out and marks it exhausted', async () => {
     const key = await tokenWith({ unlimited_quota: false, remain_quota: 3 });
     // The first call may pass (the pre-charge fits); once spent, the token is refused and marked 4.
-    await f.openai(key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }).catch(() => undefined);
+    await f
+      .openai(key)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })
+      .catch(() => undefined);
     const stored = key.replace(/^sk-/, '');
     f.tg.gateway.ctx.bus.publish('token', stored);
     await expect(
@@ -172,7 +182,11 @@ describe('token rules on the relay', () => {
     });
     expect(res.status).toBe(200);
     expect(String(res.body)).toContain('data: [DONE]');
-    const anonymous = await fetch(`${f.tg.url}/pg/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const anonymous = await fetch(`${f.tg.url}/pg/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(anonymous.status).toBe(401);
   });
 

@@ -7,6 +7,8 @@
  * - model `fail-500` → 500; `fail-429` → 429 rate limit; `fail-400` → 400
  * - model `slow-<ms>` → waits before answering; `drip-<n>` → a stream of n chunks, 20 ms apart
  * - model `no-usage` → a stream without the usage chunk even when include_usage was asked
+ * - GET `[/v1]/dashboard/billing/subscription` and `…/usage` answer OpenAI's old billing shapes
+ *   with OPENAI_BILLING's numbers (usage in cents)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -29,6 +31,9 @@ export const OPENAI_FIXTURES = {
   rateLimit: fixture('error-rate-limit.json'),
   quota: fixture('error-quota.json'),
 };
+
+/** What the billing endpoints answer: balance = hard_limit_usd − total_usage / 100. */
+export const OPENAI_BILLING = { hard_limit_usd: 120, total_usage: 2345.5 };
 
 export interface RecordedRequest {
   method: string;
@@ -150,6 +155,20 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
       return sendJson(res, 200, answer);
     }
     if (path.endsWith('/models') && req.method === 'GET') return sendJson(res, 200, OPENAI_FIXTURES.models);
+    if (/^(\/v1)?\/dashboard\/billing\/subscription$/.test(path) && req.method === 'GET') {
+      const { hard_limit_usd } = OPENAI_BILLING;
+      return sendJson(res, 200, {
+        object: 'billing_subscription',
+        has_payment_method: true,
+        soft_limit_usd: hard_limit_usd,
+        hard_limit_usd,
+        system_hard_limit_usd: hard_limit_usd,
+        access_until: 0,
+      });
+    }
+    if (/^(\/v1)?\/dashboard\/billing\/usage$/.test(path) && req.method === 'GET') {
+      return sendJson(res, 200, { object: 'list', daily_costs: [], total_usage: OPENAI_BILLING.total_usage });
+    }
     return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', null));
   }
 

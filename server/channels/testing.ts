@@ -1,0 +1,219 @@
+/**
+ * Channel tests: one minimal real request to a channel's upstream through its provider, timed.
+ * The result is recorded on the channel (test_time always, response_time on success) and drives
+ * the automatic status changes: a failure the relay would disable for, or an answer slower than
+ * ChannelDisableThreshold, sets status 3; a pass re-enables a status-3 channel when
+ * AutomaticEnableChannelEnabled is on. Manual disables (2) are never tested by test-all.
+ *
+ * Response times are not announced on the bus: the relay never reads them from its cache, and a
+ * test-all over many channels would otherwise make every gateway process reload its whole channel
+ * index once per channel. Status changes go through setChannelStatus, which does announce them.
+ */
+import type { GatewayContext } from '../context.js';
+import { nowSeconds } from '../db/index.js';
+import type { Channel } from '../db/types.js';
+import type { Endpoint } from '../relay/endpoints.js';
+import { shouldDisable } from '../relay/health.js';
+import { mapModel } from '../relay/model-mapping.js';
+import { providerFor } from '../relay/providers/registry.js';
+import { callUpstream, readText, upstreamErrorMessage } from '../relay/upstream.js';
+import { splitList } from './input.js';
+import { setChannelStatus } from './status.js';
+import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED } from './types.js';
+
+export const TEST_MSG = {
+  unsupported: '该渠道类型暂不支持测试',
+  noModel: '渠道未配置可测试的模型',
+  started: '已开始测试所有渠道',
+  running: '测试已在运行中',
+  passed: '测试通过',
+} as const;
+
+/** Longest a test waits for the whole answer. */
+const TEST_TIMEOUT_MS = 60_000;
+/** Channels tested at once by test-all. */
+const TEST_ALL_CONCURRENCY = 4;
+const REASON_MAX = 500;
+
+export interface ChannelTestResult {
+  /** False when nothing was sent upstream (unsupported type, no model). */
+  attempted: boolean;
+  success: boolean;
+  message: string;
+  /** Seconds the upstream took to answer in full; 0 when nothing was sent. */
+  seconds: number;
+}
+
+/** The query's model, else the channel's test model, else the first of its models. */
+export function testModelOf(channel: Pick<Channel, 'test_model' | 'models'>, requested?: string): string | undefined {
+  const chosen = requested?.trim() || channel.test_model?.trim();
+  return chosen || splitList(channel.models)[0];
+}
+
+function isEmbeddingModel(model: string): boolean {
+  return /embed|^bge-|^m3e/i.test(model);
+}
+
+/** Reasoning models refuse `max_tokens`. */
+function isReasoningModel(model: string): boolean {
+  return /^(o\d|gpt-5)/i.test(model);
+}
+
+/** The smallest request that proves the channel answers for `model`. */
+export function testRequest(model: string): { endpoint: Endpoint; body: Record<string, unknown> } {
+  if (isEmbeddingModel(model)) return { endpoint: 'embeddings', body: { model, input: 'hi' } };
+  const limit = isReasoningModel(model) ? { max_completion_tokens: 1 } : { max_tokens: 1 };
+  return { endpoint: 'chat.completions', body: { model, messages: [{ role: 'user', content: 'hi' }], ...limit } };
+}
+
+interface Outcome {
+  ok: boolean;
+  /** Upstream HTTP status; 0 when no answer came (connection failure, timeout). */
+  status: number;
+  message: string;
+}
+
+/** A 2xx answer counts only when it is the JSON the endpoint promises, not an error or a web page. */
+function judge(endpoint: Endpoint, status: number, text: string): Outcome {
+  if (status < 200 || status >= 300) return { ok: false, status, message: upstreamErrorMessage(text, status) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: false, status, message: `上游返回的不是 JSON：${text.slice(0, 200)}` };
+  }
+  const answer = (parsed ?? {}) as { error?: unknown; choices?: unknown; data?: unknown };
+  if (answer.error) return { ok: false, status, message: upstreamErrorMessage(text, status) };
+  const expected = endpoint === 'embeddings' ? answer.data : answer.choices;
+  if (!Array.isArray(expected)) return { ok: false, status, message: `上游返回格式不正确：${text.slice(0, 200)}` };
+  return { ok: true, status, message: '' };
+}
+
+async function record(ctx: GatewayContext, id: number, success: boolean, ms: number): Promise<void> {
+  const changes = success ? { test_time: nowSeconds(), response_time: Math.max(1, Math.round(ms)) } : { test_time: nowSeconds() };
+  await ctx.db.updateTable('channels').set(changes).where('id', '=', id).execute();
+}
+
+const reason = (text: string) => text.slice(0, REASON_MAX);
+
+/**
+ * Tests one channel (the full row, as stored now), records the result and applies the automatic
+ * status rules. `signal` cancels it (gateway shutdown); a cancelled test records nothing.
+ */
+export async function testChannel(
+  ctx: GatewayContext,
+  channel: Channel,
+  requestedModel?: string,
+  signal?: AbortSignal,
+): Promise<ChannelTestResult> {
+  const skipped = (message: string): ChannelTestResult => ({ attempted: false, success: false, message, seconds: 0 });
+  const provider = providerFor(channel.type);
+  if (!provider) return skipped(TEST_MSG.unsupported);
+  const model = testModelOf(channel, requestedModel);
+  if (!model) return skipped(TEST_MSG.noModel);
+  const { endpoint, body } = testRequest(model);
+  if (!provider.supports(endpoint)) return skipped(TEST_MSG.unsupported);
+  const mapped = mapModel(channel.model_mapping, model);
+  if (!mapped.ok) return skipped(mapped.message);
+
+  const target = provider.target(channel, endpoint, mapped.model);
+  const timeout = AbortSignal.timeout(TEST_TIMEOUT_MS);
+  const started = performance.now();
+  let outcome: Outcome;
+  try {
+    const res = await callUpstream(
+      target,
+      JSON.stringify({ ...body, model: mapped.model }),
+      'application/json',
+      signal ? AbortSignal.any([timeout, signal]) : timeout,
+    );
+    outcome = judge(endpoint, res.statusCode, await readText(res));
+  } catch (err) {
+    if (signal?.aborted) return skipped('测试已取消');
+    const message = timeout.aborted ? `上游在 ${TEST_TIMEOUT_MS / 1000} 秒内未应答` : `上游连接失败：${(err as Error).message}`;
+    outcome = { ok: false, status: 0, message };
+  }
+  const ms = performance.now() - started;
+  const seconds = Math.round(ms) / 1000;
+  if (signal?.aborted) return skipped('测试已取消');
+
+  const threshold = ctx.options.number('ChannelDisableThreshold');
+  const tooSlow =
+    ctx.options.bool('AutomaticDisableChannelEnabled') && channel.auto_ban === 1 && threshold > 0 && seconds > threshold;
+  const slowMessage = `响应时间 ${seconds.toFixed(2)} 秒，超过阈值 ${threshold} 秒`;
+  if (outcome.ok && tooSlow) outcome = { ok: false, status: outcome.status, message: slowMessage };
+
+  await record(ctx, channel.id, outcome.ok, ms);
+  if (outcome.ok) {
+    if (channel.status === CHANNEL_AUTO_DISABLED && ctx.options.bool('AutomaticEnableChannelEnabled')) {
+      await setChannelStatus(ctx, channel.id, CHANNEL_ENABLED, TEST_MSG.passed);
+    }
+  } else if (channel.status === CHANNEL_ENABLED) {
+    const byError = outcome.status > 0 && shouldDisable(ctx, channel, outcome.status, outcome.message);
+    if (byError) await setChannelStatus(ctx, channel.id, CHANNEL_AUTO_DISABLED, reason(`${outcome.status}: ${outcome.message}`));
+    else if (tooSlow) await setChannelStatus(ctx, channel.id, CHANNEL_AUTO_DISABLED, reason(slowMessage));
+  }
+  return { attempted: true, success: outcome.ok, message: outcome.message, seconds };
+}
+
+// ---- Test-all ----
+
+interface TestAllRun {
+  done: Promise<void>;
+  abort: AbortController;
+}
+
+/** One run at a time per gateway process. Keyed by context, so several gateways in one process (tests) stay apart. */
+const runs = new WeakMap<GatewayContext, TestAllRun>();
+
+async function runTestAll(ctx: GatewayContext, signal: AbortSignal, onError: (err: unknown) => void): Promise<void> {
+  const rows = await ctx.db
+    .selectFrom('channels')
+    .select('id')
+    .where('status', 'in', [CHANNEL_ENABLED, CHANNEL_AUTO_DISABLED])
+    .orderBy('id')
+    .execute();
+  const queue = rows.map((r) => r.id);
+  const worker = async () => {
+    for (let id = queue.shift(); id !== undefined && !signal.aborted; id = queue.shift()) {
+      try {
+        // Read each row just before its test: its status may have changed since the run began.
+        const channel = await ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+        if (!channel || (channel.status !== CHANNEL_ENABLED && channel.status !== CHANNEL_AUTO_DISABLED)) continue;
+        await testChannel(ctx, channel, undefined, signal);
+      } catch (err) {
+        if (!signal.aborted) onError(err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: TEST_ALL_CONCURRENCY }, worker));
+}
+
+/**
+ * Starts testing every enabled and auto-disabled channel in the background. Returns false (and
+ * starts nothing) when a run is already going in this process.
+ */
+export function startTestAll(ctx: GatewayContext, onError: (err: unknown) => void = console.error): boolean {
+  if (runs.has(ctx)) return false;
+  const abort = new AbortController();
+  const done = runTestAll(ctx, abort.signal, onError)
+    .catch((err: unknown) => {
+      if (!abort.signal.aborted) onError(err);
+    })
+    .finally(() => runs.delete(ctx));
+  runs.set(ctx, { done, abort });
+  return true;
+}
+
+/** The running test-all's completion, if one is running. */
+export function testAllRunning(ctx: GatewayContext): Promise<void> | undefined {
+  return runs.get(ctx)?.done;
+}
+
+/** Cancels a running test-all and waits until it has stopped writing. */
+export async function stopTestAll(ctx: GatewayContext): Promise<void> {
+  const run = runs.get(ctx);
+  if (!run) return;
+  run.abort.abort();
+  await run.done;
+}

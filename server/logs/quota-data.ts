@@ -1,0 +1,110 @@
+/**
+ * Reads of `quota_data`, the hourly totals per user, model and channel that the UsageWriter keeps:
+ * channel statistics and the dashboard read these instead of summing millions of log rows.
+ */
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { Database } from '../db/types.js';
+import type { ChannelUseRow, QuotaDataRow } from './schemas.js';
+
+const HOUR = 3600;
+
+type QuotaEb = ExpressionBuilder<Database, 'quota_data'>;
+
+/**
+ * Hour buckets overlapping [start, end]: a bucket is stamped with the start of its hour, so the one
+ * holding `start` begins before it and still counts.
+ */
+function inRange(eb: QuotaEb, start: number | undefined, end: number | undefined): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [];
+  if (start) out.push(eb('created_at', '>=', Math.floor(start / HOUR) * HOUR));
+  if (end) out.push(eb('created_at', '<=', end));
+  return out;
+}
+
+export interface ChannelUseFilter {
+  modelName?: string;
+  start?: number;
+  end?: number;
+  channelId?: number;
+  /** One row per channel, models summed (model_name ''). */
+  merge?: boolean;
+}
+
+/** Usage per channel and model (or per channel), highest spend first. */
+export async function channelUse(db: Db, f: ChannelUseFilter): Promise<ChannelUseRow[]> {
+  const sums = (eb: QuotaEb) => [
+    eb.fn.sum<number | string>('token_used').as('token_used'),
+    eb.fn.sum<number | string>('count').as('count'),
+    eb.fn.sum<number | string>('quota').as('quota'),
+  ];
+  const where = (eb: QuotaEb) => {
+    const c = inRange(eb, f.start, f.end);
+    if (f.modelName) c.push(eb('model_name', '=', f.modelName));
+    if (f.channelId) c.push(eb('channel_id', '=', f.channelId));
+    return eb.and(c);
+  };
+  const base = db.selectFrom('quota_data').where(where);
+  const rows = f.merge
+    ? (
+        await base
+          .select((eb) => ['channel_id', ...sums(eb)])
+          .groupBy('channel_id')
+          .orderBy((eb) => eb.fn.sum('quota'), 'desc')
+          .orderBy('channel_id')
+          .execute()
+      ).map((r) => ({ ...r, model_name: '' }))
+    : await base
+        .select((eb) => ['channel_id', 'model_name', ...sums(eb)])
+        .groupBy(['channel_id', 'model_name'])
+        .orderBy((eb) => eb.fn.sum('quota'), 'desc')
+        .orderBy('channel_id')
+        .orderBy('model_name')
+        .execute();
+  return rows.map((r) => ({
+    channel_id: r.channel_id,
+    model_name: r.model_name,
+    token_used: Number(r.token_used ?? 0),
+    count: Number(r.count ?? 0),
+    quota: Number(r.quota ?? 0),
+  }));
+}
+
+export interface QuotaDataFilter {
+  /** One user's rows (by id: totals follow a renamed user). */
+  userId?: number;
+  /** A name no current user has: matched against the name stored with the totals. */
+  username?: string;
+  start: number;
+  end: number;
+}
+
+/** Hourly usage per model between start and end (inclusive), oldest first. */
+export async function hourlyUsage(db: Db, f: QuotaDataFilter): Promise<QuotaDataRow[]> {
+  const rows = await db
+    .selectFrom('quota_data')
+    .select((eb) => [
+      'model_name',
+      'created_at',
+      eb.fn.sum<number | string>('token_used').as('token_used'),
+      eb.fn.sum<number | string>('count').as('count'),
+      eb.fn.sum<number | string>('quota').as('quota'),
+    ])
+    .where((eb) => {
+      const c = inRange(eb, f.start, f.end);
+      if (f.userId !== undefined) c.push(eb('user_id', '=', f.userId));
+      else if (f.username !== undefined) c.push(eb('username', '=', f.username));
+      return eb.and(c);
+    })
+    .groupBy(['created_at', 'model_name'])
+    .orderBy('created_at')
+    .orderBy('model_name')
+    .execute();
+  return rows.map((r) => ({
+    model_name: r.model_name,
+    created_at: Number(r.created_at),
+    token_used: Number(r.token_used ?? 0),
+    count: Number(r.count ?? 0),
+    quota: Number(r.quota ?? 0),
+  }));
+}
