@@ -131,7 +131,9 @@ export async function relay(
       failure = relayErrors.badBody(mapped.message);
       break;
     }
-    const askUsage = input.stream && provider.streamUsageOption;
+    // Only chat and legacy completions take stream_options; the Responses API reports usage itself.
+    const askUsage =
+      input.stream && provider.streamUsageOption && (input.endpoint === 'chat.completions' || input.endpoint === 'completions');
     let res: UpstreamResponse;
     try {
       res = await callUpstream(

@@ -99,6 +99,24 @@ describe('relay with the official openai client', () => {
     expect((await lastLog(f)).prompt_tokens).toBe(8);
   });
 
+  it('passes /v1/responses through, streaming and not, and bills its usage', async () => {
+    const answer = await f.openai().responses.create({ model: 'gpt-4o-mini', input: 'Tell me a story' });
+    expect(answer.output_text).toContain('unicorn');
+    expect(f.upstream.requests.at(-1)!.url).toBe('/v1/responses');
+    let log = await lastLog(f);
+    expect(log.prompt_tokens).toBe(36);
+    expect(log.completion_tokens).toBe(87);
+    const stream = await f.openai().responses.create({ model: 'gpt-4o-mini', input: 'Tell me a story', stream: true });
+    let text = '';
+    for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
+    expect(text).toBe('In a peaceful grove beneath a silver moon.');
+    expect(f.upstream.requests.at(-1)!.body.stream_options).toBeUndefined();
+    log = await lastLog(f);
+    expect(log.is_stream).toBe(1);
+    expect(log.completion_tokens).toBe(9);
+    expect(log.quota).toBe(Math.round((12 + 9 * 4) * 0.075));
+  });
+
   it('lists the models the token can reach', async () => {
     const list = await f.openai().models.list();
     const ids = list.data.map((m) => m.id);

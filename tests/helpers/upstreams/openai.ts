@@ -25,6 +25,11 @@ export const OPENAI_FIXTURES = {
     .filter((s) => s.trim() !== '')
     .map((s) => `${s}\n\n`),
   completion: JSON.parse(fixture('completion.json')) as Record<string, any>,
+  response: JSON.parse(fixture('response.json')) as Record<string, any>,
+  responseStream: fixture('response-stream.chunks.txt')
+    .split('\n\n')
+    .filter((s) => s.trim() !== '')
+    .map((s) => `${s}\n\n`),
   embeddings: JSON.parse(fixture('embeddings.json')) as Record<string, any>,
   models: JSON.parse(fixture('models.json')) as Record<string, any>,
   invalidKey: fixture('error-invalid-key.json'),
@@ -142,6 +147,14 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
     if (path.endsWith('/chat/completions') && req.method === 'POST') {
       if (body.stream === true) return streamChat(req, res, body);
       return sendJson(res, 200, { ...OPENAI_FIXTURES.chat, model: model || OPENAI_FIXTURES.chat.model });
+    }
+    if (path.endsWith('/responses') && req.method === 'POST') {
+      if (body.stream === true) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (const chunk of OPENAI_FIXTURES.responseStream) res.write(chunk);
+        return void res.end();
+      }
+      return sendJson(res, 200, { ...OPENAI_FIXTURES.response, model });
     }
     if (path.endsWith('/completions') && req.method === 'POST')
       return sendJson(res, 200, { ...OPENAI_FIXTURES.completion, model });
