@@ -5,6 +5,7 @@
  * `channel`, which the channel cache of every gateway process follows.
  */
 import type { FastifyInstance } from 'fastify';
+import { TYPE_MODELS } from './type-models.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../auth/guard.js';
 import { ok, pageParams } from '../http/envelope.js';
@@ -96,6 +97,9 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
   app.get('/api/channel/models', { onRequest: requireAdmin, schema: { response: { 200: Envelope(ModelList) } } }, async () =>
     ok((await channelModels(db, false)).map((id) => ({ id }))),
   );
+
+  // Channel type → the models it is known to serve (the console's "fill models").
+  app.get('/api/models', { onRequest: requireAdmin }, async () => ok(TYPE_MODELS));
 
   app.get(
     '/api/channel/:id',

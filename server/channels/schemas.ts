@@ -3,8 +3,8 @@
  * routes serialize every answer through these schemas, so the channel key — absent here — can
  * never reach a client.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Envelope, Nullable, Page } from '../http/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Page } from '../http/schemas.js';
 import type { Channel } from '../db/types.js';
 
 /** A channel as the console sees it: every column but the key. */

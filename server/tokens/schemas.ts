@@ -7,8 +7,8 @@
  * answer of POST /api/token/{id}/key, and there WITH the prefix (`sk-` + 48 characters), ready to
  * copy.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Envelope, Nullable, Page } from '../http/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Envelope, Page } from '../http/schemas.js';
 
 export const TokenView = Type.Object({
   id: Type.Integer(),

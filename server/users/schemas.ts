@@ -3,8 +3,8 @@
  * the `Static` types; the routes use the schemas to validate input and to serialize answers, so a
  * field missing here (the password hash, the access token) can never reach a client.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Envelope, Nullable, Page } from '../http/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Page } from '../http/schemas.js';
 import type { PublicUser as PublicUserRow } from './repository.js';
 
 export const PublicUser = Type.Object({

@@ -16,7 +16,6 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { StoredUser } from '../api/client';
-import { isAdmin } from '../authProvider/canAccess';
 import type { SiteStatus } from '../status/status';
 import { HEADER_HEIGHT } from '../theme';
 import { AccountMenu, LocaleMenu, NewYearButton, ThemeSwitch } from './HeaderControls';
@@ -28,8 +27,9 @@ interface NavItem {
 }
 
 /** Where "Console" leads: the admin's user management, anyone else's personal page. */
+/** The console's landing page: everyone's own API tokens (where password login lands too). */
 export function consolePath(user: StoredUser | null): string {
-  return user && isAdmin(user.role) ? '/user' : '/personal';
+  return user ? '/token' : '/login';
 }
 
 function navItems(user: StoredUser | null, docsLink: string | undefined): NavItem[] {

@@ -1,6 +1,6 @@
 /** ra-language-chinese ships plain CommonJS without types; it exports react-admin's message tree. */
 declare module 'ra-language-chinese' {
-  import type { TranslationMessages } from 'ra-core';
+  import type { TranslationMessages } from 'react-admin';
   const messages: TranslationMessages;
   export default messages;
 }

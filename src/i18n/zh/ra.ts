@@ -1,4 +1,4 @@
-import type { TranslationMessages } from 'ra-core';
+import type { TranslationMessages } from 'react-admin';
 import chineseMessages from 'ra-language-chinese';
 
 /**

@@ -1,0 +1,117 @@
+/**
+ * Channel statistics as plain functions: the query of GET /api/data/channelUseData, totals,
+ * sorting and the CSV export (spec 9: UTF-8 BOM, quota ÷ quota_per_unit with 6 decimals).
+ */
+import type { ChannelUseRow } from '../../../server/logs/schemas';
+
+export type { ChannelUseRow };
+
+export interface StatisticsFilter {
+  /** `datetime-local` values (local time, minutes). */
+  start: string;
+  end: string;
+  model_name: string;
+  channel_id: string;
+  merge: boolean;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A date as a `datetime-local` input value. */
+export function toLocalInput(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The default range: the start of today to one hour after now. */
+export function defaultFilter(now = new Date()): StatisticsFilter {
+  const start = new Date(now);
+  start.setHours(0, 0, 0, 0);
+  return {
+    start: toLocalInput(start),
+    end: toLocalInput(new Date(now.getTime() + 3600_000)),
+    model_name: '',
+    channel_id: '',
+    merge: false,
+  };
+}
+
+function seconds(local: string): number | undefined {
+  if (!local) return undefined;
+  const ms = new Date(local).getTime();
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+}
+
+/** The query string of GET /api/data/channelUseData; blank filters are left out. */
+export function statisticsQuery(filter: StatisticsFilter): string {
+  const query = new URLSearchParams();
+  const model = filter.model_name.trim();
+  if (model) query.set('model_name', model);
+  const start = seconds(filter.start);
+  if (start !== undefined) query.set('start_timestamp', String(start));
+  const end = seconds(filter.end);
+  if (end !== undefined) query.set('end_timestamp', String(end));
+  const channel = filter.channel_id.trim();
+  if (/^\d+$/.test(channel)) query.set('channel_id', channel);
+  query.set('merge', String(filter.merge));
+  return query.toString();
+}
+
+export interface Totals {
+  count: number;
+  token_used: number;
+  quota: number;
+}
+
+export function totals(rows: readonly ChannelUseRow[]): Totals {
+  return rows.reduce(
+    (sum, row) => ({ count: sum.count + row.count, token_used: sum.token_used + row.token_used, quota: sum.quota + row.quota }),
+    { count: 0, token_used: 0, quota: 0 },
+  );
+}
+
+export type SortField = keyof ChannelUseRow;
+export type SortOrder = 'asc' | 'desc';
+
+export function sortRows(rows: readonly ChannelUseRow[], field: SortField, order: SortOrder): ChannelUseRow[] {
+  const sign = order === 'asc' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const x = a[field];
+    const y = b[field];
+    const diff = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return diff * sign;
+  });
+}
+
+/** Quota as dollars with the 6 decimals of the quota unit. */
+export function quotaDollars(quota: number, quotaPerUnit: number): string {
+  return (quota / quotaPerUnit).toFixed(6);
+}
+
+function csvCell(value: string | number): string {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CSV_BOM = '\uFEFF';
+
+/**
+ * The export file's text: a byte-order mark (so spreadsheet programs read it as UTF-8), the
+ * translated header, then one line per row in the order given.
+ */
+export function statisticsCsv(
+  rows: readonly ChannelUseRow[],
+  quotaPerUnit: number,
+  header: readonly [string, string, string, string, string],
+): string {
+  const lines = [header.map(csvCell).join(',')];
+  for (const row of rows) {
+    lines.push(
+      [row.channel_id, row.model_name, row.token_used, row.count, quotaDollars(row.quota, quotaPerUnit)].map(csvCell).join(','),
+    );
+  }
+  return CSV_BOM + lines.join('\r\n') + '\r\n';
+}
+
+export function csvFileName(nowMs = Date.now()): string {
+  return `channel_statistics_${Math.floor(nowMs / 1000)}.csv`;
+}

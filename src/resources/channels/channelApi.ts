@@ -1,0 +1,137 @@
+/**
+ * The channel calls made outside the dataProvider: row actions, toolbar actions, tag operations
+ * and model lookups. Each returns the answer's data or throws an ApiError with the server message.
+ */
+import { api, ApiError, request } from '../../api/client';
+import type { BalanceSweepView, ChannelBalanceAnswer, ChannelTestAnswer } from '../../../server/channels/health-routes';
+import type { ChannelView } from './types';
+
+const BASE = '/api/channel';
+
+function failIfRefused(answer: { success: boolean; message: string }): void {
+  if (!answer.success) throw new ApiError(answer.message || 'app.error.request_failed', 200);
+}
+
+/** Tests one channel (with one of its models, or its test model); answers the seconds it took. */
+export async function testChannel(id: number, model?: string): Promise<number> {
+  const query = model ? `?model=${encodeURIComponent(model)}` : '';
+  // The answer carries `time` beside the envelope's fields as well as in `data`.
+  const answer: ChannelTestAnswer = await request<ChannelTestAnswer['data']>('GET', `${BASE}/test/${id}${query}`);
+  failIfRefused(answer);
+  return answer.data?.time ?? answer.time ?? 0;
+}
+
+/** Starts testing every channel; the server answers at once and tests in the background. */
+export function testAllChannels(): Promise<unknown> {
+  return api.get(`${BASE}/test`);
+}
+
+export async function updateBalance(id: number): Promise<number> {
+  const answer: ChannelBalanceAnswer = await request<ChannelBalanceAnswer['data']>('GET', `${BASE}/update_balance/${id}/`);
+  failIfRefused(answer);
+  return answer.data?.balance ?? answer.balance ?? 0;
+}
+
+/** Reads the balance of every enabled channel; answers how many were updated and how many failed. */
+export function updateAllBalances(): Promise<BalanceSweepView> {
+  return api.get<BalanceSweepView>(`${BASE}/update_balance`);
+}
+
+/** Quick edits an admin may make: `{id, status}`, `{id, priority}` or `{id, weight}`. */
+export function quickUpdate(body: { id: number; status?: number; priority?: number; weight?: number }): Promise<ChannelView> {
+  return api.put<ChannelView>(`${BASE}/`, body);
+}
+
+export function copyChannel(id: number): Promise<ChannelView> {
+  return api.post<ChannelView>(`${BASE}/copy/${id}`);
+}
+
+export function deleteChannel(id: number): Promise<unknown> {
+  return api.delete(`${BASE}/${id}/`);
+}
+
+export function deleteDisabledChannels(): Promise<number> {
+  return api.delete<number>(`${BASE}/disabled`);
+}
+
+export function deleteChannels(ids: number[]): Promise<number> {
+  return api.post<number>(`${BASE}/batch`, { ids });
+}
+
+export function fixChannels(): Promise<number> {
+  return api.post<number>(`${BASE}/fix`);
+}
+
+export function tagChannels(ids: number[], tag: string): Promise<number> {
+  return api.post<number>(`${BASE}/batch/tag`, { ids, tag });
+}
+
+export function setTagEnabled(tag: string, enabled: boolean): Promise<number> {
+  return api.post<number>(`${BASE}/tag/${enabled ? 'enabled' : 'disabled'}`, { tag });
+}
+
+/** PUT /api/channel/tag: only the fields given change on every channel of `tag`. */
+export interface TagEdit {
+  tag: string;
+  new_tag?: string;
+  model_mapping?: string;
+  groups?: string;
+  models?: string;
+  priority?: number;
+  weight?: number;
+}
+
+export function editTag(body: TagEdit): Promise<number> {
+  return api.put<number>(`${BASE}/tag`, body);
+}
+
+/** Model lists come as names or as `{id}` entries. */
+function modelNames(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  const names = list.map((m: unknown) =>
+    typeof m === 'string' ? m : typeof m === 'object' && m !== null ? String((m as { id?: unknown }).id ?? '') : '',
+  );
+  return [...new Set(names.filter((n) => n !== ''))];
+}
+
+/** The upstream's models of a saved channel. */
+export async function fetchModelsOf(id: number): Promise<string[]> {
+  return modelNames(await api.get<unknown>(`${BASE}/fetch_models/${id}`));
+}
+
+/** The upstream's models for a channel being created, from what the form holds. */
+export async function fetchModelsFor(body: { base_url: string; type: number; key: string }): Promise<string[]> {
+  return modelNames(await api.post<unknown>(`${BASE}/fetch_models`, body));
+}
+
+/** Every model name some channel serves. */
+export async function knownModels(): Promise<string[]> {
+  return modelNames(await api.get<unknown>(`${BASE}/models`));
+}
+
+export const CHANNEL_MODELS_KEY = 'channel_models';
+
+/** Channel type → its provider's models (GET /api/models), kept in localStorage `channel_models`. */
+export function storedTypeModels(): Record<string, string[]> {
+  try {
+    const raw = localStorage.getItem(CHANNEL_MODELS_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : null;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string[]>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export async function loadTypeModels(): Promise<Record<string, string[]>> {
+  const answer = await api.get<unknown>('/api/models');
+  const out: Record<string, string[]> = {};
+  if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) {
+    for (const [type, list] of Object.entries(answer)) out[type] = modelNames(list);
+  }
+  localStorage.setItem(CHANNEL_MODELS_KEY, JSON.stringify(out));
+  return out;
+}
+
+export async function groupNames(): Promise<string[]> {
+  return (await api.get<string[] | null>('/api/group/')) ?? [];
+}

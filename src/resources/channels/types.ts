@@ -1,0 +1,84 @@
+import type { ChannelListItem, ChannelTagRow, ChannelView } from '../../../server/channels/schemas';
+import {
+  CHANNEL_AUTO_DISABLED,
+  CHANNEL_ENABLED,
+  CHANNEL_MANUALLY_DISABLED,
+  CHANNEL_TYPES,
+  isChannelType,
+} from '../../../server/channels/types';
+
+export type { ChannelView, ChannelTagRow };
+/** A row of the list: a channel, or in tag mode one row standing for a tag's channels. */
+export type ChannelRow = ChannelListItem;
+
+export { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, CHANNEL_TYPES, isChannelType };
+
+export function isTagRow(row: ChannelRow): row is ChannelTagRow {
+  return 'is_tag' in row && row.is_tag === true;
+}
+
+/** The provider name of a channel type, or undefined for a type the console does not know. */
+export function typeName(type: number): string | undefined {
+  return isChannelType(type) ? CHANNEL_TYPES[type].name : undefined;
+}
+
+export function defaultBaseUrl(type: number): string {
+  return isChannelType(type) ? CHANNEL_TYPES[type].defaultBaseUrl : '';
+}
+
+/** Every channel type as a select choice, in id order. */
+export const TYPE_CHOICES = Object.entries(CHANNEL_TYPES).map(([id, info]) => ({ id: Number(id), name: info.name }));
+
+/** Comma-separated list → trimmed, non-empty, de-duplicated entries. */
+export function splitNames(value: string | null | undefined): string[] {
+  if (!value) return [];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
+}
+
+/** Spec 4: 0 untested; up to 1 s green; up to 3 s lime; up to 5 s yellow; above red. */
+export type ResponseSpeed = 'untested' | 'green' | 'lime' | 'yellow' | 'red';
+
+/** Response times are milliseconds. */
+export function responseSpeed(ms: number): ResponseSpeed {
+  if (!ms) return 'untested';
+  if (ms <= 1000) return 'green';
+  if (ms <= 3000) return 'lime';
+  if (ms <= 5000) return 'yellow';
+  return 'red';
+}
+
+/** What an automatic status change left in `other_info`. */
+export interface StatusInfo {
+  status_reason?: string;
+  status_time?: number;
+}
+
+export function statusInfo(otherInfo: string | null | undefined): StatusInfo {
+  if (!otherInfo) return {};
+  try {
+    const parsed: unknown = JSON.parse(otherInfo);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as StatusInfo) : {};
+  } catch {
+    return {};
+  }
+}
+
+export const PRIORITY_MIN = -999;
+
+/**
+ * An inline priority or weight value (spec 5): blank is ignored (undefined), anything else is read
+ * as an integer (NaN when it is not a number); a weight below 0 becomes 0.
+ */
+export function parseInlineNumber(text: string, kind: 'priority' | 'weight'): number | undefined {
+  if (text.trim() === '') return undefined;
+  const n = Math.trunc(Number(text));
+  if (!Number.isFinite(n)) return Number.NaN;
+  return kind === 'weight' ? Math.max(0, n) : n;
+}

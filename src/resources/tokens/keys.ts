@@ -1,0 +1,22 @@
+/** Reading whole keys: the list only has masked ones, POST /api/token/{id}/key answers the real one. */
+import { api } from '../../api/client';
+import { TOKEN_ENABLED, type RevealedKey, type TokenPage, type TokenRecord } from './types';
+
+/** The full key (`sk-…`) of one of the person's tokens. The server allows 10 a minute. */
+export async function revealKey(id: number): Promise<string> {
+  const { key } = await api.post<RevealedKey>(`/api/token/${id}/key`);
+  return key;
+}
+
+/** The full keys of several tokens, one call each, in the given order. */
+export async function revealKeys(ids: readonly number[]): Promise<string[]> {
+  const keys: string[] = [];
+  for (const id of ids) keys.push(await revealKey(id));
+  return keys;
+}
+
+/** The first enabled token among the person's first 100 (spec 7: chat links), or null. */
+export async function firstEnabledToken(): Promise<TokenRecord | null> {
+  const page = await api.get<TokenPage>('/api/token/?p=1&size=100');
+  return page.items.find((token) => token.status === TOKEN_ENABLED) ?? null;
+}
