@@ -31,6 +31,8 @@ import {
   CreateTokenBody,
   EmptyAnswer,
   RevealedKeyAnswer,
+  RevealedKeysAnswer,
+  RevealKeysBody,
   TokenAnswer,
   TokenIdParams,
   TokenPageAnswer,
@@ -126,6 +128,18 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
       },
     );
   }
+
+  app.post(
+    '/api/token/keys',
+    { onRequest: [requireUser, searchLimit], schema: { body: RevealKeysBody, response: { 200: RevealedKeysAnswer } } },
+    async (request) => {
+      const user = currentUser(request);
+      const keys = [];
+      // In the order asked; any id that is not the caller's refuses the whole call.
+      for (const id of request.body.ids) keys.push({ id, key: fullKey((await ownToken(user, id)).key) });
+      return ok(keys);
+    },
+  );
 
   for (const url of ['/api/token/', '/api/token']) {
     app.post(

@@ -44,6 +44,12 @@ export const RevealedKey = Type.Object({
 });
 export type RevealedKey = Static<typeof RevealedKey>;
 
+/** POST /api/token/keys: several whole keys in one (rate-limited) call, for "copy selected". */
+export const RevealKeysBody = Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 100 }) });
+export type RevealKeysBody = Static<typeof RevealKeysBody>;
+export const RevealedKeys = Type.Array(Type.Object({ id: Type.Integer(), key: Type.String() }));
+export type RevealedKeys = Static<typeof RevealedKeys>;
+
 /** `size` is what the console sends; `page_size` is accepted as everywhere else. */
 export const TokenPageQuery = Type.Object({
   p: Type.Optional(Type.Integer()),
@@ -100,4 +106,5 @@ export type UpdateTokenQuery = Static<typeof UpdateTokenQuery>;
 export const TokenAnswer = Envelope(TokenView);
 export const TokenPageAnswer = Envelope(TokenPage);
 export const RevealedKeyAnswer = Envelope(RevealedKey);
+export const RevealedKeysAnswer = Envelope(RevealedKeys);
 export const EmptyAnswer = Type.Object({ success: Type.Boolean(), message: Type.String() });

@@ -48,6 +48,7 @@ const server = setupServer(
     ),
   ),
   api('get', '/api/token/', () => page(tokens)),
+  api('post', '/api/token/keys', (call) => (call.body as { ids: number[] }).ids.map((id) => ({ id, key: fullKey(id) }))),
   api('post', '/api/token/:id/key', (call) => ({ key: fullKey(call.path.split('/')[3] ?? '') })),
   api('put', '/api/token/', (call) => {
     const { id, status } = call.body as { id: number; status: number };
@@ -179,13 +180,15 @@ describe('tokens list', () => {
     expect(writeText).not.toHaveBeenCalled();
   });
 
-  it('copies the selected tokens’ full keys, one a line, one reveal call each', async () => {
+  it('copies the selected tokens’ full keys, one a line, in one reveal call', async () => {
     renderTokens();
     await userEvent.click(within(await rowOf('main')).getByRole('checkbox'));
     await userEvent.click(within(await rowOf('paused')).getByRole('checkbox'));
     await userEvent.click(screen.getByRole('button', { name: '复制所选令牌' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(`${fullKey(1)}\n${fullKey(3)}`));
-    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/token/1/key', '/api/token/3/key']);
+    const posts = calls.filter((c) => c.method === 'POST');
+    expect(posts.map((c) => c.path)).toEqual(['/api/token/keys']);
+    expect(posts[0]!.body).toEqual({ ids: [1, 3] });
   });
 
   it('asks before deleting, then sends DELETE /api/token/{id}/', async () => {

@@ -130,6 +130,19 @@ await forEachDatabase('tokens', (kind) => {
       expect(revealed.body).toEqual({ success: true, message: '', data: { key: `sk-${stored.key}` } });
     });
 
+    it("reveals several keys in one call, in order, and none of another user's", async () => {
+      const a = await create(alice, { name: 'batch-a' });
+      const b = await create(alice, { name: 'batch-b' });
+      const res = await alice.post('/api/token/keys', { ids: [b.id, a.id] });
+      expect(res.body.data).toEqual([
+        { id: b.id, key: `sk-${(await row(b.id)).key}` },
+        { id: a.id, key: `sk-${(await row(a.id)).key}` },
+      ]);
+      const stolen = await bob.post('/api/token/keys', { ids: [a.id] });
+      expect(stolen.body).toEqual({ success: false, message: MSG.notFound });
+      expect((await alice.post('/api/token/keys', { ids: [] })).body.success).toBe(false);
+    });
+
     it('answers an unknown id with 令牌不存在', async () => {
       expect((await alice.get('/api/token/999999')).body).toEqual({ success: false, message: MSG.notFound });
       expect((await alice.post('/api/token/999999/key')).body).toEqual({ success: false, message: MSG.notFound });

@@ -26,6 +26,8 @@ export const OPENAI_FIXTURES = {
     .map((s) => `${s}\n\n`),
   completion: JSON.parse(fixture('completion.json')) as Record<string, any>,
   response: JSON.parse(fixture('response.json')) as Record<string, any>,
+  image: JSON.parse(fixture('image-generation.json')) as Record<string, any>,
+  moderation: JSON.parse(fixture('moderation.json')) as Record<string, any>,
   responseStream: fixture('response-stream.chunks.txt')
     .split('\n\n')
     .filter((s) => s.trim() !== '')
@@ -147,6 +149,21 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
     if (path.endsWith('/chat/completions') && req.method === 'POST') {
       if (body.stream === true) return streamChat(req, res, body);
       return sendJson(res, 200, { ...OPENAI_FIXTURES.chat, model: model || OPENAI_FIXTURES.chat.model });
+    }
+    if (path.endsWith('/images/generations') && req.method === 'POST') {
+      const n = Number(body.n ?? 1);
+      return sendJson(res, 200, {
+        ...OPENAI_FIXTURES.image,
+        data: Array.from({ length: n }, () => OPENAI_FIXTURES.image.data[0]),
+      });
+    }
+    if (path.endsWith('/moderations') && req.method === 'POST')
+      return sendJson(res, 200, { ...OPENAI_FIXTURES.moderation, model });
+    if (path.endsWith('/audio/speech') && req.method === 'POST') {
+      // An MP3 frame header followed by silence: the shape of a speech answer, not real audio.
+      const audio = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(4092)]);
+      res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': audio.length });
+      return void res.end(audio);
     }
     if (path.endsWith('/responses') && req.method === 'POST') {
       if (body.stream === true) {
