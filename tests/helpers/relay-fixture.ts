@@ -3,6 +3,8 @@
  * at the stand-in — the ground every relay test stands on.
  */
 import OpenAI from 'openai';
+import type { Selectable } from 'kysely';
+import type { LogsTable } from '../../server/db/types.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from './upstreams/openai.js';
 import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from './gateway.js';
 import type { DbName } from './databases.js';
@@ -20,6 +22,8 @@ export interface RelayFixture {
   addChannel(fields: Record<string, unknown>): Promise<number>;
   /** Writes queued logs and counters now. */
   flush(): Promise<void>;
+  /** The user's newest log row, after a flush. */
+  lastLog(): Promise<Selectable<LogsTable>>;
   close(): Promise<void>;
 }
 
@@ -103,6 +107,15 @@ export async function startRelayFixture(kind: DbName = 'sqlite', opts: { userQuo
     openai: (k = key) => new OpenAI({ apiKey: k, baseURL: `${tg.url}/v1`, maxRetries: 0 }),
     addChannel,
     flush: () => tg.gateway.ctx.usage.flush(),
+    async lastLog() {
+      await tg.gateway.ctx.usage.flush();
+      return tg.gateway.ctx.db
+        .selectFrom('logs')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+    },
     async close() {
       await tg.close();
       await upstream.close();

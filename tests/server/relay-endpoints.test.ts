@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 
-async function lastLog(f: RelayFixture) {
-  await f.flush();
-  return f.tg.gateway.ctx.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('user_id', '=', f.userId)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
-
 describe('more OpenAI endpoints and Azure', () => {
   let f: RelayFixture;
   beforeAll(async () => {
@@ -27,7 +17,7 @@ describe('more OpenAI endpoints and Azure', () => {
   it('prices image generation per image with the fixed price', async () => {
     const images = await f.openai().images.generate({ model: 'dall-e-3', prompt: 'a sea otter', n: 2 });
     expect(images.data).toHaveLength(2);
-    const log = await lastLog(f);
+    const log = await f.lastLog();
     // dall-e-3: 0.04 USD per image × 500000 quota per USD × 2 images
     expect(log.quota).toBe(40_000);
     expect(JSON.parse(log.other ?? '{}').model_price).toBe(0.04);
@@ -36,7 +26,7 @@ describe('more OpenAI endpoints and Azure', () => {
   it('counts moderation input locally when the upstream reports no usage', async () => {
     const result = await f.openai().moderations.create({ model: 'omni-moderation-latest', input: 'I want to hug a sea otter' });
     expect(result.results[0]?.flagged).toBe(false);
-    const log = await lastLog(f);
+    const log = await f.lastLog();
     expect(log.prompt_tokens).toBeGreaterThan(3);
     expect(JSON.parse(log.other ?? '{}').local_count).toBe(true);
   });
@@ -46,7 +36,7 @@ describe('more OpenAI endpoints and Azure', () => {
     const bytes = Buffer.from(await speech.arrayBuffer());
     expect(bytes.length).toBe(4096);
     expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xfb]));
-    expect((await lastLog(f)).model_name).toBe('tts-1');
+    expect((await f.lastLog()).model_name).toBe('tts-1');
   });
 
   it('reaches an Azure channel at its deployment URL with the api-key header', async () => {

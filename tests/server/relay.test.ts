@@ -8,16 +8,6 @@ async function userQuota(f: RelayFixture): Promise<number> {
   return row.quota;
 }
 
-async function lastLog(f: RelayFixture) {
-  await f.flush();
-  return f.tg.gateway.ctx.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('user_id', '=', f.userId)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
-
 describe('relay with the official openai client', () => {
   let f: RelayFixture;
   beforeAll(async () => {
@@ -33,7 +23,7 @@ describe('relay with the official openai client', () => {
     expect(answer.choices[0]?.message.content).toBe(OPENAI_FIXTURES.chat.choices[0].message.content);
     expect(answer.usage?.total_tokens).toBe(29);
     // gpt-4o-mini: ratio 0.075, completion ratio 4 → (19 + 10 × 4) × 0.075 = 4.425 → 4
-    const log = await lastLog(f);
+    const log = await f.lastLog();
     expect(log.type).toBe(2);
     expect(log.quota).toBe(4);
     expect(log.prompt_tokens).toBe(19);
@@ -63,7 +53,7 @@ describe('relay with the official openai client', () => {
     expect(text.startsWith('Hello! How can I assist you today?')).toBe(true);
     expect(sawUsage).toBe(false);
     expect(f.upstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
-    const log = await lastLog(f);
+    const log = await f.lastLog();
     expect(log.is_stream).toBe(1);
     expect(log.completion_tokens).toBe(18);
     expect(log.quota).toBe(Math.round((19 + 18 * 4) * 0.075));
@@ -86,7 +76,7 @@ describe('relay with the official openai client', () => {
       .openai()
       .chat.completions.create({ model: 'no-usage', messages: [{ role: 'user', content: 'Hi' }], stream: true });
     for await (const _ of stream) void _;
-    const log = await lastLog(f);
+    const log = await f.lastLog();
     expect(log.completion_tokens).toBeGreaterThan(10);
     expect(JSON.parse(log.other ?? '{}').local_count).toBe(true);
   });
@@ -96,14 +86,14 @@ describe('relay with the official openai client', () => {
     expect(c.choices[0]?.text).toContain('This is indeed a test.');
     const e = await f.openai().embeddings.create({ model: 'text-embedding-3-small', input: 'The food was delicious' });
     expect(e.data[0]?.embedding).toHaveLength(5);
-    expect((await lastLog(f)).prompt_tokens).toBe(8);
+    expect((await f.lastLog()).prompt_tokens).toBe(8);
   });
 
   it('passes /v1/responses through, streaming and not, and bills its usage', async () => {
     const answer = await f.openai().responses.create({ model: 'gpt-4o-mini', input: 'Tell me a story' });
     expect(answer.output_text).toContain('unicorn');
     expect(f.upstream.requests.at(-1)!.url).toBe('/v1/responses');
-    let log = await lastLog(f);
+    let log = await f.lastLog();
     expect(log.prompt_tokens).toBe(36);
     expect(log.completion_tokens).toBe(87);
     const stream = await f.openai().responses.create({ model: 'gpt-4o-mini', input: 'Tell me a story', stream: true });
@@ -111,7 +101,7 @@ describe('relay with the official openai client', () => {
     for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
     expect(text).toBe('In a peaceful grove beneath a silver moon.');
     expect(f.upstream.requests.at(-1)!.body.stream_options).toBeUndefined();
-    log = await lastLog(f);
+    log = await f.lastLog();
     expect(log.is_stream).toBe(1);
     expect(log.completion_tokens).toBe(9);
     expect(log.quota).toBe(Math.round((12 + 9 * 4) * 0.075));
@@ -138,7 +128,7 @@ describe('relay with the official openai client', () => {
     const failing = f.openai().chat.completions.create({ model: 'fail-500', messages: [{ role: 'user', content: 'x' }] });
     await expect(failing).rejects.toBeInstanceOf(OpenAI.InternalServerError);
     expect(await userQuota(f)).toBe(before);
-    const log = await lastLog(f);
+    const log = await f.lastLog();
     expect(log.type).toBe(5);
   });
 });

@@ -1,6 +1,5 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import { Box, CircularProgress, Drawer, IconButton, Stack, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
+import { useMemo, useState } from 'react';
+import { Box, CircularProgress } from '@mui/material';
 import {
   Confirm,
   CreateBase,
@@ -14,7 +13,8 @@ import {
   useSaveContext,
   useTranslate,
 } from 'react-admin';
-import { useLocation, useMatch, useNavigate } from 'react-router-dom';
+import { DrawerFrame, useCloseDrawer } from '../schema/drawers';
+import { useMatch } from 'react-router-dom';
 import { ChannelInputs } from './ChannelInputs';
 import {
   emptyValues,
@@ -26,41 +26,6 @@ import {
   type FormMode,
 } from './channelForm';
 import type { ChannelView } from './types';
-
-export function DrawerFrame({
-  open,
-  title,
-  onClose,
-  children,
-}: {
-  open: boolean;
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Drawer anchor="right" open={open} onClose={onClose}>
-      <Box sx={{ width: { xs: '100vw', sm: 560 } }} role="dialog" aria-label={title}>
-        <Stack direction="row" alignItems="center" sx={{ px: 2, pt: 2 }}>
-          <Typography variant="h6" sx={{ flex: 1 }}>
-            {title}
-          </Typography>
-          <IconButton onClick={onClose} aria-label="close">
-            <CloseIcon />
-          </IconButton>
-        </Stack>
-        {children}
-      </Box>
-    </Drawer>
-  );
-}
-
-/** Back to the list, keeping its filters and page. */
-function useCloseDrawer(): () => void {
-  const navigate = useNavigate();
-  const location = useLocation();
-  return () => navigate({ pathname: '/channel', search: location.search });
-}
 
 /**
  * The form of both drawers. Saving checks the spec's rules first; a base URL ending in /v1 asks
@@ -121,7 +86,7 @@ function ChannelForm({ mode }: { mode: FormMode }) {
 function useSaved(message: string) {
   const notify = useNotify();
   const refresh = useRefresh();
-  const close = useCloseDrawer();
+  const close = useCloseDrawer('channel');
   return () => {
     notify(message, { type: 'success' });
     close();
@@ -138,10 +103,10 @@ export function ChannelCreateDrawer() {
   const added = useMatch('/channel/add');
   const created = useMatch('/channel/create');
   const open = !!(added || created);
-  const close = useCloseDrawer();
+  const close = useCloseDrawer('channel');
   const saved = useSaved('resources.channels.notification.created');
   return (
-    <DrawerFrame open={open} onClose={close} title={translate('resources.channels.create_title')}>
+    <DrawerFrame width={560} open={open} onClose={close} title={translate('resources.channels.create_title')}>
       {open && (
         <CreateBase resource="channel" redirect={false} transform={createBody} mutationOptions={{ onSuccess: saved }}>
           <ChannelForm mode="create" />
@@ -155,11 +120,11 @@ export function ChannelCreateDrawer() {
 export function ChannelEditDrawer() {
   const translate = useTranslate();
   const match = useMatch('/channel/edit/:id');
-  const close = useCloseDrawer();
+  const close = useCloseDrawer('channel');
   const saved = useSaved('resources.channels.notification.updated');
   const id = match?.params.id;
   return (
-    <DrawerFrame open={!!id} onClose={close} title={translate('resources.channels.edit_title')}>
+    <DrawerFrame width={560} open={!!id} onClose={close} title={translate('resources.channels.edit_title')}>
       {id && (
         <EditBase
           resource="channel"

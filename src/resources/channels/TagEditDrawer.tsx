@@ -3,7 +3,7 @@ import { Button, Stack, TextField } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { editTag } from './channelApi';
-import { DrawerFrame } from './ChannelDrawers';
+import { DrawerFrame } from '../schema/drawers';
 import { ChipsField } from './ChipsField';
 import { useGroupNames, useModelCatalog } from './ModelsInput';
 import { tagChanges, tagFormValues, validateTagForm, type TagFormValues } from './tagForm';

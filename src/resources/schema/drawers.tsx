@@ -19,26 +19,29 @@ import { SchemaInput } from './inputs';
 import type { Mode, ResourceSchema } from './types';
 
 /** Closes a drawer by going back to the list, keeping its filters and page. */
-function useCloseDrawer(name: string): () => void {
+export function useCloseDrawer(name: string): () => void {
   const navigate = useNavigate();
   const location = useLocation();
   return () => navigate({ pathname: `/${name}`, search: location.search });
 }
 
-function DrawerFrame({
+/** The side drawer of create and edit screens: a title, a close button, the form. */
+export function DrawerFrame({
   open,
   title,
   onClose,
   children,
+  width = 500,
 }: {
   open: boolean;
   title: string;
   onClose: () => void;
   children: ReactNode;
+  width?: number;
 }) {
   return (
     <Drawer anchor="right" open={open} onClose={onClose}>
-      <Box sx={{ width: { xs: '100vw', sm: 500 } }} role="dialog" aria-label={title}>
+      <Box sx={{ width: { xs: '100vw', sm: width } }} role="dialog" aria-label={title}>
         <Stack direction="row" alignItems="center" sx={{ px: 2, pt: 2 }}>
           <Typography variant="h6" sx={{ flex: 1 }}>
             {title}

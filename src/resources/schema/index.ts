@@ -31,6 +31,7 @@ export type {
   ValidationRule,
 } from './types';
 export { SchemaList, SchemaEditButton } from './SchemaList';
+export { DrawerFrame, useCloseDrawer } from './drawers';
 export { SchemaCell } from './cells';
 export { SchemaInput } from './inputs';
 export { useChoices, choiceLabel, clearLoadedChoices } from './choices';

@@ -1,6 +1,3 @@
-import type { ReactNode } from 'react';
-import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
 import {
   EditBase,
   SaveButton,
@@ -12,44 +9,10 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { useLocation, useMatch, useNavigate } from 'react-router-dom';
+import { DrawerFrame, useCloseDrawer } from '../schema/drawers';
+import { useMatch } from 'react-router-dom';
 import { batchNames, CREATE_DEFAULTS, toTokenBody } from './tokenForm';
 import { TokenInputs } from './TokenInputs';
-
-/** Back to the list, keeping its filters and page. */
-function useCloseDrawer(): () => void {
-  const navigate = useNavigate();
-  const location = useLocation();
-  return () => navigate({ pathname: '/token', search: location.search });
-}
-
-function TokenDrawer({
-  open,
-  title,
-  onClose,
-  children,
-}: {
-  open: boolean;
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Drawer anchor="right" open={open} onClose={onClose}>
-      <Box sx={{ width: { xs: '100vw', sm: 500 } }} role="dialog" aria-label={title}>
-        <Stack direction="row" alignItems="center" sx={{ px: 2, pt: 2 }}>
-          <Typography variant="h6" sx={{ flex: 1 }}>
-            {title}
-          </Typography>
-          <IconButton onClick={onClose} aria-label="close">
-            <CloseIcon />
-          </IconButton>
-        </Stack>
-        {children}
-      </Box>
-    </Drawer>
-  );
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : 'app.error.request_failed';
@@ -61,7 +24,7 @@ function messageOf(error: unknown): string {
  */
 export function TokenCreateDrawer() {
   const match = useMatch('/token/create');
-  const close = useCloseDrawer();
+  const close = useCloseDrawer('token');
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -84,7 +47,7 @@ export function TokenCreateDrawer() {
   };
 
   return (
-    <TokenDrawer open={!!match} onClose={close} title={translate('resources.tokens.create_title')}>
+    <DrawerFrame open={!!match} onClose={close} title={translate('resources.tokens.create_title')}>
       {match && (
         <SimpleForm
           resource="token"
@@ -99,14 +62,14 @@ export function TokenCreateDrawer() {
           <TokenInputs mode="create" />
         </SimpleForm>
       )}
-    </TokenDrawer>
+    </DrawerFrame>
   );
 }
 
 /** `/token/edit/{id}`: PUT /api/token/ with the id and every editable field. */
 export function TokenEditDrawer() {
   const match = useMatch('/token/edit/:id');
-  const close = useCloseDrawer();
+  const close = useCloseDrawer('token');
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
@@ -117,7 +80,7 @@ export function TokenEditDrawer() {
     refresh();
   };
   return (
-    <TokenDrawer open={!!id} onClose={close} title={translate('resources.tokens.edit_title')}>
+    <DrawerFrame open={!!id} onClose={close} title={translate('resources.tokens.edit_title')}>
       {id && (
         <EditBase
           resource="token"
@@ -132,6 +95,6 @@ export function TokenEditDrawer() {
           </SimpleForm>
         </EditBase>
       )}
-    </TokenDrawer>
+    </DrawerFrame>
   );
 }
