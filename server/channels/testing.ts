@@ -16,7 +16,10 @@ import type { Endpoint } from '../relay/endpoints.js';
 import { shouldDisable } from '../relay/health.js';
 import { mapModel } from '../relay/model-mapping.js';
 import { providerFor } from '../relay/providers/registry.js';
-import { callUpstream, readText, upstreamErrorMessage } from '../relay/upstream.js';
+import { readText } from '../relay/upstream.js';
+import { errorMessageOf, sendUpstream } from '../relay/exchange.js';
+import type { RelayInput } from '../relay/pipeline.js';
+import type { ProviderDefinition } from '../relay/providers/types.js';
 import { splitList } from './input.js';
 import { setChannelStatus } from './status.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED } from './types.js';
@@ -73,17 +76,22 @@ interface Outcome {
   message: string;
 }
 
-/** A 2xx answer counts only when it is the JSON the endpoint promises, not an error or a web page. */
-function judge(endpoint: Endpoint, status: number, text: string): Outcome {
-  if (status < 200 || status >= 300) return { ok: false, status, message: upstreamErrorMessage(text, status) };
+/**
+ * A 2xx answer counts only when it is the JSON the endpoint promises, not an error or a web page.
+ * Providers with a protocol of their own have their answer converted first.
+ */
+function judge(provider: ProviderDefinition, input: RelayInput, status: number, text: string): Outcome {
+  const { endpoint } = input;
+  if (status < 200 || status >= 300) return { ok: false, status, message: errorMessageOf(provider, input, text, status) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     return { ok: false, status, message: `上游返回的不是 JSON：${text.slice(0, 200)}` };
   }
+  if (provider.chat && endpoint === 'chat.completions') parsed = provider.chat.answer(parsed, input.model).completion;
   const answer = (parsed ?? {}) as { error?: unknown; choices?: unknown; data?: unknown };
-  if (answer.error) return { ok: false, status, message: upstreamErrorMessage(text, status) };
+  if (answer.error) return { ok: false, status, message: errorMessageOf(provider, input, text, status) };
   const expected = endpoint === 'embeddings' ? answer.data : answer.choices;
   if (!Array.isArray(expected)) return { ok: false, status, message: `上游返回格式不正确：${text.slice(0, 200)}` };
   return { ok: true, status, message: '' };
@@ -116,18 +124,13 @@ export async function testChannel(
   const mapped = mapModel(channel.model_mapping, model);
   if (!mapped.ok) return skipped(mapped.message);
 
-  const target = provider.target(channel, endpoint, mapped.model);
+  const input: RelayInput = { endpoint, body, raw: null, contentType: 'application/json', model, stream: false };
   const timeout = AbortSignal.timeout(TEST_TIMEOUT_MS);
   const started = performance.now();
   let outcome: Outcome;
   try {
-    const res = await callUpstream(
-      target,
-      JSON.stringify({ ...body, model: mapped.model }),
-      'application/json',
-      signal ? AbortSignal.any([timeout, signal]) : timeout,
-    );
-    outcome = judge(endpoint, res.statusCode, await readText(res));
+    const res = await sendUpstream(ctx, provider, channel, input, mapped.model, signal ? AbortSignal.any([timeout, signal]) : timeout);
+    outcome = judge(provider, input, res.statusCode, await readText(res));
   } catch (err) {
     if (signal?.aborted) return skipped('测试已取消');
     const message = timeout.aborted ? `上游在 ${TEST_TIMEOUT_MS / 1000} 秒内未应答` : `上游连接失败：${(err as Error).message}`;

@@ -5,7 +5,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Usage } from '../billing/pricing.js';
-import { SseParser } from './sse.js';
+import { SseParser, type SseEvent } from './sse.js';
+import type { StreamEvent } from './protocol/events.js';
 import { completionText, usageOf } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import type { UpstreamResponse } from './upstream.js';
@@ -152,4 +153,93 @@ export async function forwardBinary(upstream: UpstreamResponse, out: ServerRespo
     if (!out.write(chunk)) await drained(out);
   }
   return { usage: null, completionTokens: 0, firstTokenMs, clientAborted: false, finish: () => out.end() };
+}
+
+/**
+ * A stream in a provider's own protocol: each upstream event is parsed into StreamEvents and
+ * serialized as OpenAI chunks on the way, event by event.
+ */
+export async function forwardConvertedStream(
+  upstream: UpstreamResponse,
+  out: ServerResponse,
+  started: number,
+  opts: {
+    parser: { push(event: SseEvent): StreamEvent[] };
+    serializer: { push(event: StreamEvent): string; end(): string };
+    isClientGone: () => boolean;
+  },
+): Promise<ForwardResult> {
+  out.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  const sse = new SseParser();
+  const count = new RunningCount();
+  let usage: Usage | null = null;
+  let firstTokenMs = 0;
+  let clientAborted = false;
+  const take = (events: StreamEvent[]): string => {
+    let text = '';
+    for (const event of events) {
+      if (event.type === 'usage') usage = event.usage;
+      else if (event.type === 'text' || event.type === 'reasoning') count.add(event.text);
+      else if (event.type === 'tool_call') count.add(event.arguments);
+      text += opts.serializer.push(event);
+    }
+    return text;
+  };
+  try {
+    for await (const chunk of upstream.body) {
+      if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
+      let text = '';
+      for (const ev of sse.push(chunk as Buffer)) text += take(opts.parser.push(ev));
+      if (text === '') continue;
+      if (opts.isClientGone()) {
+        clientAborted = true;
+        break;
+      }
+      if (!out.write(text)) await drained(out);
+    }
+    if (!clientAborted) {
+      let rest = '';
+      for (const ev of sse.end()) rest += take(opts.parser.push(ev));
+      if (rest !== '') out.write(rest);
+    }
+  } catch (err) {
+    if (!opts.isClientGone()) throw err;
+    clientAborted = true;
+  }
+  if (opts.isClientGone()) clientAborted = true;
+  const finish = () => {
+    if (!clientAborted) out.end(opts.serializer.end());
+  };
+  const final = usage as Usage | null;
+  return { usage: final, completionTokens: final ? 0 : await count.total(), firstTokenMs, clientAborted, finish };
+}
+
+/** A whole answer in a provider's own protocol, converted to OpenAI's chat.completion. */
+export async function forwardConvertedJson(
+  upstream: UpstreamResponse,
+  out: ServerResponse,
+  started: number,
+  convert: (payload: unknown) => { completion: unknown; usage: Usage | null },
+): Promise<ForwardResult> {
+  const text = await readText(upstream, 64 * 1024 * 1024);
+  const firstTokenMs = Math.round(performance.now() - started);
+  let payload: unknown = null;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    throw new Error('upstream answered with invalid JSON');
+  }
+  const { completion, usage } = convert(payload);
+  const body = JSON.stringify(completion);
+  const completionTokens = usage ? 0 : await countTokens(completionText(completion));
+  const finish = () => {
+    out.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    out.end(body);
+  };
+  return { usage, completionTokens, firstTokenMs, clientAborted: false, finish };
 }

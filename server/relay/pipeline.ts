@@ -5,15 +5,15 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.js';
-import type { Channel } from '../db/types.js';
 import { lookupPrice, quotaFor, type Price, type Usage } from '../billing/pricing.js';
 import { credit, debit, debitUpTo, type Payer } from '../billing/ledger.js';
 import type { Endpoint } from './endpoints.js';
 import { RelayError, relayErrors } from './errors.js';
 import { providerFor } from './providers/registry.js';
-import { mapModel, mapStatus, paramOverride } from './model-mapping.js';
-import { callUpstream, readText, upstreamErrorMessage, type UpstreamResponse } from './upstream.js';
-import { forwardBinary, forwardJson, forwardStream, type ForwardResult } from './forward.js';
+import { mapModel, mapStatus } from './model-mapping.js';
+import { readText, type UpstreamResponse } from './upstream.js';
+import type { ForwardResult } from './forward.js';
+import { errorMessageOf, forwardAnswer, sendUpstream } from './exchange.js';
 import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure } from './health.js';
@@ -49,18 +49,6 @@ const TRUSTED_USD = 10;
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
   return status >= 500 || status === 401 || status === 403 || status === 404 || status === 408 || status === 429;
-}
-
-function upstreamBody(input: RelayInput, channel: Channel, upstreamModel: string, askUsage: boolean): string | Buffer {
-  if (!input.body) return input.raw ?? Buffer.alloc(0);
-  const override = paramOverride(channel.param_override);
-  if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(input.body);
-  const body: Record<string, unknown> = { ...input.body, model: upstreamModel, ...override };
-  if (askUsage) {
-    const current = body.stream_options;
-    body.stream_options = { ...(current && typeof current === 'object' ? current : {}), include_usage: true };
-  }
-  return JSON.stringify(body);
 }
 
 function estimateQuota(input: RelayInput, price: Price, quotaPerUnit: number): number {
@@ -131,24 +119,16 @@ export async function relay(
       failure = relayErrors.badBody(mapped.message);
       break;
     }
-    // Only chat and legacy completions take stream_options; the Responses API reports usage itself.
-    const askUsage =
-      input.stream && provider.streamUsageOption && (input.endpoint === 'chat.completions' || input.endpoint === 'completions');
     let res: UpstreamResponse;
     try {
-      res = await callUpstream(
-        provider.target(channel, input.endpoint, mapped.model),
-        upstreamBody(input, channel, mapped.model, askUsage),
-        input.contentType,
-        abort.signal,
-      );
+      res = await sendUpstream(ctx, provider, channel, input, mapped.model, abort.signal);
     } catch (err) {
       if (clientGone) break;
       failure = new RelayError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
       continue;
     }
     if (res.statusCode >= 400) {
-      const message = upstreamErrorMessage(await readText(res), res.statusCode);
+      const message = errorMessageOf(provider, input, await readText(res), res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
       failure = new RelayError(
         mapStatus(channel.status_code_mapping, res.statusCode),
@@ -161,17 +141,9 @@ export async function relay(
     }
 
     reply.hijack();
-    const contentType = String(res.headers['content-type'] ?? '');
     let outcome: ForwardResult;
     try {
-      outcome = contentType.includes('text/event-stream')
-        ? await forwardStream(res, reply.raw, started, {
-            dropUsageChunk: !(input.body?.stream_options as { include_usage?: boolean } | undefined)?.include_usage,
-            isClientGone: () => clientGone,
-          })
-        : contentType.includes('json') || contentType.startsWith('text/')
-          ? await forwardJson(res, reply.raw, started)
-          : await forwardBinary(res, reply.raw, started);
+      outcome = await forwardAnswer(provider, input, res, reply.raw, started, () => clientGone);
     } catch (err) {
       // The answer broke off mid-way: bill nothing for it and close the client's connection.
       reply.raw.destroy();

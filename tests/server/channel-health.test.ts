@@ -180,7 +180,7 @@ await forEachDatabase('channel health', (kind) => {
 
   it('answers for unknown channels and types without a provider', async () => {
     expectFail(await admin.get('/api/channel/test/999999'), '渠道不存在');
-    const claude = await f.addChannel({ name: 'claude', type: 14, key: goodKey(), base_url: f.upstream.url });
+    const claude = await f.addChannel({ name: 'cohere', type: 34, key: goodKey(), base_url: f.upstream.url });
     const answer = (await admin.get(`/api/channel/test/${claude}`)).body;
     expect(answer).toMatchObject({ success: false, message: '该渠道类型暂不支持测试' });
     expect((await row(claude)).test_time).toBe(0);
@@ -205,7 +205,7 @@ await forEachDatabase('channel health', (kind) => {
 
     const rows = await f.tg.gateway.ctx.db.selectFrom('channels').select(['id', 'status', 'test_time', 'type']).execute();
     for (const r of rows) {
-      if (r.status === 2 || r.type === 14) expect(r.test_time, `channel ${r.id}`).toBe(0);
+      if (r.status === 2 || r.type === 34) expect(r.test_time, `channel ${r.id}`).toBe(0);
       else expect(r.test_time, `channel ${r.id}`).toBeGreaterThan(0);
     }
     expect(requestsWith(keys.manual)).toHaveLength(0);
@@ -263,7 +263,7 @@ await forEachDatabase('channel health', (kind) => {
   });
 
   it('refuses balances for types without billing endpoints and reports upstream failures', async () => {
-    const claude = await f.addChannel({ name: 'claude-balance', type: 14, key: goodKey(), base_url: f.upstream.url });
+    const claude = await f.addChannel({ name: 'cohere-balance', type: 34, key: goodKey(), base_url: f.upstream.url });
     expectFail(await admin.get(`/api/channel/update_balance/${claude}/`), '该渠道类型暂不支持查询余额');
     const azure = await f.addChannel({
       name: 'azure-balance',
@@ -326,7 +326,7 @@ await forEachDatabase('channel health', (kind) => {
         '不允许访问内网',
       );
       expectFail(
-        await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 14, key }),
+        await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 34, key }),
         '该渠道类型暂不支持获取模型列表',
       );
       expectFail(

@@ -1,5 +1,7 @@
 import { CHANNEL_TYPES, type ChannelType } from '../../channels/types.js';
 import { azure } from './azure/index.js';
+import { claude } from './claude/index.js';
+import { gemini } from './gemini/index.js';
 import { openAICompatible } from './openai-compatible/index.js';
 import type { ProviderDefinition } from './types.js';
 
@@ -14,9 +16,11 @@ export const PROVIDERS: Partial<Record<ChannelType, ProviderDefinition>> = {
   1: compatible(1),
   3: azure,
   8: compatible(8),
+  14: claude,
   17: compatible(17, '/compatible-mode/v1'),
   19: compatible(19),
   20: compatible(20),
+  24: gemini,
   25: compatible(25),
   26: compatible(26, '/api/paas/v4'),
   31: compatible(31),

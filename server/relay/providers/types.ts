@@ -1,10 +1,43 @@
 import type { Channel } from '../../db/types.js';
+import type { Usage } from '../../billing/pricing.js';
 import type { Endpoint } from '../endpoints.js';
+import type { SseEvent } from '../sse.js';
+import type { StreamEvent } from '../protocol/events.js';
+import type { ClaudeSettings } from './claude/convert-to-claude-messages.js';
+import type { GeminiSettings } from './gemini/gemini-settings.js';
 
 /** Where and how to send one upstream call. */
 export interface UpstreamTarget {
   url: string;
   headers: Record<string, string>;
+}
+
+type ChannelAccess = Pick<Channel, 'key' | 'base_url' | 'other' | 'openai_organization'>;
+
+/** Provider settings from the options, read by the pipeline and handed to the pure converters. */
+export interface ProviderSettings {
+  claude: ClaudeSettings;
+  gemini: GeminiSettings;
+}
+
+/**
+ * How a provider with a protocol of its own serves OpenAI chat requests: the request converted on
+ * the way up, the answer (whole or streamed) converted on the way down.
+ */
+export interface ChatAdapter {
+  /** The upstream call for an OpenAI chat body whose `model` is already the upstream model. */
+  request(
+    channel: ChannelAccess,
+    body: Record<string, unknown>,
+    stream: boolean,
+    settings: ProviderSettings,
+  ): { target: UpstreamTarget; body: string };
+  /** A whole answer as an OpenAI chat.completion, with its usage. */
+  answer(payload: unknown, model: string): { completion: unknown; usage: Usage | null };
+  /** A parser from the provider's stream events to the relay's StreamEvents. */
+  stream(model: string): { push(event: SseEvent): StreamEvent[] };
+  /** The message of an upstream error body. */
+  errorMessage(text: string, status: number): string;
 }
 
 /**
@@ -22,4 +55,6 @@ export interface ProviderDefinition {
   ): UpstreamTarget;
   /** Asks for usage in the last stream chunk (`stream_options.include_usage`). */
   streamUsageOption: boolean;
+  /** Present when chat requests are converted to and from the provider's own protocol. */
+  chat?: ChatAdapter;
 }

@@ -1,0 +1,41 @@
+/** Anthropic Claude (type 14): `/v1/messages`, `x-api-key`, chat converted both ways. */
+import type { ProviderDefinition } from '../types.js';
+import type { OpenAIChatRequest } from '../../protocol/openai-chunks.js';
+import { upstreamErrorMessage } from '../../upstream.js';
+import { convertToClaudeMessages } from './convert-to-claude-messages.js';
+import { claudeErrorOf, convertClaudeResponse } from './convert-claude-response.js';
+import { createClaudeStreamParser } from './claude-stream.js';
+
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+export const claude: ProviderDefinition = {
+  name: 'Claude',
+  streamUsageOption: false,
+  supports: (endpoint) => endpoint === 'chat.completions',
+  target(channel) {
+    const base = (channel.base_url || DEFAULT_BASE_URL).replace(/\/+$/, '');
+    return { url: `${base}/v1/messages`, headers: { 'x-api-key': channel.key, 'anthropic-version': '2023-06-01' } };
+  },
+  chat: {
+    request(channel, body, stream, settings) {
+      const converted = convertToClaudeMessages(body as unknown as OpenAIChatRequest, settings.claude);
+      const target = claude.target(channel, 'chat.completions', String(body.model));
+      return {
+        target: { url: target.url, headers: { ...target.headers, ...converted.headers } },
+        body: JSON.stringify({ ...converted.body, stream }),
+      };
+    },
+    answer(payload, model) {
+      const { body, usage } = convertClaudeResponse(payload, { model });
+      return { completion: body, usage };
+    },
+    stream: () => createClaudeStreamParser(),
+    errorMessage(text, status) {
+      try {
+        return claudeErrorOf(JSON.parse(text))?.message ?? upstreamErrorMessage(text, status);
+      } catch {
+        return upstreamErrorMessage(text, status);
+      }
+    },
+  },
+};

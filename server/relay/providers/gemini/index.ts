@@ -1,0 +1,45 @@
+/** Google Gemini (type 24): `/{version}/models/{model}:generateContent`, `x-goog-api-key`, chat converted both ways. */
+import type { ProviderDefinition } from '../types.js';
+import type { OpenAIChatRequest } from './gemini-api-types.js';
+import { upstreamErrorMessage } from '../../upstream.js';
+import { convertToGeminiRequest } from './convert-to-gemini-request.js';
+import { convertGeminiResponse, parseGeminiError } from './convert-gemini-response.js';
+import { createGeminiStreamParser } from './gemini-stream.js';
+import type { GeminiResponse } from './gemini-api-types.js';
+
+const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+function baseOf(base: string | null): string {
+  return (base || DEFAULT_BASE_URL).replace(/\/+$/, '');
+}
+
+export const gemini: ProviderDefinition = {
+  name: 'Gemini',
+  streamUsageOption: false,
+  supports: (endpoint) => endpoint === 'chat.completions',
+  target(channel, _endpoint, model) {
+    return {
+      url: `${baseOf(channel.base_url)}/v1beta/models/${encodeURIComponent(model)}:generateContent`,
+      headers: { 'x-goog-api-key': channel.key },
+    };
+  },
+  chat: {
+    request(channel, body, stream, settings) {
+      const plan = convertToGeminiRequest(body as unknown as OpenAIChatRequest, settings.gemini);
+      const action = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+      return {
+        target: {
+          url: `${baseOf(channel.base_url)}/${plan.apiVersion}/models/${encodeURIComponent(plan.model)}:${action}`,
+          headers: { 'x-goog-api-key': channel.key },
+        },
+        body: JSON.stringify(plan.body),
+      };
+    },
+    answer(payload, model) {
+      const { completion, usage } = convertGeminiResponse(payload as GeminiResponse, { model });
+      return { completion, usage };
+    },
+    stream: (model) => createGeminiStreamParser({ model }),
+    errorMessage: (text, status) => parseGeminiError(text)?.message ?? upstreamErrorMessage(text, status),
+  },
+};
