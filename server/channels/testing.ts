@@ -129,7 +129,14 @@ export async function testChannel(
   const started = performance.now();
   let outcome: Outcome;
   try {
-    const res = await sendUpstream(ctx, provider, channel, input, mapped.model, signal ? AbortSignal.any([timeout, signal]) : timeout);
+    const res = await sendUpstream(
+      ctx,
+      provider,
+      channel,
+      input,
+      mapped.model,
+      signal ? AbortSignal.any([timeout, signal]) : timeout,
+    );
     outcome = judge(provider, input, res.statusCode, await readText(res));
   } catch (err) {
     if (signal?.aborted) return skipped('测试已取消');
