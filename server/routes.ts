@@ -7,6 +7,7 @@ import userAdminRoutes from './users/admin-routes.js';
 import tokenRoutes from './tokens/routes.js';
 import channelRoutes from './channels/routes.js';
 import relayRoutes from './relay/routes.js';
+import claudeRoutes from './relay/claude-routes.js';
 import logRoutes from './logs/routes.js';
 import channelHealthRoutes from './channels/health-routes.js';
 
@@ -22,4 +23,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(channelHealthRoutes);
   await app.register(logRoutes);
   await app.register(relayRoutes);
+  await app.register(claudeRoutes);
 }

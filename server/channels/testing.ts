@@ -124,7 +124,15 @@ export async function testChannel(
   const mapped = mapModel(channel.model_mapping, model);
   if (!mapped.ok) return skipped(mapped.message);
 
-  const input: RelayInput = { endpoint, body, raw: null, contentType: 'application/json', model, stream: false };
+  const input: RelayInput = {
+    endpoint,
+    body,
+    raw: null,
+    contentType: 'application/json',
+    model,
+    stream: false,
+    client: 'openai',
+  };
   const timeout = AbortSignal.timeout(TEST_TIMEOUT_MS);
   const started = performance.now();
   let outcome: Outcome;

@@ -1,30 +1,63 @@
 /**
- * One exchange with an upstream: the request as the provider wants it (passed through for
- * OpenAI-compatible providers, converted for those with a protocol of their own) and the answer
- * forwarded to the client in OpenAI's format.
+ * One exchange with an upstream, in whichever combination of formats the client and the channel
+ * speak: passed through when they agree, otherwise converted through OpenAI chat (requests) and
+ * StreamEvents (answers).
  */
 import type { ServerResponse } from 'node:http';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
+import type { Usage } from '../billing/pricing.js';
 import type { RelayInput } from './pipeline.js';
 import type { ChatAdapter, ProviderDefinition, ProviderSettings } from './providers/types.js';
 import { claudeSettingsFrom } from './providers/claude/convert-to-claude-messages.js';
 import { geminiSettingsFrom } from './providers/gemini/gemini-settings.js';
+import { claudeErrorOf, usageFromClaude } from './providers/claude/convert-claude-response.js';
+import { createClaudeStreamParser } from './providers/claude/claude-stream.js';
+import {
+  convertFromClaudeRequest,
+  convertToClaudeResponse,
+  createClaudeSseSerializer,
+} from './providers/claude/convert-from-claude-messages.js';
+import type { ClaudeRequest } from './providers/claude/claude-api-types.js';
 import { createOpenAIChunkSerializer } from './protocol/openai-chunks.js';
+import { createOpenAIStreamParser } from './protocol/openai-stream-parser.js';
 import { paramOverride } from './model-mapping.js';
 import { callUpstream, upstreamErrorMessage, type UpstreamResponse } from './upstream.js';
+import { usageOf } from './usage.js';
 import {
   forwardBinary,
   forwardConvertedJson,
   forwardConvertedStream,
   forwardJson,
   forwardStream,
+  inspectOpenAIEvent,
+  inspectWith,
   type ForwardResult,
 } from './forward.js';
 
-/** The adapter converting this request, when the provider has its own protocol for it. */
-function adapterFor(provider: ProviderDefinition, input: RelayInput): ChatAdapter | undefined {
-  return input.endpoint === 'chat.completions' && input.body ? provider.chat : undefined;
+/** The wire format a client speaks. */
+export type ClientFormat = 'openai' | 'claude';
+
+/**
+ * How a request travels: `native` when client and channel speak the same protocol; `adapter` when
+ * the channel has its own protocol (OpenAI chat in between); `openai` when a non-OpenAI client
+ * reaches an OpenAI-compatible channel.
+ */
+type Route =
+  | { kind: 'native' }
+  | { kind: 'adapter'; adapter: ChatAdapter; chat: Record<string, unknown> }
+  | { kind: 'openai'; chat: Record<string, unknown> };
+
+function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
+  if (input.client === 'claude' && input.body) {
+    if (provider.protocol === 'claude') return { kind: 'native' };
+    const chat = convertFromClaudeRequest(input.body as unknown as ClaudeRequest) as unknown as Record<string, unknown>;
+    return provider.chat ? { kind: 'adapter', adapter: provider.chat, chat } : { kind: 'openai', chat };
+  }
+  if (input.endpoint === 'chat.completions' && input.body && provider.chat) {
+    return { kind: 'adapter', adapter: provider.chat, chat: input.body };
+  }
+  return { kind: 'native' };
 }
 
 function providerSettings(ctx: GatewayContext): ProviderSettings {
@@ -35,17 +68,18 @@ function clientWantsUsage(input: RelayInput): boolean {
   return (input.body?.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
 }
 
-/** The body for an OpenAI-compatible upstream: untouched unless the model, overrides or usage ask differ. */
-function passThroughBody(input: RelayInput, channel: Channel, upstreamModel: string, askUsage: boolean): string | Buffer {
+function withStreamUsage(body: Record<string, unknown>): Record<string, unknown> {
+  const current = body.stream_options;
+  return { ...body, stream_options: { ...(current && typeof current === 'object' ? current : {}), include_usage: true } };
+}
+
+/** The body for a channel of the client's own protocol: untouched unless the model, overrides or usage ask differ. */
+function nativeBody(input: RelayInput, channel: Channel, upstreamModel: string, askUsage: boolean): string | Buffer {
   if (!input.body) return input.raw ?? Buffer.alloc(0);
   const override = paramOverride(channel.param_override);
   if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(input.body);
   const body: Record<string, unknown> = { ...input.body, model: upstreamModel, ...override };
-  if (askUsage) {
-    const current = body.stream_options;
-    body.stream_options = { ...(current && typeof current === 'object' ? current : {}), include_usage: true };
-  }
-  return JSON.stringify(body);
+  return JSON.stringify(askUsage ? withStreamUsage(body) : body);
 }
 
 export function sendUpstream(
@@ -56,26 +90,61 @@ export function sendUpstream(
   upstreamModel: string,
   signal: AbortSignal,
 ): Promise<UpstreamResponse> {
-  const adapter = adapterFor(provider, input);
-  if (adapter && input.body) {
-    const body = { ...input.body, model: upstreamModel, ...paramOverride(channel.param_override) };
-    const plan = adapter.request(channel, body, input.stream, providerSettings(ctx));
+  const route = routeFor(provider, input);
+  const override = paramOverride(channel.param_override);
+  if (route.kind === 'adapter') {
+    const plan = route.adapter.request(
+      channel,
+      { ...route.chat, model: upstreamModel, ...override },
+      input.stream,
+      providerSettings(ctx),
+    );
     return callUpstream(plan.target, plan.body, 'application/json', signal);
+  }
+  if (route.kind === 'openai') {
+    const body = { ...route.chat, model: upstreamModel, stream: input.stream, ...override };
+    const target = provider.target(channel, 'chat.completions', upstreamModel);
+    return callUpstream(target, JSON.stringify(input.stream ? withStreamUsage(body) : body), 'application/json', signal);
   }
   // Only chat and legacy completions take stream_options; the Responses API reports usage itself.
   const askUsage =
-    input.stream && provider.streamUsageOption && (input.endpoint === 'chat.completions' || input.endpoint === 'completions');
+    input.client === 'openai' &&
+    input.stream &&
+    provider.streamUsageOption &&
+    (input.endpoint === 'chat.completions' || input.endpoint === 'completions');
+  const target = provider.target(channel, input.endpoint, upstreamModel);
+  const headers = { ...input.forwardHeaders, ...target.headers };
   return callUpstream(
-    provider.target(channel, input.endpoint, upstreamModel),
-    passThroughBody(input, channel, upstreamModel, askUsage),
+    { url: target.url, headers },
+    nativeBody(input, channel, upstreamModel, askUsage),
     input.contentType,
     signal,
   );
 }
 
 export function errorMessageOf(provider: ProviderDefinition, input: RelayInput, text: string, status: number): string {
-  const adapter = adapterFor(provider, input);
-  return adapter ? adapter.errorMessage(text, status) : upstreamErrorMessage(text, status);
+  const route = routeFor(provider, input);
+  if (route.kind === 'adapter') return route.adapter.errorMessage(text, status);
+  if (provider.protocol === 'claude') {
+    try {
+      return claudeErrorOf(JSON.parse(text))?.message ?? upstreamErrorMessage(text, status);
+    } catch {
+      return upstreamErrorMessage(text, status);
+    }
+  }
+  return upstreamErrorMessage(text, status);
+}
+
+/** The client's serializer for StreamEvents. */
+function serializerFor(input: RelayInput) {
+  return input.client === 'claude'
+    ? createClaudeSseSerializer({ model: input.model })
+    : createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model });
+}
+
+/** An OpenAI chat.completion in the client's format. */
+function answerFor(input: RelayInput, completion: unknown): unknown {
+  return input.client === 'claude' ? convertToClaudeResponse(completion, { model: input.model }) : completion;
 }
 
 export function forwardAnswer(
@@ -87,20 +156,22 @@ export function forwardAnswer(
   isClientGone: () => boolean,
 ): Promise<ForwardResult> {
   const contentType = String(res.headers['content-type'] ?? '');
-  const adapter = adapterFor(provider, input);
-  if (adapter) {
-    if (contentType.includes('text/event-stream')) {
-      return forwardConvertedStream(res, out, started, {
-        parser: adapter.stream(input.model),
-        serializer: createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model }),
-        isClientGone,
-      });
-    }
-    return forwardConvertedJson(res, out, started, (payload) => adapter.answer(payload, input.model));
+  const streaming = contentType.includes('text/event-stream');
+  const route = routeFor(provider, input);
+  if (route.kind !== 'native') {
+    const parser = route.kind === 'adapter' ? route.adapter.stream(input.model) : createOpenAIStreamParser();
+    if (streaming) return forwardConvertedStream(res, out, started, { parser, serializer: serializerFor(input), isClientGone });
+    return forwardConvertedJson(res, out, started, (payload) => {
+      const { completion, usage }: { completion: unknown; usage: Usage | null } =
+        route.kind === 'adapter' ? route.adapter.answer(payload, input.model) : { completion: payload, usage: usageOf(payload) };
+      return { completion: answerFor(input, completion), usage };
+    });
   }
-  if (contentType.includes('text/event-stream')) {
-    return forwardStream(res, out, started, { dropUsageChunk: !clientWantsUsage(input), isClientGone });
+  if (input.client === 'claude') {
+    if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), isClientGone });
+    return forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage));
   }
+  if (streaming) return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), isClientGone });
   if (contentType.includes('json') || contentType.startsWith('text/')) return forwardJson(res, out, started);
   return forwardBinary(res, out, started);
 }

@@ -66,11 +66,46 @@ function isUsageOnlyChunk(payload: unknown): boolean {
   return !!p && Array.isArray(p.choices) && p.choices.length === 0 && !!p.usage;
 }
 
+/** What a stream event tells about billing, and whether the client should not see it. */
+export interface EventInspection {
+  usage?: Usage | null;
+  text?: string;
+  drop?: boolean;
+}
+
+/** OpenAI chunks: usage from the usage chunk, text from the deltas. */
+export function inspectOpenAIEvent(dropUsageChunk: boolean): (ev: SseEvent) => EventInspection {
+  return (ev) => {
+    if (ev.data === '[DONE]') return {};
+    let payload: unknown = null;
+    try {
+      payload = JSON.parse(ev.data);
+    } catch {
+      return {};
+    }
+    return { usage: usageOf(payload), text: completionText(payload), drop: dropUsageChunk && isUsageOnlyChunk(payload) };
+  };
+}
+
+/** Events of a provider's own protocol, read through its stream parser. */
+export function inspectWith(parser: { push(ev: SseEvent): StreamEvent[] }): (ev: SseEvent) => EventInspection {
+  return (ev) => {
+    const found: EventInspection = { text: '' };
+    for (const event of parser.push(ev)) {
+      if (event.type === 'usage') found.usage = event.usage;
+      else if (event.type === 'text' || event.type === 'reasoning') found.text += event.text;
+      else if (event.type === 'tool_call') found.text += event.arguments;
+    }
+    return found;
+  };
+}
+
+/** A stream in the client's own protocol: relayed event by event, inspected on the way. */
 export async function forwardStream(
   upstream: UpstreamResponse,
   out: ServerResponse,
   started: number,
-  opts: { dropUsageChunk: boolean; isClientGone: () => boolean },
+  opts: { inspect: (ev: SseEvent) => EventInspection; isClientGone: () => boolean },
 ): Promise<ForwardResult> {
   out.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -88,18 +123,10 @@ export async function forwardStream(
       if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
       let text = '';
       for (const ev of parser.push(chunk as Buffer)) {
-        if (ev.data !== '[DONE]') {
-          let payload: unknown = null;
-          try {
-            payload = JSON.parse(ev.data);
-          } catch {
-            /* forwarded as is */
-          }
-          const u = usageOf(payload);
-          if (u) usage = u;
-          count.add(completionText(payload));
-          if (opts.dropUsageChunk && isUsageOnlyChunk(payload)) continue;
-        }
+        const seen = opts.inspect(ev);
+        if (seen.usage) usage = seen.usage;
+        if (seen.text) count.add(seen.text);
+        if (seen.drop) continue;
         text += ev.event === 'message' ? '' : `event: ${ev.event}\n`;
         text += `data: ${ev.data.replace(/\n/g, '\ndata: ')}\n\n`;
       }
@@ -122,7 +149,12 @@ export async function forwardStream(
 }
 
 /** A whole JSON answer: read, usage taken, sent on with the upstream's status and type. */
-export async function forwardJson(upstream: UpstreamResponse, out: ServerResponse, started: number): Promise<ForwardResult> {
+export async function forwardJson(
+  upstream: UpstreamResponse,
+  out: ServerResponse,
+  started: number,
+  usageFrom: (payload: unknown) => Usage | null = usageOf,
+): Promise<ForwardResult> {
   const text = await readText(upstream, 64 * 1024 * 1024);
   const firstTokenMs = Math.round(performance.now() - started);
   let payload: unknown = null;
@@ -131,7 +163,7 @@ export async function forwardJson(upstream: UpstreamResponse, out: ServerRespons
   } catch {
     /* not JSON: forwarded as is */
   }
-  const usage = usageOf(payload);
+  const usage = usageFrom(payload);
   const completionTokens = usage ? 0 : await countTokens(completionText(payload));
   const type = String(upstream.headers['content-type'] ?? 'application/json');
   const finish = () => {

@@ -13,7 +13,7 @@ import { providerFor } from './providers/registry.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { readText, type UpstreamResponse } from './upstream.js';
 import type { ForwardResult } from './forward.js';
-import { errorMessageOf, forwardAnswer, sendUpstream } from './exchange.js';
+import { errorMessageOf, forwardAnswer, sendUpstream, type ClientFormat } from './exchange.js';
 import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure } from './health.js';
@@ -42,6 +42,10 @@ export interface RelayInput {
   contentType: string;
   model: string;
   stream: boolean;
+  /** The client's wire format (OpenAI unless a native endpoint such as /v1/messages was called). */
+  client: ClientFormat;
+  /** Client headers a channel of the client's own protocol should see (e.g. `anthropic-beta`). */
+  forwardHeaders?: Record<string, string>;
 }
 
 const TRUSTED_USD = 10;

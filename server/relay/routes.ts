@@ -8,50 +8,9 @@ import { AppError } from '../http/errors.js';
 import type { GatewayContext } from '../context.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { RelayError, relayErrors } from './errors.js';
-import { resolveCaller, type Caller } from './caller.js';
-import { relay, type RelayCaller, type RelayInput } from './pipeline.js';
-
-/** Prompts with images or audio are large. */
-const RELAY_BODY_LIMIT = 64 * 1024 * 1024;
-
-const MULTIPART: ReadonlySet<Endpoint> = new Set(['audio.transcriptions', 'audio.translations', 'images.edits']);
-
-function tokenCaller(c: Caller): RelayCaller {
-  return {
-    userId: c.user.id,
-    username: c.user.username,
-    group: c.group,
-    tokenId: c.token.id,
-    tokenName: c.token.name,
-    unlimitedToken: c.token.unlimited_quota,
-    userQuotaHint: c.user.quota,
-    tokenQuotaHint: c.token.remain_quota,
-    acceptUnsetPrice: c.user.acceptUnsetModelRatio,
-    pinnedChannelId: c.pinnedChannelId,
-  };
-}
-
-async function readInput(endpoint: Endpoint, request: FastifyRequest): Promise<RelayInput> {
-  const contentType = String(request.headers['content-type'] ?? 'application/json');
-  if (MULTIPART.has(endpoint) && Buffer.isBuffer(request.body)) {
-    const form = await new Response(new Uint8Array(request.body), { headers: { 'content-type': contentType } })
-      .formData()
-      .catch(() => null);
-    const model = form?.get('model');
-    if (typeof model !== 'string' || model === '') throw relayErrors.modelRequired();
-    return { endpoint, body: null, raw: request.body, contentType, model, stream: false };
-  }
-  const body = request.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw relayErrors.badBody('request body must be a JSON object');
-  const record = body as Record<string, unknown>;
-  const model = record.model;
-  if (typeof model !== 'string' || model.trim() === '') throw relayErrors.modelRequired();
-  return { endpoint, body: record, raw: null, contentType: 'application/json', model, stream: record.stream === true };
-}
-
-function checkModelLimit(c: Caller, model: string): void {
-  if (c.token.model_limits_enabled && !c.token.model_limits.has(model)) throw relayErrors.modelDenied(model);
-}
+import { resolveCaller } from './caller.js';
+import { relay } from './pipeline.js';
+import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './request.js';
 
 export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;

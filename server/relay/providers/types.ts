@@ -46,6 +46,8 @@ export interface ChatAdapter {
  */
 export interface ProviderDefinition {
   name: string;
+  /** The wire format the upstream speaks. */
+  protocol: 'openai' | 'claude' | 'gemini';
   /** The endpoints this provider serves; the relay refuses others before calling upstream. */
   supports(endpoint: Endpoint): boolean;
   target(

@@ -11,6 +11,7 @@ export function azureDeployment(model: string): string {
 /** Azure OpenAI: `/openai/deployments/{deployment}{path}?api-version=…` with an `api-key` header. */
 export const azure: ProviderDefinition = {
   name: 'Azure OpenAI',
+  protocol: 'openai',
   streamUsageOption: true,
   supports: (endpoint) => endpoint !== 'rerank',
   target(channel, endpoint, model) {

@@ -10,6 +10,7 @@ const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 export const claude: ProviderDefinition = {
   name: 'Claude',
+  protocol: 'claude',
   streamUsageOption: false,
   supports: (endpoint) => endpoint === 'chat.completions',
   target(channel) {

@@ -15,6 +15,7 @@ function baseOf(base: string | null): string {
 
 export const gemini: ProviderDefinition = {
   name: 'Gemini',
+  protocol: 'gemini',
   streamUsageOption: false,
   supports: (endpoint) => endpoint === 'chat.completions',
   target(channel, _endpoint, model) {

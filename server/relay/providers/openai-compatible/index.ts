@@ -20,6 +20,7 @@ export function openAICompatible(settings: OpenAICompatibleSettings): ProviderDe
   const prefix = settings.pathPrefix ?? '/v1';
   return {
     name: settings.name,
+    protocol: 'openai',
     streamUsageOption: settings.streamUsageOption ?? true,
     supports: (endpoint) => served === null || served.has(endpoint),
     target(channel, endpoint) {
