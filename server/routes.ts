@@ -8,6 +8,7 @@ import tokenRoutes from './tokens/routes.js';
 import channelRoutes from './channels/routes.js';
 import relayRoutes from './relay/routes.js';
 import claudeRoutes from './relay/claude-routes.js';
+import geminiRoutes from './relay/gemini-routes.js';
 import logRoutes from './logs/routes.js';
 import channelHealthRoutes from './channels/health-routes.js';
 
@@ -24,4 +25,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(logRoutes);
   await app.register(relayRoutes);
   await app.register(claudeRoutes);
+  await app.register(geminiRoutes);
 }

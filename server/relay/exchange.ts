@@ -19,6 +19,11 @@ import {
   createClaudeSseSerializer,
 } from './providers/claude/convert-from-claude-messages.js';
 import type { ClaudeRequest } from './providers/claude/claude-api-types.js';
+import { convertFromGeminiRequest, convertOpenAIToGeminiResponse } from './providers/gemini/convert-from-gemini-request.js';
+import { createGeminiStreamParser, createGeminiStreamSerializer } from './providers/gemini/gemini-stream.js';
+import { parseGeminiError, usageFromGemini } from './providers/gemini/convert-gemini-response.js';
+import type { GeminiRequest, GeminiResponse, OpenAIChatCompletion } from './providers/gemini/gemini-api-types.js';
+import type { StreamEvent } from './protocol/events.js';
 import { createOpenAIChunkSerializer } from './protocol/openai-chunks.js';
 import { createOpenAIStreamParser } from './protocol/openai-stream-parser.js';
 import { paramOverride } from './model-mapping.js';
@@ -36,7 +41,7 @@ import {
 } from './forward.js';
 
 /** The wire format a client speaks. */
-export type ClientFormat = 'openai' | 'claude';
+export type ClientFormat = 'openai' | 'claude' | 'gemini';
 
 /**
  * How a request travels: `native` when client and channel speak the same protocol; `adapter` when
@@ -48,10 +53,19 @@ type Route =
   | { kind: 'adapter'; adapter: ChatAdapter; chat: Record<string, unknown> }
   | { kind: 'openai'; chat: Record<string, unknown> };
 
+/** A Claude or Gemini request as OpenAI chat. */
+function asOpenAIChat(input: RelayInput, body: Record<string, unknown>): Record<string, unknown> {
+  const chat =
+    input.client === 'claude'
+      ? convertFromClaudeRequest(body as unknown as ClaudeRequest)
+      : convertFromGeminiRequest(body as unknown as GeminiRequest, { model: input.model, stream: input.stream });
+  return chat as unknown as Record<string, unknown>;
+}
+
 function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
-  if (input.client === 'claude' && input.body) {
-    if (provider.protocol === 'claude') return { kind: 'native' };
-    const chat = convertFromClaudeRequest(input.body as unknown as ClaudeRequest) as unknown as Record<string, unknown>;
+  if (input.client !== 'openai' && input.body) {
+    if (provider.protocol === input.client) return { kind: 'native' };
+    const chat = asOpenAIChat(input, input.body);
     return provider.chat ? { kind: 'adapter', adapter: provider.chat, chat } : { kind: 'openai', chat };
   }
   if (input.endpoint === 'chat.completions' && input.body && provider.chat) {
@@ -112,7 +126,7 @@ export function sendUpstream(
     input.stream &&
     provider.streamUsageOption &&
     (input.endpoint === 'chat.completions' || input.endpoint === 'completions');
-  const target = provider.target(channel, input.endpoint, upstreamModel);
+  const target = provider.target(channel, input.endpoint, upstreamModel, input.stream);
   const headers = { ...input.forwardHeaders, ...target.headers };
   return callUpstream(
     { url: target.url, headers },
@@ -125,6 +139,7 @@ export function sendUpstream(
 export function errorMessageOf(provider: ProviderDefinition, input: RelayInput, text: string, status: number): string {
   const route = routeFor(provider, input);
   if (route.kind === 'adapter') return route.adapter.errorMessage(text, status);
+  if (provider.protocol === 'gemini') return parseGeminiError(text)?.message ?? upstreamErrorMessage(text, status);
   if (provider.protocol === 'claude') {
     try {
       return claudeErrorOf(JSON.parse(text))?.message ?? upstreamErrorMessage(text, status);
@@ -136,15 +151,17 @@ export function errorMessageOf(provider: ProviderDefinition, input: RelayInput, 
 }
 
 /** The client's serializer for StreamEvents. */
-function serializerFor(input: RelayInput) {
-  return input.client === 'claude'
-    ? createClaudeSseSerializer({ model: input.model })
-    : createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model });
+function serializerFor(input: RelayInput): { push(event: StreamEvent): string; end(): string } {
+  if (input.client === 'claude') return createClaudeSseSerializer({ model: input.model });
+  if (input.client === 'gemini') return createGeminiStreamSerializer({ model: input.model });
+  return createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model });
 }
 
 /** An OpenAI chat.completion in the client's format. */
 function answerFor(input: RelayInput, completion: unknown): unknown {
-  return input.client === 'claude' ? convertToClaudeResponse(completion, { model: input.model }) : completion;
+  if (input.client === 'claude') return convertToClaudeResponse(completion, { model: input.model });
+  if (input.client === 'gemini') return convertOpenAIToGeminiResponse(completion as OpenAIChatCompletion, input.model);
+  return completion;
 }
 
 export function forwardAnswer(
@@ -170,6 +187,16 @@ export function forwardAnswer(
   if (input.client === 'claude') {
     if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), isClientGone });
     return forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage));
+  }
+  if (input.client === 'gemini') {
+    const parser = createGeminiStreamParser({ model: input.model });
+    if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(parser), isClientGone });
+    return forwardJson(
+      res,
+      out,
+      started,
+      (payload) => usageFromGemini((payload as GeminiResponse | null)?.usageMetadata).billing,
+    );
   }
   if (streaming) return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), isClientGone });
   if (contentType.includes('json') || contentType.startsWith('text/')) return forwardJson(res, out, started);

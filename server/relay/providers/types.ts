@@ -50,11 +50,8 @@ export interface ProviderDefinition {
   protocol: 'openai' | 'claude' | 'gemini';
   /** The endpoints this provider serves; the relay refuses others before calling upstream. */
   supports(endpoint: Endpoint): boolean;
-  target(
-    channel: Pick<Channel, 'key' | 'base_url' | 'other' | 'openai_organization'>,
-    endpoint: Endpoint,
-    model: string,
-  ): UpstreamTarget;
+  /** `stream` matters to providers whose streaming calls use another URL (Gemini). */
+  target(channel: ChannelAccess, endpoint: Endpoint, model: string, stream?: boolean): UpstreamTarget;
   /** Asks for usage in the last stream chunk (`stream_options.include_usage`). */
   streamUsageOption: boolean;
   /** Present when chat requests are converted to and from the provider's own protocol. */

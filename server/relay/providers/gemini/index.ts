@@ -18,9 +18,10 @@ export const gemini: ProviderDefinition = {
   protocol: 'gemini',
   streamUsageOption: false,
   supports: (endpoint) => endpoint === 'chat.completions',
-  target(channel, _endpoint, model) {
+  target(channel, _endpoint, model, stream = false) {
+    const action = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
     return {
-      url: `${baseOf(channel.base_url)}/v1beta/models/${encodeURIComponent(model)}:generateContent`,
+      url: `${baseOf(channel.base_url)}/v1beta/models/${encodeURIComponent(model)}:${action}`,
       headers: { 'x-goog-api-key': channel.key },
     };
   },

@@ -1,0 +1,58 @@
+/**
+ * Gemini-format clients (the Google Gen AI SDKs): `POST /v1beta/models/{model}:generateContent`
+ * and `:streamGenerateContent?alt=sse`, keyed by `x-goog-api-key` or `?key=` — passed through to
+ * Gemini channels, converted for every other channel. Errors answer in Google's error shape.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { GatewayContext } from '../context.js';
+import { AppError } from '../http/errors.js';
+import { RelayError, relayErrors } from './errors.js';
+import { resolveCaller } from './caller.js';
+import { relay, type RelayInput } from './pipeline.js';
+import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './request.js';
+import { geminiErrorBody } from './providers/gemini/convert-from-gemini-request.js';
+
+const ACTIONS = new Set(['generateContent', 'streamGenerateContent']);
+
+export default async function geminiRoutes(app: FastifyInstance): Promise<void> {
+  const ctx: GatewayContext = app.ctx;
+
+  app.setErrorHandler((error: FastifyError | RelayError | AppError, request, reply) => {
+    const known = error instanceof RelayError || error instanceof AppError;
+    const status = known
+      ? error.status === 200
+        ? 403
+        : error.status
+      : error.validation || (error.statusCode && error.statusCode < 500)
+        ? (error.statusCode ?? 400)
+        : 500;
+    if (status >= 500 && !known) request.log.error({ err: error }, 'gemini relay error');
+    return reply
+      .status(status)
+      .send(geminiErrorBody(status, status >= 500 && !known ? '服务器内部错误，请联系管理员' : error.message));
+  });
+
+  app.post('/v1beta/models/:target', { bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
+    const { target } = request.params as { target: string };
+    const at = target.lastIndexOf(':');
+    const model = at > 0 ? target.slice(0, at) : '';
+    const action = at > 0 ? target.slice(at + 1) : '';
+    if (!model || !ACTIONS.has(action))
+      throw new RelayError(404, `unknown method ${target}`, 'not_found', 'invalid_request_error');
+    const caller = await resolveCaller(ctx, request);
+    const body = request.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw relayErrors.badBody('request body must be a JSON object');
+    const input: RelayInput = {
+      endpoint: 'chat.completions',
+      body: body as Record<string, unknown>,
+      raw: null,
+      contentType: 'application/json',
+      model,
+      stream: action === 'streamGenerateContent',
+      client: 'gemini',
+    };
+    checkModelLimit(caller, model);
+    await relay(ctx, request, reply, tokenCaller(caller), input);
+    return reply;
+  });
+}
