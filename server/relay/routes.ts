@@ -83,13 +83,31 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     return reply;
   });
 
-  app.get('/v1/models', async (request) => {
+  /** The models the caller's token reaches. */
+  const modelsOf = async (request: FastifyRequest): Promise<string[]> => {
     const caller = await resolveCaller(ctx, request);
-    let models = ctx.channels.models(caller.group);
-    if (caller.token.model_limits_enabled) models = models.filter((m) => caller.token.model_limits.has(m));
+    const models = ctx.channels.models(caller.group);
+    return caller.token.model_limits_enabled ? models.filter((m) => caller.token.model_limits.has(m)) : models;
+  };
+
+  // Answered in the caller's format: Claude clients send `anthropic-version`, Gemini clients a Google key.
+  app.get('/v1/models', async (request) => {
+    const models = await modelsOf(request);
+    if (request.headers['anthropic-version']) {
+      const data = models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2024-01-01T00:00:00Z' }));
+      return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+    }
+    return { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1626777600, owned_by: 'custom' })) };
+  });
+
+  app.get('/v1beta/models', async (request) => {
+    const models = await modelsOf(request);
     return {
-      object: 'list',
-      data: models.map((id) => ({ id, object: 'model', created: 1626777600, owned_by: 'custom' })),
+      models: models.map((id) => ({
+        name: `models/${id}`,
+        displayName: id,
+        supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
+      })),
     };
   });
 

@@ -120,4 +120,10 @@ describe('Claude clients on /v1/messages', () => {
     });
     expect(counted.input_tokens).toBeGreaterThan(3);
   });
+
+  it('lists models in Claude’s shape for Claude clients', async () => {
+    const page = await anthropic.models.list();
+    expect(page.data.map((m) => m.id)).toContain('claude-sonnet-4-20250514');
+    expect(page.data[0]?.type).toBe('model');
+  });
 });

@@ -70,4 +70,10 @@ describe('Gemini clients on /v1beta', () => {
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
   });
+
+  it('lists models in Gemini’s shape for Gemini clients', async () => {
+    const res = await fetch(`${f.tg.url}/v1beta/models`, { headers: { 'x-goog-api-key': f.key } });
+    const body = await res.json();
+    expect(body.models.map((m: { name: string }) => m.name)).toContain('models/gemini-2.5-flash');
+  });
 });
