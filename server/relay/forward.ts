@@ -100,12 +100,25 @@ export function inspectWith(parser: { push(ev: SseEvent): StreamEvent[] }): (ev:
   };
 }
 
-/** A stream in the client's own protocol: relayed event by event, inspected on the way. */
-export async function forwardStream(
+/** What a stream tells about billing as it passes: the last usage seen and a running count. */
+class StreamTally {
+  usage: Usage | null = null;
+  readonly count = new RunningCount();
+  note(usage: Usage | null | undefined, text: string | undefined): void {
+    if (usage) this.usage = usage;
+    if (text) this.count.add(text);
+  }
+}
+
+/**
+ * The one stream loop: upstream bytes → SSE events → the text each event becomes for the client
+ * (`render`), written as it arrives with backpressure; `tail` closes the answer after billing.
+ */
+async function relayStream(
   upstream: UpstreamResponse,
   out: ServerResponse,
   started: number,
-  opts: { inspect: (ev: SseEvent) => EventInspection; isClientGone: () => boolean },
+  opts: { render: (ev: SseEvent, tally: StreamTally) => string; tail: () => string; isClientGone: () => boolean },
 ): Promise<ForwardResult> {
   out.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -113,23 +126,15 @@ export async function forwardStream(
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  const parser = new SseParser();
-  const count = new RunningCount();
-  let usage: Usage | null = null;
+  const sse = new SseParser();
+  const tally = new StreamTally();
   let firstTokenMs = 0;
   let clientAborted = false;
   try {
     for await (const chunk of upstream.body) {
       if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
       let text = '';
-      for (const ev of parser.push(chunk as Buffer)) {
-        const seen = opts.inspect(ev);
-        if (seen.usage) usage = seen.usage;
-        if (seen.text) count.add(seen.text);
-        if (seen.drop) continue;
-        text += ev.event === 'message' ? '' : `event: ${ev.event}\n`;
-        text += `data: ${ev.data.replace(/\n/g, '\ndata: ')}\n\n`;
-      }
+      for (const ev of sse.push(chunk as Buffer)) text += opts.render(ev, tally);
       if (text === '') continue;
       if (opts.isClientGone()) {
         clientAborted = true;
@@ -137,15 +142,45 @@ export async function forwardStream(
       }
       if (!out.write(text)) await drained(out);
     }
+    if (!clientAborted) {
+      // An event the upstream left without its closing blank line.
+      let rest = '';
+      for (const ev of sse.end()) rest += opts.render(ev, tally);
+      if (rest !== '') out.write(rest);
+    }
   } catch (err) {
     if (!opts.isClientGone()) throw err;
     clientAborted = true;
   }
   if (opts.isClientGone()) clientAborted = true;
   const finish = () => {
-    if (!clientAborted) out.end();
+    if (!clientAborted) out.end(opts.tail());
   };
-  return { usage, completionTokens: usage ? 0 : await count.total(), firstTokenMs, clientAborted, finish };
+  const usage = tally.usage;
+  return { usage, completionTokens: usage ? 0 : await tally.count.total(), firstTokenMs, clientAborted, finish };
+}
+
+/** An SSE event as text again, its `event:` name kept. */
+function frame(ev: SseEvent): string {
+  return `${ev.event === 'message' ? '' : `event: ${ev.event}\n`}data: ${ev.data.replace(/\n/g, '\ndata: ')}\n\n`;
+}
+
+/** A stream in the client's own protocol: relayed event by event, inspected on the way. */
+export function forwardStream(
+  upstream: UpstreamResponse,
+  out: ServerResponse,
+  started: number,
+  opts: { inspect: (ev: SseEvent) => EventInspection; isClientGone: () => boolean },
+): Promise<ForwardResult> {
+  return relayStream(upstream, out, started, {
+    render(ev, tally) {
+      const seen = opts.inspect(ev);
+      tally.note(seen.usage, seen.text);
+      return seen.drop ? '' : frame(ev);
+    },
+    tail: () => '',
+    isClientGone: opts.isClientGone,
+  });
 }
 
 /** A whole JSON answer: read, usage taken, sent on with the upstream's status and type. */
@@ -188,10 +223,10 @@ export async function forwardBinary(upstream: UpstreamResponse, out: ServerRespo
 }
 
 /**
- * A stream in a provider's own protocol: each upstream event is parsed into StreamEvents and
- * serialized as OpenAI chunks on the way, event by event.
+ * A stream in another protocol than the client's: each upstream event is parsed into StreamEvents
+ * and serialized in the client's format on the way, event by event.
  */
-export async function forwardConvertedStream(
+export function forwardConvertedStream(
   upstream: UpstreamResponse,
   out: ServerResponse,
   started: number,
@@ -201,54 +236,20 @@ export async function forwardConvertedStream(
     isClientGone: () => boolean;
   },
 ): Promise<ForwardResult> {
-  out.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  const sse = new SseParser();
-  const count = new RunningCount();
-  let usage: Usage | null = null;
-  let firstTokenMs = 0;
-  let clientAborted = false;
-  const take = (events: StreamEvent[]): string => {
-    let text = '';
-    for (const event of events) {
-      if (event.type === 'usage') usage = event.usage;
-      else if (event.type === 'text' || event.type === 'reasoning') count.add(event.text);
-      else if (event.type === 'tool_call') count.add(event.arguments);
-      text += opts.serializer.push(event);
-    }
-    return text;
-  };
-  try {
-    for await (const chunk of upstream.body) {
-      if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
+  return relayStream(upstream, out, started, {
+    render(ev, tally) {
       let text = '';
-      for (const ev of sse.push(chunk as Buffer)) text += take(opts.parser.push(ev));
-      if (text === '') continue;
-      if (opts.isClientGone()) {
-        clientAborted = true;
-        break;
+      for (const event of opts.parser.push(ev)) {
+        if (event.type === 'usage') tally.note(event.usage, undefined);
+        else if (event.type === 'text' || event.type === 'reasoning') tally.note(null, event.text);
+        else if (event.type === 'tool_call') tally.note(null, event.arguments);
+        text += opts.serializer.push(event);
       }
-      if (!out.write(text)) await drained(out);
-    }
-    if (!clientAborted) {
-      let rest = '';
-      for (const ev of sse.end()) rest += take(opts.parser.push(ev));
-      if (rest !== '') out.write(rest);
-    }
-  } catch (err) {
-    if (!opts.isClientGone()) throw err;
-    clientAborted = true;
-  }
-  if (opts.isClientGone()) clientAborted = true;
-  const finish = () => {
-    if (!clientAborted) out.end(opts.serializer.end());
-  };
-  const final = usage as Usage | null;
-  return { usage: final, completionTokens: final ? 0 : await count.total(), firstTokenMs, clientAborted, finish };
+      return text;
+    },
+    tail: () => opts.serializer.end(),
+    isClientGone: opts.isClientGone,
+  });
 }
 
 /** A whole answer in a provider's own protocol, converted to OpenAI's chat.completion. */
