@@ -1,43 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import { setupRoot, startTestGateway, type ApiClient, type ApiResponse, type TestGateway } from '../helpers/gateway.js';
-import { createChannelCache, type ChannelCache } from '../../server/channels/cache.js';
+import { expectFail, expectOk, makeChannelUser, newKey, watch } from '../helpers/channels.js';
 import { setChannelStatus } from '../../server/channels/status.js';
 import { CHANNEL_TYPES, isChannelType } from '../../server/channels/types.js';
-
-/** Every key given to the gateway; none may ever appear in an answer. */
-const secrets = new Set<string>();
-function newKey(): string {
-  const key = `sk-secret-${randomBytes(12).toString('hex')}`;
-  secrets.add(key);
-  return key;
-}
-
-/** Fails the test if any answer this client receives carries a channel key. */
-function watch(client: ApiClient): ApiClient {
-  const request = client.request.bind(client);
-  client.request = async <T>(method: string, path: string, body?: unknown, extra?: Record<string, string>) => {
-    const res = await request<T>(method, path, body, extra);
-    const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
-    for (const secret of secrets) {
-      if (text.includes(secret)) throw new Error(`${method} ${path} leaked a channel key`);
-    }
-    return res as ApiResponse<T>;
-  };
-  return client;
-}
-
-function expectOk(res: ApiResponse) {
-  expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ success: true });
-  return res.body.data;
-}
-
-function expectFail(res: ApiResponse, message: string) {
-  expect(res.status).toBe(200);
-  expect(res.body).toEqual({ success: false, message });
-}
 
 await forEachDatabase('channels', (kind) => {
   let tg: TestGateway;
@@ -45,17 +11,7 @@ await forEachDatabase('channels', (kind) => {
   let admin: ApiClient;
   let user: ApiClient;
 
-  async function makeUser(username: string, promote: boolean): Promise<ApiClient> {
-    const created = await root.post('/api/user/', { username, password: 'password-123', display_name: username });
-    expect(created.body.success).toBe(true);
-    if (promote) {
-      const promoted = await root.post('/api/user/manage', { id: created.body.data.id, action: 'promote' });
-      expect(promoted.body.data.role).toBe(10);
-    }
-    const client = watch(tg.client());
-    expect((await client.login(username, 'password-123')).body.success).toBe(true);
-    return client;
-  }
+  const makeUser = (username: string, promote: boolean) => makeChannelUser(tg, root, username, promote);
 
   const db = () => tg.gateway.ctx.db;
 
@@ -531,96 +487,5 @@ await forEachDatabase('channels', (kind) => {
 
     expect(await setChannelStatus(ctx, a, 1, 'test passed')).toBe(true);
     expect((await abilities(a))[0]?.enabled).toBe(1);
-  });
-
-  describe('channel cache', () => {
-    let cache: ChannelCache;
-    beforeAll(async () => {
-      cache = await createChannelCache(tg.gateway.ctx);
-    });
-    afterAll(() => cache?.close());
-
-    async function settle(check: () => void) {
-      await vi.waitFor(check, { timeout: 5000, interval: 20 });
-    }
-
-    it('picks in proportion to weight inside the top tier', async () => {
-      const light = await create({ name: 'light', group: 'wg', models: 'wm', weight: 1, priority: 5 });
-      const heavy = await create({ name: 'heavy', group: 'wg', models: 'wm', weight: 3, priority: 5 });
-      const lower = await create({ name: 'lower', group: 'wg', models: 'wm', weight: 100, priority: 1 });
-      await cache.reload();
-      const tiers = cache.candidates('wg', 'wm');
-      expect(tiers.map((t) => t.priority)).toEqual([5, 1]);
-      expect(tiers[0]?.candidates.map((c) => c.channel.id)).toEqual([light, heavy]);
-      const counts = new Map<number, number>();
-      for (let i = 0; i < 4000; i++) {
-        const id = cache.pick('wg', 'wm', 0)?.id ?? -1;
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-      }
-      expect(counts.get(lower)).toBeUndefined();
-      const share = (counts.get(light) ?? 0) / 4000;
-      expect(share).toBeGreaterThan(0.21);
-      expect(share).toBeLessThan(0.29);
-      expect((counts.get(light) ?? 0) + (counts.get(heavy) ?? 0)).toBe(4000);
-    });
-
-    it('spreads evenly when every weight is 0', async () => {
-      const a = await create({ name: 'z1', group: 'zg', models: 'zm' });
-      const b = await create({ name: 'z2', group: 'zg', models: 'zm' });
-      await cache.reload();
-      let hitsA = 0;
-      for (let i = 0; i < 2000; i++) if (cache.pick('zg', 'zm')?.id === a) hitsA++;
-      expect(hitsA).toBeGreaterThan(850);
-      expect(hitsA).toBeLessThan(1150);
-      expect([a, b]).toContain(cache.pick('zg', 'zm')?.id);
-    });
-
-    it('moves down a tier per retry, stays on the last, and skips excluded channels', async () => {
-      const top = await create({ name: 't', group: 'rg', models: 'rm', priority: 10 });
-      const middle = await create({ name: 'm', group: 'rg', models: 'rm', priority: 5 });
-      const bottom = await create({ name: 'b', group: 'rg', models: 'rm', priority: -3 });
-      await create({ name: 'other', group: 'rg', models: 'other-model', priority: 99 });
-      await cache.reload();
-      expect(cache.pick('rg', 'rm', 0)?.id).toBe(top);
-      expect(cache.pick('rg', 'rm', 1)?.id).toBe(middle);
-      expect(cache.pick('rg', 'rm', 2)?.id).toBe(bottom);
-      expect(cache.pick('rg', 'rm', 7)?.id).toBe(bottom);
-      expect(cache.pick('rg', 'rm', 0, new Set([top]))?.id).toBe(middle);
-      expect(cache.pick('rg', 'rm', 2, new Set([bottom]))?.id).toBe(middle);
-      expect(cache.pick('rg', 'rm', 0, new Set([top, middle, bottom]))).toBeUndefined();
-      expect(cache.pick('rg', 'nope', 0)).toBeUndefined();
-      expect(cache.pick('nogroup', 'rm', 0)).toBeUndefined();
-      expect(cache.models('rg')).toEqual(['other-model', 'rm']);
-    });
-
-    it('follows bus invalidations: disabled channels drop out, edits show up', async () => {
-      const key = newKey();
-      const a = await create({ name: 'ca', key, group: 'bg', models: 'bm', priority: 2 });
-      const b = await create({ name: 'cb', group: 'bg', models: 'bm', priority: 1 });
-      await settle(() =>
-        expect(cache.candidates('bg', 'bm').map((t) => t.candidates.map((c) => c.channel.id))).toEqual([[a], [b]]),
-      );
-      expect(cache.get(a)?.key).toBe(key);
-
-      expectOk(await admin.put('/api/channel/', { id: a, status: 2 }));
-      await settle(() => expect(cache.pick('bg', 'bm', 0)?.id).toBe(b));
-      expect(cache.get(a)?.status).toBe(2);
-      // The gateway's own cache (ctx.channels) follows the same bus.
-      await settle(() => expect(tg.gateway.ctx.channels.pick('bg', 'bm', 0)?.id).toBe(b));
-      for (let i = 0; i < 50; i++) expect(cache.pick('bg', 'bm', 0)?.id).toBe(b);
-
-      expectOk(await admin.put('/api/channel/', { id: a, status: 1 }));
-      expectOk(await admin.put('/api/channel/', { id: b, priority: 9 }));
-      await settle(() => expect(cache.candidates('bg', 'bm').map((t) => t.priority)).toEqual([9, 2]));
-      expect(cache.pick('bg', 'bm', 0)?.id).toBe(b);
-
-      await db().updateTable('channels').set({ status: 3 }).where('id', '=', b).execute();
-      await cache.reload();
-      expect(cache.candidates('bg', 'bm').map((t) => t.candidates.map((c) => c.channel.id))).toEqual([[a]]);
-
-      expectOk(await root.delete(`/api/channel/${a}`));
-      await settle(() => expect(cache.candidates('bg', 'bm')).toEqual([]));
-      expect(cache.get(a)).toBeUndefined();
-    });
   });
 });
