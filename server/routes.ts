@@ -11,6 +11,11 @@ import claudeRoutes from './relay/claude-routes.js';
 import geminiRoutes from './relay/gemini-routes.js';
 import logRoutes from './logs/routes.js';
 import channelHealthRoutes from './channels/health-routes.js';
+import realtimeRoutes from './relay/realtime.js';
+import taskRelayRoutes from './tasks/relay-routes.js';
+import taskRoutes from './tasks/routes.js';
+import redemptionRoutes from './redemptions/routes.js';
+import topupRoutes from './topup/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -26,4 +31,9 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(relayRoutes);
   await app.register(claudeRoutes);
   await app.register(geminiRoutes);
+  await app.register(realtimeRoutes);
+  await app.register(taskRelayRoutes);
+  await app.register(taskRoutes);
+  await app.register(redemptionRoutes);
+  await app.register(topupRoutes);
 }

@@ -10,6 +10,9 @@ import users from './resources/users';
 import tokens from './resources/tokens';
 import channels from './resources/channels';
 import logs from './resources/logs';
+import midjourneys from './resources/midjourney';
+import tasks from './resources/task';
+import redemptions from './resources/redemption';
 import { darkTheme, lightTheme, storedThemeMode } from './theme';
 
 const CustomNotFound = customPages.find((page) => page.path === '*')?.component;
@@ -52,6 +55,9 @@ export function Console() {
         <Resource name="token" {...tokens} />
         <Resource name="channel" {...channels} />
         <Resource name="log" {...logs} />
+        <Resource name="midjourney" {...midjourneys} />
+        <Resource name="task" {...tasks} />
+        <Resource name="redemption" {...redemptions} />
         <CustomRoutes>
           {routedPages.map((page) => (
             <Route key={page.path} path={page.path} element={pageElement(page)} />

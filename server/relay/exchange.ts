@@ -8,7 +8,7 @@ import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import type { Usage } from '../billing/pricing.js';
 import type { RelayInput } from './pipeline.js';
-import type { ChatAdapter, ProviderDefinition, ProviderSettings } from './providers/types.js';
+import type { ChatAdapter, PreparedCall, ProviderDefinition, ProviderSettings } from './providers/types.js';
 import { claudeSettingsFrom } from './providers/claude/convert-to-claude-messages.js';
 import { geminiSettingsFrom } from './providers/gemini/gemini-settings.js';
 import { claudeErrorOf, usageFromClaude } from './providers/claude/convert-claude-response.js';
@@ -96,7 +96,7 @@ function nativeBody(input: RelayInput, channel: Channel, upstreamModel: string, 
   return JSON.stringify(askUsage ? withStreamUsage(body) : body);
 }
 
-export function sendUpstream(
+export async function sendUpstream(
   ctx: GatewayContext,
   provider: ProviderDefinition,
   channel: Channel,
@@ -107,7 +107,7 @@ export function sendUpstream(
   const route = routeFor(provider, input);
   const override = paramOverride(channel.param_override);
   if (route.kind === 'adapter') {
-    const plan = route.adapter.request(
+    const plan = await route.adapter.request(
       channel,
       { ...route.chat, model: upstreamModel, ...override },
       input.stream,
@@ -115,25 +115,34 @@ export function sendUpstream(
     );
     return callUpstream(plan.target, plan.body, 'application/json', signal);
   }
+  let call: PreparedCall;
+  let contentType = 'application/json';
+  let endpoint = input.endpoint;
   if (route.kind === 'openai') {
     const body = { ...route.chat, model: upstreamModel, stream: input.stream, ...override };
-    const target = provider.target(channel, 'chat.completions', upstreamModel);
-    return callUpstream(target, JSON.stringify(input.stream ? withStreamUsage(body) : body), 'application/json', signal);
+    endpoint = 'chat.completions';
+    call = {
+      target: provider.target(channel, endpoint, upstreamModel),
+      body: JSON.stringify(input.stream ? withStreamUsage(body) : body),
+    };
+  } else {
+    // Only chat and legacy completions take stream_options; the Responses API reports usage itself.
+    const askUsage =
+      input.client === 'openai' &&
+      input.stream &&
+      provider.streamUsageOption &&
+      (input.endpoint === 'chat.completions' || input.endpoint === 'completions');
+    const target = provider.target(channel, input.endpoint, upstreamModel, input.stream);
+    call = {
+      target: { url: target.url, headers: { ...input.forwardHeaders, ...target.headers } },
+      body: nativeBody(input, channel, upstreamModel, askUsage),
+    };
+    contentType = input.contentType;
   }
-  // Only chat and legacy completions take stream_options; the Responses API reports usage itself.
-  const askUsage =
-    input.client === 'openai' &&
-    input.stream &&
-    provider.streamUsageOption &&
-    (input.endpoint === 'chat.completions' || input.endpoint === 'completions');
-  const target = provider.target(channel, input.endpoint, upstreamModel, input.stream);
-  const headers = { ...input.forwardHeaders, ...target.headers };
-  return callUpstream(
-    { url: target.url, headers },
-    nativeBody(input, channel, upstreamModel, askUsage),
-    input.contentType,
-    signal,
-  );
+  if (provider.prepare) {
+    call = await provider.prepare({ ...call, channel, endpoint, model: upstreamModel, stream: input.stream });
+  }
+  return callUpstream(call.target, call.body, contentType, signal);
 }
 
 export function errorMessageOf(provider: ProviderDefinition, input: RelayInput, text: string, status: number): string {
@@ -173,11 +182,13 @@ export function forwardAnswer(
   isClientGone: () => boolean,
 ): Promise<ForwardResult> {
   const contentType = String(res.headers['content-type'] ?? '');
-  const streaming = contentType.includes('text/event-stream');
+  const streaming = provider.isStream ? provider.isStream(contentType) : contentType.includes('text/event-stream');
+  const decoder = provider.decoder?.();
   const route = routeFor(provider, input);
   if (route.kind !== 'native') {
     const parser = route.kind === 'adapter' ? route.adapter.stream(input.model) : createOpenAIStreamParser();
-    if (streaming) return forwardConvertedStream(res, out, started, { parser, serializer: serializerFor(input), isClientGone });
+    if (streaming)
+      return forwardConvertedStream(res, out, started, { parser, serializer: serializerFor(input), isClientGone, decoder });
     return forwardConvertedJson(res, out, started, (payload) => {
       const { completion, usage }: { completion: unknown; usage: Usage | null } =
         route.kind === 'adapter' ? route.adapter.answer(payload, input.model) : { completion: payload, usage: usageOf(payload) };
@@ -185,12 +196,13 @@ export function forwardAnswer(
     });
   }
   if (input.client === 'claude') {
-    if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), isClientGone });
+    if (streaming)
+      return forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), isClientGone, decoder });
     return forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage));
   }
   if (input.client === 'gemini') {
     const parser = createGeminiStreamParser({ model: input.model });
-    if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(parser), isClientGone });
+    if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(parser), isClientGone, decoder });
     return forwardJson(
       res,
       out,
@@ -198,7 +210,8 @@ export function forwardAnswer(
       (payload) => usageFromGemini((payload as GeminiResponse | null)?.usageMetadata).billing,
     );
   }
-  if (streaming) return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), isClientGone });
+  if (streaming)
+    return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), isClientGone, decoder });
   if (contentType.includes('json') || contentType.startsWith('text/')) return forwardJson(res, out, started);
   return forwardBinary(res, out, started);
 }

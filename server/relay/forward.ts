@@ -10,6 +10,7 @@ import type { StreamEvent } from './protocol/events.js';
 import { completionText, usageOf } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import type { UpstreamResponse } from './upstream.js';
+import type { FrameDecoder } from './providers/types.js';
 import { readText } from './upstream.js';
 
 export interface ForwardResult {
@@ -118,7 +119,12 @@ async function relayStream(
   upstream: UpstreamResponse,
   out: ServerResponse,
   started: number,
-  opts: { render: (ev: SseEvent, tally: StreamTally) => string; tail: () => string; isClientGone: () => boolean },
+  opts: {
+    render: (ev: SseEvent, tally: StreamTally) => string;
+    tail: () => string;
+    isClientGone: () => boolean;
+    decoder?: FrameDecoder | undefined;
+  },
 ): Promise<ForwardResult> {
   out.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -126,7 +132,7 @@ async function relayStream(
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  const sse = new SseParser();
+  const sse = opts.decoder ?? new SseParser();
   const tally = new StreamTally();
   let firstTokenMs = 0;
   let clientAborted = false;
@@ -170,9 +176,10 @@ export function forwardStream(
   upstream: UpstreamResponse,
   out: ServerResponse,
   started: number,
-  opts: { inspect: (ev: SseEvent) => EventInspection; isClientGone: () => boolean },
+  opts: { inspect: (ev: SseEvent) => EventInspection; isClientGone: () => boolean; decoder?: FrameDecoder | undefined },
 ): Promise<ForwardResult> {
   return relayStream(upstream, out, started, {
+    decoder: opts.decoder,
     render(ev, tally) {
       const seen = opts.inspect(ev);
       tally.note(seen.usage, seen.text);
@@ -234,9 +241,11 @@ export function forwardConvertedStream(
     parser: { push(event: SseEvent): StreamEvent[] };
     serializer: { push(event: StreamEvent): string; end(): string };
     isClientGone: () => boolean;
+    decoder?: FrameDecoder | undefined;
   },
 ): Promise<ForwardResult> {
   return relayStream(upstream, out, started, {
+    decoder: opts.decoder,
     render(ev, tally) {
       let text = '';
       for (const event of opts.parser.push(ev)) {

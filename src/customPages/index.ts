@@ -23,6 +23,7 @@ const NotFoundPage = lazy(() => import('./home/NotFoundPage'));
 const PersonalPage = lazy(() => import('./personal/PersonalPage'));
 const ChatPage = lazy(() => import('./chat/ChatPage'));
 const ChannelStatisticsPage = lazy(() => import('./channelStatistics/ChannelStatisticsPage'));
+const TopUpPage = lazy(() => import('./topup/TopUpPage'));
 
 export const customPages: CustomPage[] = [
   { path: '/', component: HomePage, guard: false, bare: true },
@@ -37,5 +38,6 @@ export const customPages: CustomPage[] = [
   { path: '/chat/:id?', component: ChatPage, guard: false, bare: true },
   { path: '/chat2link', component: ChatPage, guard: false, bare: true },
   { path: '/channelStatistics', component: ChannelStatisticsPage, guard: true },
+  { path: '/topup', component: TopUpPage, guard: true },
   { path: '*', component: NotFoundPage, guard: false },
 ];

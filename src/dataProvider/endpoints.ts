@@ -2,6 +2,9 @@ import type { Identifier } from 'react-admin';
 import { tokenEndpoints } from '../resources/tokens/endpoints';
 import { channelEndpoints } from '../resources/channels/endpoints';
 import { logEndpoints } from '../resources/logs/endpoints';
+import { midjourneyEndpoints } from '../resources/midjourney/endpoints';
+import { taskEndpoints } from '../resources/task/endpoints';
+import { redemptionEndpoints } from '../resources/redemption/endpoints';
 
 /**
  * How one resource maps onto the gateway's API. Everything not set here follows the common
@@ -34,6 +37,9 @@ export const ENDPOINTS: Record<string, ResourceEndpoints> = {
   token: tokenEndpoints,
   channel: channelEndpoints,
   log: logEndpoints,
+  midjourney: midjourneyEndpoints,
+  task: taskEndpoints,
+  redemption: redemptionEndpoints,
 };
 
 export function endpointsFor(resource: string): ResourceEndpoints {

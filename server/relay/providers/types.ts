@@ -12,7 +12,23 @@ export interface UpstreamTarget {
   headers: Record<string, string>;
 }
 
-type ChannelAccess = Pick<Channel, 'key' | 'base_url' | 'other' | 'openai_organization'>;
+/** One upstream call, ready to send. */
+export interface PreparedCall {
+  target: UpstreamTarget;
+  body: string | Buffer;
+}
+
+export type ChannelAccess = Pick<Channel, 'key' | 'base_url' | 'other' | 'openai_organization'>;
+
+/**
+ * Splits an upstream stream into events. SSE by default; providers whose streams are framed
+ * otherwise (AWS event streams, NDJSON) give their own, yielding the same event shape.
+ */
+export interface FrameDecoder {
+  push(chunk: Uint8Array): SseEvent[];
+  /** The stream ended: events left over. */
+  end(): SseEvent[];
+}
 
 /** Provider settings from the options, read by the pipeline and handed to the pure converters. */
 export interface ProviderSettings {
@@ -31,7 +47,7 @@ export interface ChatAdapter {
     body: Record<string, unknown>,
     stream: boolean,
     settings: ProviderSettings,
-  ): { target: UpstreamTarget; body: string };
+  ): PreparedCall | Promise<PreparedCall>;
   /** A whole answer as an OpenAI chat.completion, with its usage. */
   answer(payload: unknown, model: string): { completion: unknown; usage: Usage | null };
   /** A parser from the provider's stream events to the relay's StreamEvents. */
@@ -56,4 +72,16 @@ export interface ProviderDefinition {
   streamUsageOption: boolean;
   /** Present when chat requests are converted to and from the provider's own protocol. */
   chat?: ChatAdapter;
+  /**
+   * For calls in the provider's own protocol (passed through, or OpenAI bodies to an
+   * OpenAI-protocol provider): a last step given the body, for providers whose calls need signing
+   * (AWS SigV4), a fetched access token (Vertex, Baidu) or a rewritten body (Bedrock drops `model`).
+   */
+  prepare?(
+    call: PreparedCall & { channel: ChannelAccess; endpoint: Endpoint; model: string; stream: boolean },
+  ): Promise<PreparedCall>;
+  /** Whether an answer with this content type is a stream; default: `text/event-stream`. */
+  isStream?(contentType: string): boolean;
+  /** How the provider's streams are framed; SSE when omitted. */
+  decoder?(): FrameDecoder;
 }

@@ -5,5 +5,8 @@ import { users } from './users';
 import { tokens } from './tokens';
 import { channels } from './channels';
 import { logs } from './logs';
+import { midjourneys } from './midjourneys';
+import { tasks } from './tasks';
+import { redemptions } from './redemptions';
 
-export const zh = { ...ra, app, pages, resources: { users, tokens, channels, logs } };
+export const zh = { ...ra, app, pages, resources: { users, tokens, channels, logs, midjourneys, tasks, redemptions } };

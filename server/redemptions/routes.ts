@@ -1,0 +1,4 @@
+/** Redemption codes (/api/redemption/*) — placeholder registered ahead of its implementation. */
+import type { FastifyInstance } from 'fastify';
+
+export default async function routes(_app: FastifyInstance): Promise<void> {}

@@ -1,0 +1,4 @@
+/** Midjourney-proxy and Suno task submission relay (/mj/*, /suno/*) — placeholder registered ahead of its implementation. */
+import type { FastifyInstance } from 'fastify';
+
+export default async function routes(_app: FastifyInstance): Promise<void> {}

@@ -1,0 +1,4 @@
+/** resources.tasks: Task logs (/task) */
+export const tasks = {
+  name: 'Task logs',
+};

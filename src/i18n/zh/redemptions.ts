@@ -1,0 +1,4 @@
+/** resources.redemptions: Redemption codes (/redemption) */
+export const redemptions = {
+  name: '兑换码',
+};

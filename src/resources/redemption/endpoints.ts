@@ -1,0 +1,6 @@
+import type { ResourceEndpoints } from '../../dataProvider/endpoints';
+
+/** Redemption codes (/redemption). */
+export const redemptionEndpoints: ResourceEndpoints = {
+  base: '/api/redemption/',
+};

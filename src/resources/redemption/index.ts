@@ -1,0 +1,11 @@
+import { lazy } from 'react';
+import RedeemIcon from '@mui/icons-material/Redeem';
+import type { ResourceProps } from 'react-admin';
+
+/** Redemption codes (/redemption); its screens load on first visit. */
+const redemptions = {
+  list: lazy(() => import('./RedemptionList')),
+  icon: RedeemIcon,
+} satisfies Omit<ResourceProps, 'name'>;
+
+export default redemptions;
