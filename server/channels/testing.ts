@@ -17,7 +17,7 @@ import { shouldDisable } from '../relay/health.js';
 import { mapModel } from '../relay/model-mapping.js';
 import { providerFor } from '../relay/providers/registry.js';
 import { readText } from '../relay/upstream.js';
-import { errorMessageOf, sendUpstream } from '../relay/exchange.js';
+import { adapterFor, errorMessageOf, sendUpstream } from '../relay/exchange.js';
 import type { RelayInput } from '../relay/pipeline.js';
 import type { ProviderDefinition } from '../relay/providers/types.js';
 import { splitList } from './input.js';
@@ -89,7 +89,8 @@ function judge(provider: ProviderDefinition, input: RelayInput, status: number, 
   } catch {
     return { ok: false, status, message: `上游返回的不是 JSON：${text.slice(0, 200)}` };
   }
-  if (provider.chat && endpoint === 'chat.completions') parsed = provider.chat.answer(parsed, input.model).completion;
+  const adapter = adapterFor(provider, endpoint);
+  if (adapter) parsed = adapter.answer(parsed, input.model, input.body ?? undefined).completion;
   const answer = (parsed ?? {}) as { error?: unknown; choices?: unknown; data?: unknown };
   if (answer.error) return { ok: false, status, message: errorMessageOf(provider, input, text, status) };
   const expected = endpoint === 'embeddings' ? answer.data : answer.choices;
@@ -115,14 +116,14 @@ export async function testChannel(
   signal?: AbortSignal,
 ): Promise<ChannelTestResult> {
   const skipped = (message: string): ChannelTestResult => ({ attempted: false, success: false, message, seconds: 0 });
-  const provider = providerFor(channel.type);
-  if (!provider) return skipped(TEST_MSG.unsupported);
+  if (!providerFor(channel.type)) return skipped(TEST_MSG.unsupported);
   const model = testModelOf(channel, requestedModel);
   if (!model) return skipped(TEST_MSG.noModel);
   const { endpoint, body } = testRequest(model);
-  if (!provider.supports(endpoint)) return skipped(TEST_MSG.unsupported);
   const mapped = mapModel(channel.model_mapping, model);
   if (!mapped.ok) return skipped(mapped.message);
+  const provider = providerFor(channel.type, mapped.model);
+  if (!provider?.supports(endpoint)) return skipped(TEST_MSG.unsupported);
 
   const input: RelayInput = {
     endpoint,

@@ -26,7 +26,7 @@ export const CHANNEL_TYPES = {
   19: { name: '360', defaultBaseUrl: 'https://api.360.cn' },
   20: { name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api' },
   21: { name: 'AI Proxy knowledge base', defaultBaseUrl: 'https://api.aiproxy.io' },
-  22: { name: 'FastGPT', defaultBaseUrl: 'https://fastgpt.run/api/openapi' },
+  22: { name: 'FastGPT', defaultBaseUrl: 'https://api.fastgpt.in/api' },
   23: { name: 'Tencent', defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com' },
   24: { name: 'Gemini', defaultBaseUrl: 'https://generativelanguage.googleapis.com' },
   25: { name: 'Moonshot', defaultBaseUrl: 'https://api.moonshot.cn' },

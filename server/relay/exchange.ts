@@ -8,6 +8,7 @@ import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import type { Usage } from '../billing/pricing.js';
 import type { RelayInput } from './pipeline.js';
+import type { Endpoint } from './endpoints.js';
 import type { ChatAdapter, PreparedCall, ProviderDefinition, ProviderSettings } from './providers/types.js';
 import { claudeSettingsFrom } from './providers/claude/convert-to-claude-messages.js';
 import { geminiSettingsFrom } from './providers/gemini/gemini-settings.js';
@@ -26,7 +27,17 @@ import type { GeminiRequest, GeminiResponse, OpenAIChatCompletion } from './prov
 import type { StreamEvent } from './protocol/events.js';
 import { createOpenAIChunkSerializer } from './protocol/openai-chunks.js';
 import { createOpenAIStreamParser } from './protocol/openai-stream-parser.js';
+import { convertResponsesToChat } from './protocol/responses-request.js';
+import { convertChatToResponse } from './protocol/responses-answer.js';
+import { createResponsesSseSerializer } from './protocol/responses-stream.js';
 import { paramOverride } from './model-mapping.js';
+import {
+  forwardGeminiEmbed,
+  geminiEmbedAsOpenAI,
+  geminiEmbedModelFields,
+  geminiEmbedUrl,
+  isGeminiEmbed,
+} from './gemini-embed.js';
 import { callUpstream, upstreamErrorMessage, type UpstreamResponse } from './upstream.js';
 import { usageOf } from './usage.js';
 import {
@@ -51,7 +62,9 @@ export type ClientFormat = 'openai' | 'claude' | 'gemini';
 type Route =
   | { kind: 'native' }
   | { kind: 'adapter'; adapter: ChatAdapter; chat: Record<string, unknown> }
-  | { kind: 'openai'; chat: Record<string, unknown> };
+  | { kind: 'openai'; chat: Record<string, unknown> }
+  /** A Gemini client's embeddings for an OpenAI-protocol channel, as an OpenAI /v1/embeddings body. */
+  | { kind: 'embeddings'; body: Record<string, unknown> };
 
 /** A Claude or Gemini request as OpenAI chat. */
 function asOpenAIChat(input: RelayInput, body: Record<string, unknown>): Record<string, unknown> {
@@ -62,15 +75,51 @@ function asOpenAIChat(input: RelayInput, body: Record<string, unknown>): Record<
   return chat as unknown as Record<string, unknown>;
 }
 
+/** `/v1/responses` for a channel that does not serve it: converted through OpenAI chat. */
+function convertsResponses(provider: ProviderDefinition, endpoint: Endpoint): boolean {
+  return (
+    endpoint === 'responses' &&
+    !provider.supports('responses') &&
+    provider.supports('chat.completions') &&
+    (provider.chat !== undefined || provider.protocol === 'openai')
+  );
+}
+
+/** Whether a channel of this provider takes requests for the endpoint, passed through or converted. */
+export function servesEndpoint(provider: ProviderDefinition, endpoint: Endpoint): boolean {
+  return provider.supports(endpoint) || convertsResponses(provider, endpoint);
+}
+
+/** A Responses request as OpenAI chat, converted once per request (the route is asked for more than once). */
+const responsesChat = new WeakMap<object, Record<string, unknown>>();
+function responsesAsChat(body: Record<string, unknown>): Record<string, unknown> {
+  let chat = responsesChat.get(body);
+  if (!chat) {
+    chat = convertResponsesToChat(body) as unknown as Record<string, unknown>;
+    responsesChat.set(body, chat);
+  }
+  return chat;
+}
+
+/** The adapter converting an endpoint's calls to the provider's own protocol, when it has one. */
+export function adapterFor(provider: ProviderDefinition, endpoint: Endpoint): ChatAdapter | undefined {
+  return endpoint === 'chat.completions' ? provider.chat : provider.adapters?.[endpoint];
+}
+
 function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
+  if (isGeminiEmbed(input) && provider.protocol !== 'gemini')
+    return { kind: 'embeddings', body: geminiEmbedAsOpenAI(input.body, input.model) };
   if (input.client !== 'openai' && input.body) {
     if (provider.protocol === input.client) return { kind: 'native' };
     const chat = asOpenAIChat(input, input.body);
     return provider.chat ? { kind: 'adapter', adapter: provider.chat, chat } : { kind: 'openai', chat };
   }
-  if (input.endpoint === 'chat.completions' && input.body && provider.chat) {
-    return { kind: 'adapter', adapter: provider.chat, chat: input.body };
+  if (input.body && convertsResponses(provider, input.endpoint)) {
+    const chat = responsesAsChat(input.body);
+    return provider.chat ? { kind: 'adapter', adapter: provider.chat, chat } : { kind: 'openai', chat };
   }
+  const adapter = adapterFor(provider, input.endpoint);
+  if (adapter && input.body) return { kind: 'adapter', adapter, chat: input.body };
   return { kind: 'native' };
 }
 
@@ -87,15 +136,28 @@ function withStreamUsage(body: Record<string, unknown>): Record<string, unknown>
   return { ...body, stream_options: { ...(current && typeof current === 'object' ? current : {}), include_usage: true } };
 }
 
-/** The body for a channel of the client's own protocol: untouched unless the model, overrides or usage ask differ. */
-function nativeBody(input: RelayInput, channel: Channel, upstreamModel: string, askUsage: boolean): string | Buffer {
+/**
+ * The body for a channel of the client's own protocol: untouched unless the model, overrides or
+ * usage ask differ — and always untouched with `global.pass_through_request_enabled` (`passThrough`).
+ */
+function nativeBody(
+  input: RelayInput,
+  channel: Channel,
+  upstreamModel: string,
+  askUsage: boolean,
+  passThrough: boolean,
+): string | Buffer {
   if (!input.body) return input.raw ?? Buffer.alloc(0);
+  if (passThrough) return JSON.stringify(input.body);
   const override = paramOverride(channel.param_override);
   if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(input.body);
-  const body: Record<string, unknown> = { ...input.body, model: upstreamModel, ...override };
+  // Gemini embedding bodies name the model only inside batch requests.
+  const model = isGeminiEmbed(input) ? geminiEmbedModelFields(input.body, upstreamModel) : { model: upstreamModel };
+  const body: Record<string, unknown> = { ...input.body, ...model, ...override };
   return JSON.stringify(askUsage ? withStreamUsage(body) : body);
 }
 
+/** Sends one call. `provider` is the definition for the upstream model (registry.providerFor with the model). */
 export async function sendUpstream(
   ctx: GatewayContext,
   provider: ProviderDefinition,
@@ -113,7 +175,9 @@ export async function sendUpstream(
       input.stream,
       providerSettings(ctx),
     );
-    return callUpstream(plan.target, plan.body, 'application/json', signal);
+    return route.adapter.send
+      ? route.adapter.send(plan, { channel, stream: input.stream, signal })
+      : callUpstream(plan.target, plan.body, 'application/json', signal);
   }
   let call: PreparedCall;
   let contentType = 'application/json';
@@ -125,6 +189,11 @@ export async function sendUpstream(
       target: provider.target(channel, endpoint, upstreamModel),
       body: JSON.stringify(input.stream ? withStreamUsage(body) : body),
     };
+  } else if (route.kind === 'embeddings') {
+    call = {
+      target: provider.target(channel, 'embeddings', upstreamModel),
+      body: JSON.stringify({ ...route.body, model: upstreamModel, ...override }),
+    };
   } else {
     // Only chat and legacy completions take stream_options; the Responses API reports usage itself.
     const askUsage =
@@ -133,9 +202,11 @@ export async function sendUpstream(
       provider.streamUsageOption &&
       (input.endpoint === 'chat.completions' || input.endpoint === 'completions');
     const target = provider.target(channel, input.endpoint, upstreamModel, input.stream);
+    const url = isGeminiEmbed(input) ? geminiEmbedUrl(target.url, input.body) : target.url;
+    const passThrough = ctx.options.bool('global.pass_through_request_enabled');
     call = {
-      target: { url: target.url, headers: { ...input.forwardHeaders, ...target.headers } },
-      body: nativeBody(input, channel, upstreamModel, askUsage),
+      target: { url, headers: { ...input.forwardHeaders, ...target.headers } },
+      body: nativeBody(input, channel, upstreamModel, askUsage, passThrough),
     };
     contentType = input.contentType;
   }
@@ -161,6 +232,7 @@ export function errorMessageOf(provider: ProviderDefinition, input: RelayInput, 
 
 /** The client's serializer for StreamEvents. */
 function serializerFor(input: RelayInput): { push(event: StreamEvent): string; end(): string } {
+  if (input.endpoint === 'responses') return createResponsesSseSerializer({ model: input.model, request: input.body });
   if (input.client === 'claude') return createClaudeSseSerializer({ model: input.model });
   if (input.client === 'gemini') return createGeminiStreamSerializer({ model: input.model });
   return createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model });
@@ -168,6 +240,7 @@ function serializerFor(input: RelayInput): { push(event: StreamEvent): string; e
 
 /** An OpenAI chat.completion in the client's format. */
 function answerFor(input: RelayInput, completion: unknown): unknown {
+  if (input.endpoint === 'responses') return convertChatToResponse(completion, { model: input.model, request: input.body });
   if (input.client === 'claude') return convertToClaudeResponse(completion, { model: input.model });
   if (input.client === 'gemini') return convertOpenAIToGeminiResponse(completion as OpenAIChatCompletion, input.model);
   return completion;
@@ -181,6 +254,7 @@ export function forwardAnswer(
   started: number,
   isClientGone: () => boolean,
 ): Promise<ForwardResult> {
+  if (isGeminiEmbed(input)) return forwardGeminiEmbed(input, provider.protocol === 'gemini', res, out, started);
   const contentType = String(res.headers['content-type'] ?? '');
   const streaming = provider.isStream ? provider.isStream(contentType) : contentType.includes('text/event-stream');
   const decoder = provider.decoder?.();
@@ -191,7 +265,9 @@ export function forwardAnswer(
       return forwardConvertedStream(res, out, started, { parser, serializer: serializerFor(input), isClientGone, decoder });
     return forwardConvertedJson(res, out, started, (payload) => {
       const { completion, usage }: { completion: unknown; usage: Usage | null } =
-        route.kind === 'adapter' ? route.adapter.answer(payload, input.model) : { completion: payload, usage: usageOf(payload) };
+        route.kind === 'adapter'
+          ? route.adapter.answer(payload, input.model, route.chat)
+          : { completion: payload, usage: usageOf(payload) };
       return { completion: answerFor(input, completion), usage };
     });
   }

@@ -5,15 +5,17 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.js';
-import { lookupPrice, quotaFor, type Price, type Usage } from '../billing/pricing.js';
-import { credit, debit, debitUpTo, type Payer } from '../billing/ledger.js';
+import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
+import { credit, debit } from '../billing/ledger.js';
+import { payerOf, priceFor, settle } from './charge.js';
 import type { Endpoint } from './endpoints.js';
 import { RelayError, relayErrors } from './errors.js';
 import { providerFor } from './providers/registry.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { readText, type UpstreamResponse } from './upstream.js';
 import type { ForwardResult } from './forward.js';
-import { errorMessageOf, forwardAnswer, sendUpstream, type ClientFormat } from './exchange.js';
+import { errorMessageOf, forwardAnswer, sendUpstream, servesEndpoint, type ClientFormat } from './exchange.js';
+import { geminiChannelTakesEmbed } from './gemini-embed.js';
 import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure } from './health.js';
@@ -59,7 +61,14 @@ function estimateQuota(input: RelayInput, price: Price, quotaPerUnit: number): n
   const body = input.body ?? {};
   const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? 0) || 0;
   const usage: Usage = { promptTokens: estimateTokens(promptText(input.endpoint, body)), completionTokens: maxTokens };
-  return quotaFor(price, usage, quotaPerUnit) * perCallMultiplier(input, price);
+  const quota = quotaFor(price, usage, quotaPerUnit) * perCallMultiplier(input, price);
+  // A priced call always reserves something, so an empty balance is refused before the upstream
+  // is called (a body whose text the estimate cannot read would otherwise reserve nothing).
+  return quota === 0 && !isFree(price) ? 1 : quota;
+}
+
+function isFree(price: Price): boolean {
+  return price.groupRatio === 0 || (price.modelPrice !== null ? price.modelPrice === 0 : price.modelRatio === 0);
 }
 
 /** Fixed-price image calls cost once per image. */
@@ -77,16 +86,9 @@ export async function relay(
   input: RelayInput,
 ): Promise<void> {
   const started = performance.now();
-  const priced = lookupPrice(
-    ctx.options,
-    input.model,
-    caller.group,
-    caller.acceptUnsetPrice || ctx.options.bool('SelfUseModeEnabled'),
-  );
-  if (!priced.ok) throw relayErrors.priceNotSet(input.model);
-  const price = priced.price;
+  const price = priceFor(ctx, caller, input.model);
   const quotaPerUnit = ctx.options.number('QuotaPerUnit');
-  const payer: Payer = { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken };
+  const payer = payerOf(caller);
 
   const trusted =
     caller.userQuotaHint > TRUSTED_USD * quotaPerUnit &&
@@ -113,15 +115,15 @@ export async function relay(
       : ctx.channels.pick(caller.group, input.model, attempt, new Set(tried));
     if (!channel) break;
     tried.push(channel.id);
-    const provider = providerFor(channel.type);
-    if (!provider || !provider.supports(input.endpoint)) {
-      failure = new RelayError(400, `渠道类型 ${channel.type} 不支持此接口`, 'channel_unsupported');
-      continue;
-    }
     const mapped = mapModel(channel.model_mapping, input.model);
     if (!mapped.ok) {
       failure = relayErrors.badBody(mapped.message);
       break;
+    }
+    const provider = providerFor(channel.type, mapped.model);
+    if (!provider || !(servesEndpoint(provider, input.endpoint) || geminiChannelTakesEmbed(provider, input))) {
+      failure = new RelayError(400, `渠道类型 ${channel.type} 不支持此接口`, 'channel_unsupported');
+      continue;
     }
     let res: UpstreamResponse;
     try {
@@ -160,13 +162,7 @@ export async function relay(
       completionTokens: outcome.completionTokens,
     };
     const actual = quotaFor(price, usage, quotaPerUnit) * perCallMultiplier(input, price);
-    let charged = preQuota;
-    if (actual > preQuota) charged += await debitUpTo(ctx.db, payer, actual - preQuota);
-    else if (actual < preQuota) {
-      await credit(ctx.db, payer, preQuota - actual);
-      charged = actual;
-    }
-    ctx.users.spent(caller.userId, charged);
+    const charged = await settle(ctx, payer, preQuota, actual);
     writeRelayLog(ctx, {
       caller,
       input,

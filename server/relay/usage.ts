@@ -41,13 +41,25 @@ function textOfContent(content: unknown, out: string[]): void {
   }
 }
 
-/** The prompt's text, for estimates and local counts. */
+/** The text parts of one Gemini `Content` ({parts: [{text}]}). */
+function geminiText(content: unknown, out: string[]): void {
+  const parts = obj(content)?.parts;
+  if (Array.isArray(parts)) textOfContent(parts, out);
+}
+
+/** The prompt's text, for estimates and local counts, in any client format (OpenAI, Claude, Gemini). */
 export function promptText(endpoint: Endpoint, body: Json): string {
   const out: string[] = [];
   if (Array.isArray(body.messages)) {
     for (const m of body.messages) textOfContent(obj(m)?.content, out);
   }
   if (typeof body.instructions === 'string') out.push(body.instructions);
+  // Claude's system prompt; Gemini's system instruction, contents and embedding requests.
+  textOfContent(body.system, out);
+  geminiText(body.systemInstruction ?? body.system_instruction, out);
+  if (Array.isArray(body.contents)) for (const c of body.contents) geminiText(c, out);
+  geminiText(body.content, out);
+  if (Array.isArray(body.requests)) for (const r of body.requests) geminiText(obj(r)?.content, out);
   if (endpoint !== 'chat.completions') {
     textOfContent(body.prompt, out);
     textOfContent(body.input, out);
@@ -77,5 +89,32 @@ export function completionText(payload: unknown): string {
     }
   }
   if (root.type === 'response.output_text.delta' && typeof root.delta === 'string') text += root.delta;
+  // Whole answers of the Responses API (output items), Claude (content blocks) and Gemini (candidates).
+  if (Array.isArray(root.output)) {
+    for (const item of root.output) {
+      const it = obj(item);
+      if (!it) continue;
+      if (typeof it.arguments === 'string') text += it.arguments;
+      const parts: string[] = [];
+      textOfContent(it.content, parts);
+      textOfContent(it.summary, parts);
+      text += parts.join('');
+    }
+  }
+  if (Array.isArray(root.content)) {
+    const parts: string[] = [];
+    textOfContent(root.content, parts);
+    for (const block of root.content) {
+      const b = obj(block);
+      if (typeof b?.thinking === 'string') parts.push(b.thinking);
+      if (b?.type === 'tool_use' && b.input !== undefined) parts.push(JSON.stringify(b.input));
+    }
+    text += parts.join('');
+  }
+  if (Array.isArray(root.candidates)) {
+    const parts: string[] = [];
+    for (const c of root.candidates) geminiText(obj(c)?.content, parts);
+    text += parts.join('');
+  }
   return text;
 }

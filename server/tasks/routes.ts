@@ -1,4 +1,146 @@
-/** Task logs for the console (/api/mj/*, /api/task/*) — placeholder registered ahead of its implementation. */
+/**
+ * The console's task lists: /api/mj/ (drawing tasks) and /api/task/ (music and other platforms'
+ * tasks). Admins read every user's rows and may narrow them by channel and user; everyone reads
+ * their own at /api/mj/self and /api/task/self, where the channel and user filters are ignored and
+ * the channel is not shown. Both lists only read the tables the task relay writes.
+ */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { currentUser, requireAdmin, requireUser } from '../auth/guard.js';
+import { ROLE_ADMIN } from '../auth/roles.js';
+import type { User } from '../db/types.js';
+import { ok, pageParams } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { findUserId, listMidjourneys, listTasks, usernamesOf, type Slice, type TaskListFilter } from './list-repository.js';
+import { MjListQuery, MjPageAnswer, TaskListQuery, TaskPageAnswer } from './list-schemas.js';
+import { toMjItem, toTaskItem, type ViewContext } from './list-view.js';
 
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+export const MESSAGES = {
+  timeRange: '参数错误：开始时间不能晚于结束时间',
+};
+
+/** Drawing tasks keep submit_time in ms; a bound this large was already sent in ms. */
+const MS_FROM = 100_000_000_000;
+
+/** A bound in seconds (or already ms) as ms; an end second covers its whole second. */
+function toMs(value: number | undefined, end: boolean): number | undefined {
+  if (!value) return undefined;
+  if (value >= MS_FROM) return value;
+  return end ? value * 1000 + 999 : value * 1000;
+}
+
+type Query = { channel_id?: number; username?: string; start_timestamp?: number; end_timestamp?: number };
+
+export default async function taskListRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const ctx = app.ctx;
+  const { db, dbKind } = ctx;
+
+  /**
+   * The filter of a list call; `null` when it can match nothing (an unknown username). `self`:
+   * only the caller's rows, channel and username ignored. `ms`: submit_time is in milliseconds.
+   */
+  async function filterOf(query: Query, taskId: string | undefined, user: User, self: boolean, ms: boolean) {
+    const start = ms ? toMs(query.start_timestamp, false) : query.start_timestamp;
+    const end = ms ? toMs(query.end_timestamp, true) : query.end_timestamp;
+    if (start && end && start > end) throw fail(MESSAGES.timeRange);
+    const filter: TaskListFilter = { taskId: taskId?.trim(), start, end };
+    if (self) {
+      filter.userId = user.id;
+      return filter;
+    }
+    filter.channelId = query.channel_id;
+    const username = query.username?.trim();
+    if (username) {
+      const id = await findUserId(db, username);
+      if (id === undefined) return null;
+      filter.userId = id;
+    }
+    return filter;
+  }
+
+  /** How the rows are shown to `user`; admins get the owners' names. */
+  async function viewOf(user: User, rows: { user_id: number }[]): Promise<ViewContext> {
+    const admin = user.role >= ROLE_ADMIN;
+    const names = admin
+      ? await usernamesOf(
+          db,
+          rows.map((r) => r.user_id),
+        )
+      : new Map<number, string>();
+    const forward = ctx.options.bool('MjForwardUrlEnabled') ? ctx.options.string('ServerAddress').replace(/\/+$/, '') : '';
+    return {
+      admin,
+      username: (id) => names.get(id),
+      channelName: (id) => ctx.channels.get(id)?.name,
+      forwardBase: forward,
+    };
+  }
+
+  function answer<R extends { user_id: number }, I>(
+    slice: Slice<R>,
+    page: { page: number; pageSize: number },
+    view: ViewContext,
+    show: (row: R, view: ViewContext) => I,
+  ) {
+    return {
+      items: slice.rows.map((row) => show(row, view)),
+      total: slice.total,
+      page: page.page,
+      page_size: page.pageSize,
+      total_capped: slice.capped,
+    };
+  }
+
+  const empty = (page: { page: number; pageSize: number }) => ({
+    items: [],
+    total: 0,
+    page: page.page,
+    page_size: page.pageSize,
+    total_capped: false,
+  });
+
+  const lists = [
+    { prefix: '/api/mj', guard: requireAdmin, self: false },
+    { prefix: '/api/mj/self', guard: requireUser, self: true },
+  ];
+  for (const { prefix, guard, self } of lists) {
+    for (const url of [prefix, `${prefix}/`]) {
+      app.get(
+        url,
+        { onRequest: guard, schema: { querystring: MjListQuery, response: { 200: MjPageAnswer } } },
+        async (request) => {
+          const user = currentUser(request);
+          const page = pageParams(request.query);
+          const filter = await filterOf(request.query, request.query.mj_id, user, self, true);
+          if (!filter) return ok(empty(page));
+          const slice = await listMidjourneys(db, dbKind, filter, page.pageSize, page.offset);
+          const view = await viewOf(user, slice.rows);
+          return ok(answer(slice, page, view, toMjItem));
+        },
+      );
+    }
+  }
+
+  const taskLists = [
+    { prefix: '/api/task', guard: requireAdmin, self: false },
+    { prefix: '/api/task/self', guard: requireUser, self: true },
+  ];
+  for (const { prefix, guard, self } of taskLists) {
+    for (const url of [prefix, `${prefix}/`]) {
+      app.get(
+        url,
+        { onRequest: guard, schema: { querystring: TaskListQuery, response: { 200: TaskPageAnswer } } },
+        async (request) => {
+          const user = currentUser(request);
+          const page = pageParams(request.query);
+          const filter = await filterOf(request.query, request.query.task_id, user, self, false);
+          if (!filter) return ok(empty(page));
+          const slice = await listTasks(db, dbKind, filter, page.pageSize, page.offset);
+          const view = await viewOf(user, slice.rows);
+          return ok(answer(slice, page, view, toTaskItem));
+        },
+      );
+    }
+  }
+}

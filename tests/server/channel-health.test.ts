@@ -180,10 +180,10 @@ await forEachDatabase('channel health', (kind) => {
 
   it('answers for unknown channels and types without a provider', async () => {
     expectFail(await admin.get('/api/channel/test/999999'), '渠道不存在');
-    const claude = await f.addChannel({ name: 'cohere', type: 34, key: goodKey(), base_url: f.upstream.url });
-    const answer = (await admin.get(`/api/channel/test/${claude}`)).body;
+    const suno = await f.addChannel({ name: 'suno', type: 36, key: goodKey(), base_url: f.upstream.url });
+    const answer = (await admin.get(`/api/channel/test/${suno}`)).body;
     expect(answer).toMatchObject({ success: false, message: '该渠道类型暂不支持测试' });
-    expect((await row(claude)).test_time).toBe(0);
+    expect((await row(suno)).test_time).toBe(0);
   });
 
   it('tests all enabled and auto-disabled channels in the background, never the manually disabled', async () => {
@@ -205,7 +205,7 @@ await forEachDatabase('channel health', (kind) => {
 
     const rows = await f.tg.gateway.ctx.db.selectFrom('channels').select(['id', 'status', 'test_time', 'type']).execute();
     for (const r of rows) {
-      if (r.status === 2 || r.type === 34) expect(r.test_time, `channel ${r.id}`).toBe(0);
+      if (r.status === 2 || r.type === 36) expect(r.test_time, `channel ${r.id}`).toBe(0);
       else expect(r.test_time, `channel ${r.id}`).toBeGreaterThan(0);
     }
     expect(requestsWith(keys.manual)).toHaveLength(0);

@@ -2,6 +2,7 @@ import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startReplayServer, type ReplayServer } from '../helpers/upstreams/replay.js';
+import { publishUserChange } from '../../server/users/user-cache.js';
 
 // Gemini-format clients (the official Google Gen AI SDK) on /v1beta, to Gemini channels and to OpenAI ones.
 describe('Gemini clients on /v1beta', () => {
@@ -69,6 +70,27 @@ describe('Gemini clients on /v1beta', () => {
     });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
+  });
+
+  it('refuses a caller with an empty balance before calling upstream (the estimate reads Gemini contents)', async () => {
+    const ctx = f.tg.gateway.ctx;
+    const before = await ctx.db.selectFrom('users').select('quota').where('id', '=', f.userId).executeTakeFirstOrThrow();
+    await ctx.db.updateTable('users').set({ quota: 0 }).where('id', '=', f.userId).execute();
+    publishUserChange(ctx.bus, f.userId);
+    const sent = gemini.requests.length;
+    try {
+      const res = await fetch(`${f.tg.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': f.key },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Tell me a long story about the sea.' }] }] }),
+      });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.status).toBe('PERMISSION_DENIED');
+      expect(gemini.requests.length).toBe(sent);
+    } finally {
+      await ctx.db.updateTable('users').set({ quota: before.quota }).where('id', '=', f.userId).execute();
+      publishUserChange(ctx.bus, f.userId);
+    }
   });
 
   it('lists models in Gemini’s shape for Gemini clients', async () => {

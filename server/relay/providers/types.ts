@@ -2,6 +2,7 @@ import type { Channel } from '../../db/types.js';
 import type { Usage } from '../../billing/pricing.js';
 import type { Endpoint } from '../endpoints.js';
 import type { SseEvent } from '../sse.js';
+import type { UpstreamResponse } from '../upstream.js';
 import type { StreamEvent } from '../protocol/events.js';
 import type { ClaudeSettings } from './claude/convert-to-claude-messages.js';
 import type { GeminiSettings } from './gemini/gemini-settings.js';
@@ -48,12 +49,25 @@ export interface ChatAdapter {
     stream: boolean,
     settings: ProviderSettings,
   ): PreparedCall | Promise<PreparedCall>;
-  /** A whole answer as an OpenAI chat.completion, with its usage. */
-  answer(payload: unknown, model: string): { completion: unknown; usage: Usage | null };
+  /**
+   * A whole answer as an OpenAI chat.completion (or, for `adapters`, that endpoint's OpenAI answer),
+   * with its usage. `request` is the OpenAI body the call was made from, when the relay has it.
+   */
+  answer(payload: unknown, model: string, request?: Record<string, unknown>): { completion: unknown; usage: Usage | null };
   /** A parser from the provider's stream events to the relay's StreamEvents. */
   stream(model: string): { push(event: SseEvent): StreamEvent[] };
   /** The message of an upstream error body. */
   errorMessage(text: string, status: number): string;
+  /**
+   * For providers not reached by one plain POST of the prepared call: performs the exchange itself
+   * (iFlytek's websocket, a fetched access token, errors sent behind a 200 status, a whole answer
+   * served as a one-event stream) and answers like an HTTP upstream — status, content type
+   * (`text/event-stream` for streams) and body. When omitted, the prepared call is POSTed.
+   */
+  send?(
+    call: PreparedCall,
+    exchange: { channel: ChannelAccess; stream: boolean; signal: AbortSignal },
+  ): Promise<UpstreamResponse>;
 }
 
 /**
@@ -63,7 +77,7 @@ export interface ChatAdapter {
 export interface ProviderDefinition {
   name: string;
   /** The wire format the upstream speaks. */
-  protocol: 'openai' | 'claude' | 'gemini';
+  protocol: 'openai' | 'claude' | 'gemini' | 'task';
   /** The endpoints this provider serves; the relay refuses others before calling upstream. */
   supports(endpoint: Endpoint): boolean;
   /** `stream` matters to providers whose streaming calls use another URL (Gemini). */
@@ -72,6 +86,11 @@ export interface ProviderDefinition {
   streamUsageOption: boolean;
   /** Present when chat requests are converted to and from the provider's own protocol. */
   chat?: ChatAdapter;
+  /**
+   * The same conversion for other endpoints (embeddings, rerank) served in the provider's own
+   * shape: the OpenAI body converted on the way up, the answer to OpenAI's shape on the way down.
+   */
+  adapters?: Partial<Record<Endpoint, ChatAdapter>>;
   /**
    * For calls in the provider's own protocol (passed through, or OpenAI bodies to an
    * OpenAI-protocol provider): a last step given the body, for providers whose calls need signing
@@ -84,4 +103,9 @@ export interface ProviderDefinition {
   isStream?(contentType: string): boolean;
   /** How the provider's streams are framed; SSE when omitted. */
   decoder?(): FrameDecoder;
+  /**
+   * For a channel type whose protocol depends on the upstream model (Vertex AI serves Gemini and
+   * Claude): the definition for one model. The exchange resolves it before routing the call.
+   */
+  forModel?(model: string): ProviderDefinition;
 }

@@ -1,4 +1,41 @@
-/** resources.tasks: Task logs (/task) */
+/** resources.tasks: Task logs (/task); `none` and `seconds` also serve the drawing log. */
 export const tasks = {
   name: 'Task logs',
+  none: 'None',
+  seconds: '%{n} s',
+  unknown: 'Unknown',
+  fields: {
+    submit_time: 'Submitted',
+    finish_time: 'Finished',
+    progress: 'Progress',
+    duration: 'Time taken',
+    channel: 'Channel',
+    user: 'User',
+    platform: 'Platform',
+    action: 'Type',
+    task_id: 'Task ID',
+    status: 'Task status',
+    fail_reason: 'Failure reason',
+  },
+  filters: {
+    start_timestamp: 'Start time',
+    end_timestamp: 'End time',
+    task_id: 'Task ID',
+    channel_id: 'Channel ID',
+    username: 'Username',
+  },
+  actions: {
+    music: 'Generate music',
+    lyrics: 'Generate lyrics',
+  },
+  statuses: {
+    not_start: 'Not started',
+    submitted: 'Queued',
+    queued: 'Waiting in line',
+    in_progress: 'In progress',
+    success: 'Succeeded',
+    failure: 'Failed',
+    unknown: 'Unknown',
+    submitting: 'Submitting',
+  },
 };

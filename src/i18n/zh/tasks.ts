@@ -1,4 +1,41 @@
-/** resources.tasks: Task logs (/task) */
+/** resources.tasks: Task logs (/task); `none` and `seconds` also serve the drawing log. */
 export const tasks = {
   name: '任务日志',
+  none: '无',
+  seconds: '%{n} 秒',
+  unknown: '未知',
+  fields: {
+    submit_time: '提交时间',
+    finish_time: '结束时间',
+    progress: '进度',
+    duration: '花费时间',
+    channel: '渠道',
+    user: '用户',
+    platform: '平台',
+    action: '类型',
+    task_id: '任务ID',
+    status: '任务状态',
+    fail_reason: '失败原因',
+  },
+  filters: {
+    start_timestamp: '起始时间',
+    end_timestamp: '结束时间',
+    task_id: '任务 ID',
+    channel_id: '渠道 ID',
+    username: '用户名称',
+  },
+  actions: {
+    music: '生成音乐',
+    lyrics: '生成歌词',
+  },
+  statuses: {
+    not_start: '未启动',
+    submitted: '队列中',
+    queued: '排队中',
+    in_progress: '执行中',
+    success: '成功',
+    failure: '失败',
+    unknown: '未知',
+    submitting: '提交中',
+  },
 };

@@ -1,0 +1,41 @@
+/**
+ * Upstream answers made in code, for chat adapters that perform their exchange themselves
+ * (`ChatAdapter.send`): iFlytek's websocket, error bodies that providers send behind a 200 status,
+ * a whole answer served as a one-event stream. The relay reads an upstream answer only through its
+ * status, its content type and its body as a stream of bytes, which is all these give.
+ */
+import { Readable } from 'node:stream';
+import type { UpstreamResponse } from '../../upstream.js';
+import { readText } from '../../upstream.js';
+
+/** An answer with this status, content type and body (text, or a stream of bytes). */
+export function httpLikeAnswer(statusCode: number, contentType: string, body: string | Readable): UpstreamResponse {
+  const stream = typeof body === 'string' ? Readable.from([Buffer.from(body, 'utf8')]) : body;
+  const answer = { statusCode, headers: { 'content-type': contentType }, body: stream, trailers: {}, opaque: null, context: {} };
+  // Only `statusCode`, `headers['content-type']` and the body's bytes are read by the relay.
+  return answer as unknown as UpstreamResponse;
+}
+
+/** A JSON answer. */
+export function jsonAnswer(statusCode: number, payload: unknown): UpstreamResponse {
+  return httpLikeAnswer(statusCode, 'application/json', JSON.stringify(payload));
+}
+
+/** One SSE event whose data is this JSON, as a whole stream. */
+export function oneEventStream(payload: unknown): UpstreamResponse {
+  return httpLikeAnswer(200, 'text/event-stream', `data: ${JSON.stringify(payload)}\n\n`);
+}
+
+export function isJsonAnswer(res: UpstreamResponse): boolean {
+  return String(res.headers['content-type'] ?? '').includes('json');
+}
+
+/** Reads a (small) JSON answer whole; null when it is not JSON. */
+export async function readJson(res: UpstreamResponse): Promise<{ text: string; payload: unknown }> {
+  const text = await readText(res);
+  try {
+    return { text, payload: JSON.parse(text) as unknown };
+  } catch {
+    return { text, payload: null };
+  }
+}

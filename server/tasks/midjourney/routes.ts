@@ -1,0 +1,129 @@
+/**
+ * The Midjourney-proxy relay: `POST /mj/submit/<kind>` and `/mj/insight-face/swap` (also under the
+ * speed-mode prefixes `/mj-fast`, `/fast` …), `GET /mj/task/{id}/fetch`, `POST /mj/task/list-by-condition`
+ * and `GET /mj/task/{id}/image-seed` with an sk- key (`mj-api-secret` or Bearer), answered in
+ * midjourney-proxy's shapes from the stored tasks; and `GET /mj/image/{id}`, which serves a task's
+ * image through the SSRF-safe fetcher (no key: image tags cannot send one).
+ */
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../../context.js';
+import { resolveCaller } from '../../relay/caller.js';
+import { RELAY_BODY_LIMIT } from '../../relay/request.js';
+import { privateUpstreamsAllowed, safeFetch, SafeFetchError } from '../../http/safe-fetch.js';
+import { baseUrl, callPlatform, platformHeaders, isRecord, str } from '../channel.js';
+import { describeError, mjCode, TaskError } from '../errors.js';
+import { MODE_PREFIXES, SUBMIT_KINDS, upstreamPath } from './actions.js';
+import { findOwnTask, submitMidjourney } from './submit.js';
+import { toProxyTask } from './view.js';
+
+const IMAGE_MAX_BYTES = 32 * 1024 * 1024;
+const LIST_MAX_IDS = 500;
+
+function mjError(status: number, message: string, reason: string) {
+  return { code: mjCode(status), description: message, result: null, type: reason };
+}
+
+export default async function midjourneyRoutes(app: FastifyInstance): Promise<void> {
+  const ctx: GatewayContext = app.ctx;
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = describeError(error);
+    if (known) return reply.status(known.status).send(mjError(known.status, known.message, known.reason));
+    if (error.validation || (error.statusCode && error.statusCode < 500)) {
+      const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+      return reply.status(status).send(mjError(status, error.message, 'invalid_request'));
+    }
+    request.log.error({ err: error }, 'midjourney relay error');
+    return reply.status(500).send(mjError(500, '服务器内部错误，请联系管理员', 'internal_error'));
+  });
+
+  const ownTask = async (request: FastifyRequest) => {
+    const caller = await resolveCaller(ctx, request);
+    const { id } = request.params as { id: string };
+    const row = await findOwnTask(ctx, caller.user.id, id);
+    if (!row) throw new TaskError(404, 'task_not_found', 'task_not_found');
+    return row;
+  };
+
+  for (const { prefix, mode } of MODE_PREFIXES) {
+    for (const kind of SUBMIT_KINDS) {
+      app.post(`${prefix}${upstreamPath(kind)}`, { bodyLimit: RELAY_BODY_LIMIT }, (request, reply) =>
+        submitMidjourney(ctx, request, reply, kind, mode),
+      );
+    }
+
+    app.get(`${prefix}/mj/task/:id/fetch`, async (request) => toProxyTask(ctx, request, await ownTask(request)));
+
+    app.post(`${prefix}/mj/task/list-by-condition`, async (request) => {
+      const caller = await resolveCaller(ctx, request);
+      const body = request.body;
+      const ids = isRecord(body) && Array.isArray(body.ids) ? [...new Set(body.ids.map(str).filter((s) => s !== ''))] : [];
+      if (ids.length > LIST_MAX_IDS) throw new TaskError(400, `ids: at most ${LIST_MAX_IDS}`, 'invalid_request');
+      if (ids.length === 0) return [];
+      const rows = await ctx.db
+        .selectFrom('midjourneys')
+        .selectAll()
+        .where('user_id', '=', caller.user.id)
+        .where('mj_id', 'in', ids)
+        .orderBy('id', 'desc')
+        .execute();
+      // The newest row of each id, in the order asked.
+      const newest = new Map<string, (typeof rows)[number]>();
+      for (const row of rows) if (!newest.has(row.mj_id)) newest.set(row.mj_id, row);
+      return ids.flatMap((id) => {
+        const row = newest.get(id);
+        return row ? [toProxyTask(ctx, request, row)] : [];
+      });
+    });
+
+    app.get(`${prefix}/mj/task/:id/image-seed`, async (request, reply) => {
+      const row = await ownTask(request);
+      const channel = ctx.channels.get(row.channel_id);
+      if (!channel) throw new TaskError(503, '该任务所属渠道已不存在', 'channel_not_found');
+      let answer;
+      try {
+        answer = await callPlatform(
+          `${baseUrl(channel)}/mj/task/${encodeURIComponent(row.mj_id)}/image-seed`,
+          platformHeaders(channel),
+          undefined,
+          60_000,
+        );
+      } catch (err) {
+        throw new TaskError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+      }
+      return reply.status(answer.status).type('application/json').send(answer.text);
+    });
+  }
+
+  app.get('/mj/image/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const row = await ctx.db
+      .selectFrom('midjourneys')
+      .select(['image_url'])
+      .where('mj_id', '=', id)
+      .where('image_url', 'is not', null)
+      .where('image_url', '!=', '')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row?.image_url) throw new TaskError(404, 'task_not_found', 'task_not_found');
+    let res;
+    try {
+      res = await safeFetch(row.image_url, {
+        allowPrivate: privateUpstreamsAllowed(),
+        maxBytes: IMAGE_MAX_BYTES,
+        timeoutMs: 60_000,
+      });
+    } catch (err) {
+      if (err instanceof SafeFetchError) throw new TaskError(502, `图片获取失败：${err.message}`, `image_${err.code}`);
+      throw new TaskError(502, `图片获取失败：${(err as Error).message}`, 'image_fetch_failed');
+    }
+    if (res.status !== 200) throw new TaskError(502, `图片获取失败：上游返回 ${res.status}`, 'image_fetch_failed');
+    const type = String(res.headers['content-type'] ?? '');
+    return reply
+      .header('content-type', /^(image|video)\/[\w.+-]+$/i.test(type.split(';')[0]!.trim()) ? type : 'application/octet-stream')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, max-age=86400')
+      .send(res.body);
+  });
+}

@@ -1,0 +1,246 @@
+/**
+ * One Midjourney submission: who pays, what is asked, the charge (debited before the upstream is
+ * asked), the channel (chosen by group and `mj_<action>`, or the channel holding the task a button
+ * acts on), the upstream call with `mj-api-secret`, and then either the stored task and its consume
+ * log (codes 1 submitted, 21 existing or waiting for a window, 22 queued) or the charge given back
+ * (any other code, or no answer). The client gets the upstream's answer as it came.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../../context.js';
+import type { Midjourney } from '../../db/types.js';
+import { resolveCaller } from '../../relay/caller.js';
+import { relayErrors } from '../../relay/errors.js';
+import { reportUpstreamFailure } from '../../relay/health.js';
+import { mapStatus } from '../../relay/model-mapping.js';
+import { upstreamErrorMessage } from '../../relay/upstream.js';
+import { charge, giveBack, logConsume, storedPayer, type TaskCharge } from '../billing.js';
+import {
+  MIDJOURNEY_TYPES,
+  baseUrl,
+  callPlatform,
+  platformHeaders,
+  int,
+  isRecord,
+  parseJson,
+  pickChannel,
+  retryable,
+  str,
+} from '../channel.js';
+import { TaskError } from '../errors.js';
+import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS } from '../refund.js';
+import { modelOf, planSubmit, upstreamBody, upstreamPath, type SubmitKind, type SubmitPlan } from './actions.js';
+import type { MjProperties } from './view.js';
+
+const SUBMIT_TIMEOUT_MS = 120_000;
+/** Submit codes that mean the upstream took the task: submitted, existing (or window), queued. */
+const ACCEPTED = new Set([1, 21, 22]);
+
+/** The caller's own newest task with this midjourney-proxy id. */
+export function findOwnTask(ctx: GatewayContext, userId: number, mjId: string): Promise<Midjourney | undefined> {
+  return ctx.db
+    .selectFrom('midjourneys')
+    .selectAll()
+    .where('mj_id', '=', mjId)
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+interface Accepted {
+  plan: SubmitPlan;
+  answer: Record<string, unknown>;
+  charged: TaskCharge;
+  channelId: number;
+  origin: Midjourney | undefined;
+  mode: string | null;
+}
+
+/** Writes the task the upstream accepted: a new row, or the window task a modal submission completes. */
+async function storeAccepted(ctx: GatewayContext, a: Accepted): Promise<string> {
+  const { plan, answer, charged } = a;
+  const now = Date.now();
+  const code = int(answer.code);
+  const upstreamProps = isRecord(answer.properties) ? answer.properties : {};
+  const uploaded = plan.action === 'UPLOAD' && Array.isArray(answer.result) ? answer.result.map(str) : null;
+  const mjId = uploaded ? '' : str(answer.result);
+  let status = 'SUBMITTED';
+  let imageUrl: string | null = null;
+  if (uploaded) {
+    status = STATUS_SUCCESS;
+    imageUrl = uploaded[0] ?? null;
+  } else if (code === 21) {
+    status = str(upstreamProps.status) || 'MODAL';
+    imageUrl = str(upstreamProps.imageUrl) || null;
+  }
+  const done = status === STATUS_SUCCESS;
+
+  if (plan.action === 'MODAL' && a.origin && a.origin.mj_id === mjId) {
+    // The window task goes on under its own id: it now carries this charge too.
+    const updated = await ctx.db
+      .updateTable('midjourneys')
+      .set((eb) => ({
+        code,
+        status,
+        prompt: plan.prompt ?? a.origin!.prompt,
+        quota: eb('quota', '+', charged.quota),
+        fail_reason: null,
+      }))
+      .where('id', '=', a.origin.id)
+      .where('status', 'not in', FINISHED)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 1) return mjId;
+  }
+
+  const props: MjProperties = {
+    payer: storedPayer(charged.payer),
+    upstream: upstreamProps,
+    ...(plan.kind === 'action' ? { customId: str(plan.body.customId) } : {}),
+    ...(typeof plan.body.botType === 'string' ? { botType: plan.body.botType } : {}),
+    ...(a.mode ? { mode: a.mode } : {}),
+  };
+  await ctx.db
+    .insertInto('midjourneys')
+    .values({
+      code,
+      user_id: charged.caller.user.id,
+      action: plan.action,
+      mj_id: mjId,
+      prompt: plan.prompt ?? a.origin?.prompt ?? null,
+      prompt_en: a.origin?.prompt_en ?? null,
+      description: str(answer.description) || null,
+      state: typeof plan.body.state === 'string' ? plan.body.state : null,
+      submit_time: now,
+      start_time: done ? now : 0,
+      finish_time: done ? now : 0,
+      image_url: imageUrl,
+      status,
+      progress: done ? '100%' : '0%',
+      fail_reason: null,
+      channel_id: a.channelId,
+      quota: charged.quota,
+      buttons: null,
+      properties: JSON.stringify(props),
+      created_at: Math.floor(now / 1000),
+    })
+    .execute();
+  return mjId;
+}
+
+/** A refused submission is kept (quota 0, FAILURE) so the drawing log shows why. */
+async function storeRefused(
+  ctx: GatewayContext,
+  plan: SubmitPlan,
+  userId: number,
+  channelId: number,
+  answer: Record<string, unknown>,
+) {
+  const now = Date.now();
+  await ctx.db
+    .insertInto('midjourneys')
+    .values({
+      code: int(answer.code),
+      user_id: userId,
+      action: plan.action,
+      mj_id: str(answer.result),
+      prompt: plan.prompt,
+      description: str(answer.description) || null,
+      state: typeof plan.body.state === 'string' ? plan.body.state : null,
+      submit_time: now,
+      finish_time: now,
+      status: STATUS_FAILURE,
+      progress: '100%',
+      fail_reason: str(answer.description) || `code ${int(answer.code)}`,
+      channel_id: channelId,
+      quota: 0,
+      created_at: Math.floor(now / 1000),
+    })
+    .execute();
+}
+
+export async function submitMidjourney(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: SubmitKind,
+  pathMode: string | null,
+): Promise<FastifyReply> {
+  const started = performance.now();
+  const caller = await resolveCaller(ctx, request);
+  const plan = planSubmit(kind, request.body);
+  const origin = plan.originId ? await findOwnTask(ctx, caller.user.id, plan.originId) : undefined;
+  if (plan.originId && !origin) throw new TaskError(404, 'task_not_found', 'task_not_found');
+  if (origin && plan.action !== 'MODAL' && ctx.options.bool('MjActionCheckSuccessEnabled') && origin.status !== STATUS_SUCCESS) {
+    throw new TaskError(400, 'task_status_not_success', 'task_status_not_success');
+  }
+  const body = upstreamBody(plan, ctx.options);
+  const mode = ctx.options.bool('MjModeClearEnabled') ? null : pathMode;
+  const model = modelOf(plan.action);
+  const charged = await charge(ctx, caller, model);
+
+  let settled = false;
+  try {
+    const tried: number[] = [];
+    const pinned = origin !== undefined || caller.pinnedChannelId !== null;
+    const retries = pinned ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
+    let failure: TaskError | null = null;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      const channel = origin
+        ? ctx.channels.get(origin.channel_id)
+        : pickChannel(ctx, caller, model, MIDJOURNEY_TYPES, attempt, tried);
+      if (!channel) {
+        if (origin) failure = new TaskError(503, '该任务所属渠道已不存在', 'channel_not_found');
+        break;
+      }
+      if (origin && channel.status !== 1) {
+        failure = new TaskError(503, '该任务所属渠道已被禁用', 'channel_disabled');
+        break;
+      }
+      tried.push(channel.id);
+      const url = baseUrl(channel) + (mode ? `/mj-${mode}` : '') + upstreamPath(kind);
+      let answer;
+      try {
+        answer = await callPlatform(url, platformHeaders(channel), body, SUBMIT_TIMEOUT_MS);
+      } catch (err) {
+        failure = new TaskError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+        continue;
+      }
+      const parsed = parseJson(answer.text);
+      if (isRecord(parsed) && typeof parsed.code === 'number' && answer.status < 500) {
+        if (ACCEPTED.has(parsed.code)) {
+          const mjId = await storeAccepted(ctx, { plan, answer: parsed, charged, channelId: channel.id, origin, mode });
+          settled = true;
+          logConsume(ctx, {
+            charge: charged,
+            channelId: channel.id,
+            tried,
+            clientIp: request.ip,
+            useTimeMs: performance.now() - started,
+            action: plan.action,
+            taskId: mjId,
+          });
+        } else {
+          await giveBack(ctx, charged);
+          settled = true;
+          await storeRefused(ctx, plan, caller.user.id, channel.id, parsed);
+        }
+        return reply.status(answer.status).send(parsed);
+      }
+      const message =
+        isRecord(parsed) && typeof parsed.description === 'string'
+          ? parsed.description
+          : upstreamErrorMessage(answer.text, answer.status);
+      reportUpstreamFailure(ctx, channel, answer.status, message);
+      failure = new TaskError(
+        mapStatus(channel.status_code_mapping, answer.status >= 400 ? answer.status : 502),
+        message,
+        'upstream_error',
+      );
+      if (!retryable(answer.status)) break;
+    }
+    if (failure) throw failure;
+    throw relayErrors.noChannel(model, caller.group);
+  } finally {
+    if (!settled) await giveBack(ctx, charged);
+  }
+}

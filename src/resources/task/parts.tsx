@@ -1,0 +1,175 @@
+/**
+ * Pieces shared by the Drawing log (/midjourney) and Task log (/task) screens: the time filter,
+ * and the channel, user, duration, progress, long-text and image cells.
+ */
+import { useState, type ReactNode } from 'react';
+import {
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  Link,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useInput, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { fromLocalInput, toLocalInput } from '../logs/format';
+import { durationIsSlow, durationSeconds, formatSeconds, progressValue, safeImageUrl } from './format';
+
+/** A local date and time picker whose value is Unix seconds, as the task APIs take them. */
+export function TimestampInput({ source, label }: { source: string; label: string; alwaysOn?: boolean }) {
+  const translate = useTranslate();
+  const { field } = useInput({
+    source,
+    format: (value: unknown) => toLocalInput(value === '' || value === null || value === undefined ? null : Number(value)),
+    parse: (value: string) => fromLocalInput(value),
+  });
+  return (
+    <TextField
+      {...field}
+      value={field.value as string}
+      type="datetime-local"
+      size="small"
+      label={translate(label)}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+      sx={{ minWidth: 220, mb: '4px' }}
+    />
+  );
+}
+
+/** The channel id with its name (admins only). */
+export function ChannelCell({ id, name }: { id: number; name: string }) {
+  if (!id) return null;
+  return (
+    <Stack direction="row" spacing={0.5} alignItems="center" sx={{ whiteSpace: 'nowrap' }}>
+      <Chip size="small" variant="outlined" label={id} />
+      {name && <Typography variant="body2">{name}</Typography>}
+    </Stack>
+  );
+}
+
+/** The owner (admins only): name, or the id when the user is gone. */
+export function UserCell({ id, name }: { id: number; name: string }) {
+  return (
+    <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+      {name || `#${id}`}
+    </Typography>
+  );
+}
+
+/** Time from submission to the end: green, or red when over 60 s; "none" while unfinished. */
+export function DurationCell({ submit, finish, unitMs }: { submit: number; finish: number; unitMs: number }) {
+  const translate = useTranslate();
+  const seconds = durationSeconds(submit, finish, unitMs);
+  if (seconds === null) return <Typography variant="body2">{translate('resources.tasks.none')}</Typography>;
+  const slow = durationIsSlow(seconds);
+  return (
+    <Chip
+      size="small"
+      color={slow ? 'error' : 'success'}
+      data-slow={slow}
+      label={translate('resources.tasks.seconds', { n: formatSeconds(seconds) })}
+    />
+  );
+}
+
+/** A progress bar with its percent; the raw text when it is not a percent. */
+export function ProgressCell({ progress }: { progress: string }) {
+  const value = progressValue(progress);
+  if (value === null) return progress ? <Typography variant="body2">{progress}</Typography> : null;
+  return (
+    <Stack direction="row" spacing={1} alignItems="center" sx={{ minWidth: 120 }}>
+      <LinearProgress variant="determinate" value={value} sx={{ flex: 1 }} aria-label={`${value}%`} />
+      <Typography variant="body2">{`${value}%`}</Typography>
+    </Stack>
+  );
+}
+
+/** Long text cut to one short line; a click shows all of it in a dialog. */
+export function LongTextCell({ text, title }: { text: string; title: string }) {
+  const translate = useTranslate();
+  const [open, setOpen] = useState(false);
+  if (!text) return null;
+  return (
+    <>
+      <Link
+        component="button"
+        type="button"
+        variant="body2"
+        color="inherit"
+        underline="hover"
+        onClick={() => setOpen(true)}
+        title={text}
+        sx={{
+          maxWidth: 220,
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          whiteSpace: 'nowrap',
+          display: 'block',
+          textAlign: 'left',
+        }}
+      >
+        {text}
+      </Link>
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
+        <DialogTitle>{translate(title)}</DialogTitle>
+        <DialogContent>
+          <Typography sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{text}</Typography>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>{translate('ra.action.close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+/** "View image": the picture in a dialog, with a link to open it in a new tab. */
+export function ImageCell({ url }: { url: string }) {
+  const translate = useTranslate();
+  const [open, setOpen] = useState(false);
+  const safe = safeImageUrl(url);
+  if (!safe) return <Typography variant="body2">{translate('resources.tasks.none')}</Typography>;
+  return (
+    <>
+      <Link component="button" type="button" variant="body2" onClick={() => setOpen(true)} sx={{ whiteSpace: 'nowrap' }}>
+        {translate('resources.midjourneys.image.view')}
+      </Link>
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="md">
+        <DialogTitle>{translate('resources.midjourneys.image.title')}</DialogTitle>
+        <DialogContent>
+          <Box
+            component="img"
+            src={safe}
+            alt={translate('resources.midjourneys.image.alt')}
+            sx={{ display: 'block', maxWidth: '100%', maxHeight: '70vh', mx: 'auto' }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button component="a" href={safe} target="_blank" rel="noopener noreferrer">
+            {translate('resources.midjourneys.image.open')}
+          </Button>
+          <Button onClick={() => setOpen(false)}>{translate('ra.action.close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+/** One column of a task table: its i18n label key, whether only admins see it, and its cell. */
+export interface TaskColumn<R> {
+  key: string;
+  adminOnly?: boolean;
+  render: (record: R) => ReactNode;
+}
+
+/** Renders a column's cell for the row in context. */
+export function ColumnCell<R extends RaRecord>({ render }: { render: (record: R) => ReactNode }) {
+  const record = useRecordContext<R>();
+  return record ? <>{render(record)}</> : null;
+}
