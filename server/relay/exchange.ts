@@ -107,8 +107,11 @@ export function adapterFor(provider: ProviderDefinition, endpoint: Endpoint): Ch
 }
 
 function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
-  if (isGeminiEmbed(input) && provider.protocol !== 'gemini')
-    return { kind: 'embeddings', body: geminiEmbedAsOpenAI(input.body, input.model) };
+  if (isGeminiEmbed(input) && provider.protocol !== 'gemini') {
+    const body = geminiEmbedAsOpenAI(input.body, input.model);
+    const adapter = adapterFor(provider, 'embeddings');
+    return adapter ? { kind: 'adapter', adapter, chat: body } : { kind: 'embeddings', body };
+  }
   if (input.client !== 'openai' && input.body) {
     if (provider.protocol === input.client) return { kind: 'native' };
     const chat = asOpenAIChat(input, input.body);
@@ -254,7 +257,11 @@ export function forwardAnswer(
   started: number,
   isClientGone: () => boolean,
 ): Promise<ForwardResult> {
-  if (isGeminiEmbed(input)) return forwardGeminiEmbed(input, provider.protocol === 'gemini', res, out, started);
+  if (isGeminiEmbed(input)) {
+    const adapter = provider.protocol === 'gemini' ? undefined : adapterFor(provider, 'embeddings');
+    const asOpenAI = adapter && ((payload: unknown) => adapter.answer(payload, input.model).completion);
+    return forwardGeminiEmbed(input, provider.protocol === 'gemini', res, out, started, asOpenAI);
+  }
   const contentType = String(res.headers['content-type'] ?? '');
   const streaming = provider.isStream ? provider.isStream(contentType) : contentType.includes('text/event-stream');
   const decoder = provider.decoder?.();

@@ -78,11 +78,14 @@ export async function forwardGeminiEmbed(
   res: UpstreamResponse,
   out: ServerResponse,
   started: number,
+  /** For channels answering in their own shape (Cohere …): their answer as OpenAI embeddings. */
+  asOpenAI: (payload: unknown) => unknown = (payload) => payload,
 ): Promise<ForwardResult> {
   const promptTokens = await countTokens(promptText(input.body));
   if (native) return forwardJson(res, out, started, () => ({ promptTokens, completionTokens: 0 }));
   const action = geminiEmbedAction(input.body);
-  return forwardConvertedJson(res, out, started, (payload) => {
+  return forwardConvertedJson(res, out, started, (upstream) => {
+    const payload = asOpenAI(upstream);
     const answer = payload as OpenAIEmbeddingsResponse | null;
     if (!answer || !Array.isArray(answer.data)) throw new Error('upstream answered without embeddings');
     return {

@@ -257,6 +257,27 @@ describe('providers with their own wire formats (Ollama, Cohere, Dify, Coze, Jin
       await expectLog(2, 0, false);
     });
 
+    it('takes a Gemini client’s batchEmbedContents through Cohere’s own embed API', async () => {
+      const res = await fetch(`${f.tg.url}/v1beta/models/embed-v4.0:batchEmbedContents`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': f.key },
+        body: JSON.stringify({
+          requests: [
+            { model: 'models/embed-v4.0', content: { parts: [{ text: 'hello' }] } },
+            { model: 'models/embed-v4.0', content: { parts: [{ text: 'goodbye' }] } },
+          ],
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect(cohere.requests.at(-1)).toMatchObject({
+        url: '/v2/embed',
+        body: { model: 'embed-v4.0', texts: ['hello', 'goodbye'] },
+      });
+      const body = await res.json();
+      expect(body.embeddings).toHaveLength(2);
+      expect(body.embeddings[1].values[0]).toBeCloseTo(-0.0206604, 6);
+    });
+
     it('converts rerank to /v2/rerank, documents from the request, prompt counted locally', async () => {
       const { status, body } = await rerank('rerank-v3.5');
       expect(status).toBe(200);
