@@ -90,7 +90,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     tokens: createTokenCache(base),
     users: new UserCache(handle.db, bus),
     channels: await createChannelCache(base),
-    usage: new UsageWriter(handle.db, handle.kind, (err) => console.error('usage write failed', err)),
+    usage: new UsageWriter(handle.db, handle.kind, (err) => console.error('usage write failed', err), options),
     startTime: Math.floor(Date.now() / 1000),
     version: readVersion(),
   };

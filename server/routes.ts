@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import statusRoutes from './status/routes.js';
 import optionRoutes from './options/routes.js';
+import oidcDiscoveryRoutes from './options/oidc-discovery.js';
 import accountRoutes from './accounts/routes.js';
+import emailBindRoutes from './accounts/email-bind.js';
 import userSelfRoutes from './users/self-routes.js';
 import userAdminRoutes from './users/admin-routes.js';
 import tokenRoutes from './tokens/routes.js';
@@ -16,12 +18,15 @@ import taskRelayRoutes from './tasks/relay-routes.js';
 import taskRoutes from './tasks/routes.js';
 import redemptionRoutes from './redemptions/routes.js';
 import topupRoutes from './topup/routes.js';
+import pricingRoutes from './pricing/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(statusRoutes);
   await app.register(optionRoutes);
+  await app.register(oidcDiscoveryRoutes);
   await app.register(accountRoutes);
+  await app.register(emailBindRoutes);
   await app.register(userSelfRoutes);
   await app.register(userAdminRoutes);
   await app.register(tokenRoutes);
@@ -36,4 +41,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(taskRoutes);
   await app.register(redemptionRoutes);
   await app.register(topupRoutes);
+  await app.register(pricingRoutes);
 }

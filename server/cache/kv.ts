@@ -7,6 +7,8 @@ import type { Redis } from 'ioredis';
 export interface KvStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** Sets the value only when the key holds none; true when this call set it (one winner across processes). */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
 }
 
@@ -27,6 +29,13 @@ export class MemoryKv implements KvStore {
     this.items.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
   }
 
+  async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    const item = this.items.get(key);
+    if (item && item.expiresAt > Date.now()) return false;
+    this.items.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+    return true;
+  }
+
   async delete(key: string): Promise<void> {
     this.items.delete(key);
   }
@@ -44,6 +53,10 @@ export class RedisKv implements KvStore {
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds);
+  }
+
+  async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    return (await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds, 'NX')) === 'OK';
   }
 
   async delete(key: string): Promise<void> {

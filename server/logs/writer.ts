@@ -7,6 +7,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { LogsTable } from '../db/types.js';
+import type { OptionStore } from '../options/store.js';
 
 export type LogRow = Insertable<LogsTable>;
 
@@ -56,6 +57,12 @@ const LOG_DEFAULTS = {
 const FLUSH_MS = 500;
 const MAX_BATCH = 500;
 
+/**
+ * The options behind the hourly totals: DataExportEnabled (off: none are kept) and
+ * DataExportInterval (minutes between writes of the totals; logs and counters still go every 500 ms).
+ */
+type TotalsOptions = Pick<OptionStore, 'bool' | 'number'>;
+
 export class UsageWriter {
   private logs: LogRow[] = [];
   private hourly = new Map<string, HourlyTotal>();
@@ -64,13 +71,15 @@ export class UsageWriter {
   private channels = new Map<number, Counter>();
   private timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  private totalsWrittenAt = Date.now();
 
   constructor(
     private readonly db: Db,
     private readonly kind: DbKind,
     private readonly onError: (err: unknown) => void,
+    private readonly options?: TotalsOptions,
   ) {
-    this.timer = setInterval(() => void this.flush(), FLUSH_MS);
+    this.timer = setInterval(() => void this.flush(false), FLUSH_MS);
     this.timer.unref();
   }
 
@@ -85,6 +94,7 @@ export class UsageWriter {
     bump(this.users, u.userId, u.quota);
     bump(this.tokens, u.tokenId, u.quota);
     bump(this.channels, u.channelId, u.quota);
+    if (this.options && !this.options.bool('DataExportEnabled')) return;
     const hour = Math.floor(Date.now() / 3_600_000) * 3600;
     const key = `${u.userId}\u0000${u.model}\u0000${u.channelId}\u0000${hour}`;
     const total = this.hourly.get(key);
@@ -106,10 +116,18 @@ export class UsageWriter {
     }
   }
 
-  /** Writes everything pending; concurrent calls queue behind each other. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writePending()).catch(this.onError);
+  /**
+   * Writes what is pending; concurrent calls queue behind each other. `all` (the default) includes
+   * the hourly totals; the timer's flushes leave them until DataExportInterval has passed.
+   */
+  flush(all = true): Promise<void> {
+    this.flushing = this.flushing.then(() => this.writePending(all || this.totalsDue())).catch(this.onError);
     return this.flushing;
+  }
+
+  private totalsDue(): boolean {
+    const minutes = this.options ? this.options.number('DataExportInterval') : 0;
+    return Date.now() - this.totalsWrittenAt >= Math.max(0, minutes) * 60_000;
   }
 
   async close(): Promise<void> {
@@ -135,15 +153,18 @@ export class UsageWriter {
     }
   }
 
-  private async writePending(): Promise<void> {
+  private async writePending(withTotals: boolean): Promise<void> {
     const logs = this.logs;
-    const hourly = [...this.hourly.values()];
+    const hourly = withTotals ? [...this.hourly.values()] : [];
     const users = this.users;
     const tokens = this.tokens;
     const channels = this.channels;
     if (logs.length === 0 && hourly.length === 0 && users.size === 0 && tokens.size === 0 && channels.size === 0) return;
     this.logs = [];
-    this.hourly = new Map();
+    if (withTotals) {
+      this.hourly = new Map();
+      this.totalsWrittenAt = Date.now();
+    }
     this.users = new Map();
     this.tokens = new Map();
     this.channels = new Map();

@@ -1,4 +1,165 @@
-/** Redemption codes (/api/redemption/*) — placeholder registered ahead of its implementation. */
+/**
+ * Redemption codes: the admin resource /api/redemption/* (list, search, read, batch create, edit,
+ * enable / disable, delete) and redeeming one, POST /api/user/topup {key}, for any signed-in user.
+ */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { currentUser, requireAdmin, requireUser } from '../auth/guard.js';
+import { nowSeconds } from '../db/index.js';
+import type { Redemption } from '../db/types.js';
+import { ok, pageParams } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { criticalLimit } from '../ratelimit/hooks.js';
+import { groupNames } from '../users/groups.js';
+import { formatQuota } from '../users/quota-format.js';
+import { publishUserChange } from '../users/user-cache.js';
+import {
+  countRedemptions,
+  deleteRedemption,
+  findRedemption,
+  insertRedemptions,
+  listRedemptions,
+  redeem,
+  setRedemptionStatus,
+  toRedemptionView,
+  updateUnusedRedemption,
+} from './repository.js';
+import {
+  CreatedKeysAnswer,
+  CreateRedemptionBody,
+  DEFAULT_REDEMPTION_QUOTA,
+  EmptyAnswer,
+  RedeemAnswer,
+  RedeemBody,
+  RedemptionAnswer,
+  RedemptionIdParams,
+  RedemptionPageAnswer,
+  RedemptionPageQuery,
+  RedemptionSearchQuery,
+  REDEMPTION_UNUSED,
+  UpdateRedemptionBody,
+  UpdateRedemptionQuery,
+  type RedemptionPage,
+} from './schemas.js';
+import { checkCount, checkGroup, checkName, checkQuota, checkStatus, MESSAGES } from './validation.js';
 
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+export default async function redemptionRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const ctx = app.ctx;
+  const { db, options } = ctx;
+
+  async function existing(id: number): Promise<Redemption> {
+    const row = await findRedemption(db, id);
+    if (!row) throw fail(MESSAGES.notFound);
+    return row;
+  }
+
+  async function page(keyword: string, query: RedemptionPageQuery): Promise<RedemptionPage> {
+    const { page, pageSize, offset } = pageParams(query);
+    const [total, rows] = await Promise.all([countRedemptions(db, keyword), listRedemptions(db, keyword, pageSize, offset)]);
+    return { items: rows.map(toRedemptionView), total, page, page_size: pageSize };
+  }
+
+  for (const url of ['/api/redemption/', '/api/redemption']) {
+    app.get(
+      url,
+      { onRequest: requireAdmin, schema: { querystring: RedemptionPageQuery, response: { 200: RedemptionPageAnswer } } },
+      async (request) => ok(await page('', request.query)),
+    );
+  }
+
+  app.get(
+    '/api/redemption/search',
+    { onRequest: requireAdmin, schema: { querystring: RedemptionSearchQuery, response: { 200: RedemptionPageAnswer } } },
+    async (request) => ok(await page((request.query.keyword ?? '').trim(), request.query)),
+  );
+
+  app.get(
+    '/api/redemption/:id',
+    { onRequest: requireAdmin, schema: { params: RedemptionIdParams, response: { 200: RedemptionAnswer } } },
+    async (request) => ok(toRedemptionView(await existing(request.params.id))),
+  );
+
+  for (const url of ['/api/redemption/', '/api/redemption']) {
+    app.post(
+      url,
+      { onRequest: requireAdmin, schema: { body: CreateRedemptionBody, response: { 200: CreatedKeysAnswer } } },
+      async (request) => {
+        const body = request.body;
+        const name = checkName(body.name);
+        const quota = checkQuota(body.quota ?? DEFAULT_REDEMPTION_QUOTA);
+        const count = checkCount(body.count ?? 1);
+        const group = checkGroup(body.group, groupNames(options));
+        const keys = await insertRedemptions(db, {
+          creatorId: currentUser(request).id,
+          name,
+          quota,
+          group,
+          count,
+          now: nowSeconds(),
+        });
+        return ok(keys);
+      },
+    );
+
+    app.put(
+      url,
+      {
+        onRequest: requireAdmin,
+        schema: { querystring: UpdateRedemptionQuery, body: UpdateRedemptionBody, response: { 200: RedemptionAnswer } },
+      },
+      async (request) => {
+        const body = request.body;
+        const code = await existing(body.id);
+        if (request.query.status_only) {
+          const status = checkStatus(body.status);
+          if (!(await setRedemptionStatus(db, code.id, status))) throw fail(MESSAGES.statusUsed);
+        } else {
+          if (code.status !== REDEMPTION_UNUSED) throw fail(MESSAGES.editOnlyUnused);
+          const fields = {
+            name: body.name === undefined ? code.name : checkName(body.name),
+            quota: body.quota === undefined ? Number(code.quota) : checkQuota(body.quota),
+            group: body.group === undefined ? code.group : checkGroup(body.group, groupNames(options)),
+          };
+          // Redeemed or disabled between the read and the write.
+          if (!(await updateUnusedRedemption(db, code.id, fields))) throw fail(MESSAGES.editOnlyUnused);
+        }
+        return ok(toRedemptionView(await existing(code.id)));
+      },
+    );
+  }
+
+  for (const url of ['/api/redemption/:id/', '/api/redemption/:id']) {
+    app.delete(
+      url,
+      { onRequest: requireAdmin, schema: { params: RedemptionIdParams, response: { 200: EmptyAnswer } } },
+      async (request) => {
+        if (!(await deleteRedemption(db, request.params.id, nowSeconds()))) throw fail(MESSAGES.notFound);
+        return ok();
+      },
+    );
+  }
+
+  app.post(
+    '/api/user/topup',
+    { onRequest: [requireUser, criticalLimit], schema: { body: RedeemBody, response: { 200: RedeemAnswer } } },
+    async (request) => {
+      const key = (request.body.key ?? '').trim();
+      if (key === '') throw fail(MESSAGES.noKey);
+      const user = currentUser(request);
+      const outcome = await redeem(
+        db,
+        key,
+        user,
+        nowSeconds(),
+        (id, quota) => `通过兑换码充值 ${formatQuota(options, quota)}，兑换码ID ${id}`,
+      );
+      if (!outcome.ok) {
+        if (outcome.reason === 'group') throw fail(MESSAGES.groupOnly(outcome.group));
+        throw fail(outcome.reason === 'used' ? MESSAGES.used : MESSAGES.invalid);
+      }
+      publishUserChange(ctx.bus, user.id);
+      return ok(outcome.quota, '兑换成功');
+    },
+  );
+}

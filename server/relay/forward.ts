@@ -101,13 +101,42 @@ export function inspectWith(parser: { push(ev: SseEvent): StreamEvent[] }): (ev:
   };
 }
 
+/**
+ * An optional watch over an answer's text (the sensitive-word filter, server/relay/sensitive.ts),
+ * set per response before forwarding: it may cut a stream before an event reaches the client, or
+ * replace a whole answer.
+ */
+export interface CompletionWatch {
+  /** Sees each stream event's text in order; true cuts the stream before that event is sent. */
+  stopAt(text: string): boolean;
+  /** Closes a cut stream in the client's protocol (used when the stream has no closing of its own). */
+  stoppedTail(): string;
+  /** A whole answer, parsed: null sends it as it is, otherwise the status and JSON body sent instead. */
+  answer(payload: unknown): { status: number; body: string } | null;
+}
+
+const watches = new WeakMap<ServerResponse, CompletionWatch>();
+
+export function watchCompletion(out: ServerResponse, watch: CompletionWatch): void {
+  watches.set(out, watch);
+}
+
 /** What a stream tells about billing as it passes: the last usage seen and a running count. */
 class StreamTally {
   usage: Usage | null = null;
   readonly count = new RunningCount();
+  /** Text noted since the last `take()`, kept only for a watch. */
+  private fresh = '';
+  constructor(private readonly keepText = false) {}
   note(usage: Usage | null | undefined, text: string | undefined): void {
     if (usage) this.usage = usage;
     if (text) this.count.add(text);
+    if (text && this.keepText) this.fresh += text;
+  }
+  take(): string {
+    const text = this.fresh;
+    this.fresh = '';
+    return text;
   }
 }
 
@@ -133,25 +162,41 @@ async function relayStream(
     'x-accel-buffering': 'no',
   });
   const sse = opts.decoder ?? new SseParser();
-  const tally = new StreamTally();
+  const watch = watches.get(out);
+  const tally = new StreamTally(watch !== undefined);
+  /** Each event's text for the client, until the watch cuts the stream. */
+  let stopped = false;
+  const renderAll = (events: Iterable<SseEvent>): string => {
+    let text = '';
+    for (const ev of events) {
+      const rendered = opts.render(ev, tally);
+      if (watch?.stopAt(tally.take())) {
+        stopped = true;
+        break;
+      }
+      text += rendered;
+    }
+    return text;
+  };
   let firstTokenMs = 0;
   let clientAborted = false;
   try {
     for await (const chunk of upstream.body) {
       if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
-      let text = '';
-      for (const ev of sse.push(chunk as Buffer)) text += opts.render(ev, tally);
-      if (text === '') continue;
-      if (opts.isClientGone()) {
-        clientAborted = true;
-        break;
+      const text = renderAll(sse.push(chunk as Buffer));
+      if (text !== '') {
+        if (opts.isClientGone()) {
+          clientAborted = true;
+          break;
+        }
+        if (!out.write(text)) await drained(out);
       }
-      if (!out.write(text)) await drained(out);
+      // Leaving the loop closes the upstream connection: the rest is not generated.
+      if (stopped) break;
     }
-    if (!clientAborted) {
+    if (!clientAborted && !stopped) {
       // An event the upstream left without its closing blank line.
-      let rest = '';
-      for (const ev of sse.end()) rest += opts.render(ev, tally);
+      const rest = renderAll(sse.end());
       if (rest !== '') out.write(rest);
     }
   } catch (err) {
@@ -160,9 +205,10 @@ async function relayStream(
   }
   if (opts.isClientGone()) clientAborted = true;
   const finish = () => {
-    if (!clientAborted) out.end(opts.tail());
+    if (!clientAborted) out.end(stopped ? opts.tail() || watch!.stoppedTail() : opts.tail());
   };
-  const usage = tally.usage;
+  // A cut stream never reached its usage report: what was generated is counted here.
+  const usage = stopped ? null : tally.usage;
   return { usage, completionTokens: usage ? 0 : await tally.count.total(), firstTokenMs, clientAborted, finish };
 }
 
@@ -207,10 +253,12 @@ export async function forwardJson(
   }
   const usage = usageFrom(payload);
   const completionTokens = usage ? 0 : await countTokens(completionText(payload));
-  const type = String(upstream.headers['content-type'] ?? 'application/json');
+  const swap = payload === null ? null : (watches.get(out)?.answer(payload) ?? null);
+  const type = swap ? 'application/json' : String(upstream.headers['content-type'] ?? 'application/json');
+  const body = swap?.body ?? text;
   const finish = () => {
-    out.writeHead(upstream.statusCode, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
-    out.end(text);
+    out.writeHead(swap?.status ?? upstream.statusCode, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+    out.end(body);
   };
   return { usage, completionTokens, firstTokenMs, clientAborted: false, finish };
 }
@@ -277,10 +325,11 @@ export async function forwardConvertedJson(
     throw new Error('upstream answered with invalid JSON');
   }
   const { completion, usage } = convert(payload);
-  const body = JSON.stringify(completion);
   const completionTokens = usage ? 0 : await countTokens(completionText(completion));
+  const swap = watches.get(out)?.answer(completion) ?? null;
+  const body = swap?.body ?? JSON.stringify(completion);
   const finish = () => {
-    out.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    out.writeHead(swap?.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     out.end(body);
   };
   return { usage, completionTokens, firstTokenMs, clientAborted: false, finish };

@@ -20,6 +20,9 @@ import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure } from './health.js';
 import { writeRelayLog } from './log.js';
+import { checkPromptSensitive, guardCompletion } from './sensitive.js';
+import { checkModelRateLimit, recordModelSuccess } from '../ratelimit/model-limit.js';
+import { warnIfLowQuota } from '../notify/quota-warning.js';
 
 /** Who pays, in the relay's terms (an sk- token, or the playground's console session). */
 export interface RelayCaller {
@@ -86,6 +89,8 @@ export async function relay(
   input: RelayInput,
 ): Promise<void> {
   const started = performance.now();
+  await checkModelRateLimit(ctx, caller);
+  checkPromptSensitive(ctx, input);
   const price = priceFor(ctx, caller, input.model);
   const quotaPerUnit = ctx.options.number('QuotaPerUnit');
   const payer = payerOf(caller);
@@ -147,6 +152,7 @@ export async function relay(
     }
 
     reply.hijack();
+    guardCompletion(ctx, input, reply.raw);
     let outcome: ForwardResult;
     try {
       outcome = await forwardAnswer(provider, input, res, reply.raw, started, () => clientGone);
@@ -178,6 +184,8 @@ export async function relay(
       clientIp: request.ip,
       clientAborted: outcome.clientAborted,
     });
+    await recordModelSuccess(ctx, caller);
+    warnIfLowQuota(ctx, caller.userId);
     outcome.finish();
     return;
   }

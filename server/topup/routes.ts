@@ -1,4 +1,131 @@
-/** Wallet and online top-up (/api/user/amount, /api/user/pay, payment callback) — placeholder registered ahead of its implementation. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * The wallet's online top-up over an EPay-compatible provider: POST /api/user/amount (the price),
+ * POST /api/user/pay (an order and the signed form to post to the provider), and the provider's
+ * notification GET|POST /api/user/epay/notify, which credits a paid order exactly once.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { currentUser, requireUser } from '../auth/guard.js';
+import { nowSeconds } from '../db/index.js';
+import { ok } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { formatQuota } from '../users/quota-format.js';
+import { publishUserChange } from '../users/user-cache.js';
+import { centsToMoney, epayVerify, moneyToCents, PAY_TYPES, purchaseForm, TRADE_SUCCESS, type PaymentMethod } from './epay.js';
+import { onlineTopUpEnabled, PRICING_MESSAGES, quote } from './pricing.js';
+import { completeOrder, insertOrder, newTradeNo } from './repository.js';
+import { AmountAnswer, AmountBody, PayAnswer, PayBody } from './schemas.js';
 
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+export const NOTIFY_PATH = '/api/user/epay/notify';
+/** Where the provider sends the person back after paying: the wallet, showing the new balance. */
+const RETURN_PATH = '/topup';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+const MESSAGES = {
+  method: '支付方式不存在',
+  noAddress: '未设置服务器地址，请联系管理员',
+} as const;
+
+function isPaymentMethod(method: string): method is PaymentMethod {
+  return Object.hasOwn(PAY_TYPES, method);
+}
+
+/** The string-valued parameters of a query or form (a repeated name is not a valid parameter). */
+function stringParams(source: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof source !== 'object' || source === null) return out;
+  for (const [name, value] of Object.entries(source)) if (typeof value === 'string') out[name] = value;
+  return out;
+}
+
+export default async function topupRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const ctx = app.ctx;
+  const { db, options } = ctx;
+
+  // Providers post notifications as a form; only this plugin's routes read that type.
+  if (!app.hasContentTypeParser(FORM_TYPE)) {
+    app.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+  }
+
+  const withoutSlash = (url: string) => url.trim().replace(/\/+$/, '');
+
+  app.post(
+    '/api/user/amount',
+    { onRequest: requireUser, schema: { body: AmountBody, response: { 200: AmountAnswer } } },
+    async (request) => {
+      if (!onlineTopUpEnabled(options)) throw fail(PRICING_MESSAGES.disabled);
+      const { cents } = quote(options, request.body.amount, currentUser(request).group);
+      return ok(cents / 100);
+    },
+  );
+
+  app.post(
+    '/api/user/pay',
+    { onRequest: requireUser, schema: { body: PayBody, response: { 200: PayAnswer } } },
+    async (request) => {
+      if (!onlineTopUpEnabled(options)) throw fail(PRICING_MESSAGES.disabled);
+      const user = currentUser(request);
+      const method = request.body.payment_method;
+      if (!isPaymentMethod(method)) throw fail(MESSAGES.method);
+      const { quota, cents } = quote(options, request.body.amount, user.group);
+      const serverAddress = withoutSlash(options.string('ServerAddress'));
+      const callbackAddress = withoutSlash(options.string('CustomCallbackAddress')) || serverAddress;
+      if (!callbackAddress) throw fail(MESSAGES.noAddress);
+      const now = nowSeconds();
+      const tradeNo = newTradeNo(user.id, now);
+      const form = purchaseForm({
+        payAddress: withoutSlash(options.string('PayAddress')),
+        pid: options.string('EpayId'),
+        key: options.string('EpayKey'),
+        type: PAY_TYPES[method],
+        tradeNo,
+        notifyUrl: callbackAddress + NOTIFY_PATH,
+        returnUrl: (serverAddress || callbackAddress) + RETURN_PATH,
+        name: `TUC${request.body.amount}`,
+        money: centsToMoney(cents),
+      });
+      await insertOrder(db, { userId: user.id, quota, cents, tradeNo, paymentMethod: PAY_TYPES[method], now });
+      return ok({ ...form, trade_no: tradeNo });
+    },
+  );
+
+  /** What the provider is told: `success` once the notification is taken (done now or before). */
+  async function notify(request: FastifyRequest, params: Record<string, string>): Promise<'success' | 'fail'> {
+    if (!onlineTopUpEnabled(options)) return 'fail';
+    if (params.pid !== options.string('EpayId') || !epayVerify(params, options.string('EpayKey'))) {
+      request.log.warn({ out_trade_no: params.out_trade_no }, 'payment notification with a bad signature');
+      return 'fail';
+    }
+    // A signed notice of anything but a completed payment is acknowledged and changes nothing.
+    if (params.trade_status !== TRADE_SUCCESS) return 'success';
+    const cents = moneyToCents(params.money ?? '');
+    if (cents === null || !params.out_trade_no) return 'fail';
+    const outcome = await completeOrder(
+      db,
+      params.out_trade_no,
+      cents,
+      nowSeconds(),
+      (quota, paid) => `使用在线充值成功，充值金额: ${formatQuota(options, quota)}，支付金额：¥${centsToMoney(paid)}`,
+    );
+    switch (outcome.kind) {
+      case 'credited':
+        publishUserChange(ctx.bus, outcome.userId);
+        return 'success';
+      case 'already':
+        return 'success';
+      default:
+        request.log.warn({ out_trade_no: params.out_trade_no, outcome: outcome.kind }, 'payment notification refused');
+        return 'fail';
+    }
+  }
+
+  app.get(NOTIFY_PATH, async (request, reply) =>
+    reply.type('text/plain').send(await notify(request, stringParams(request.query))),
+  );
+  app.post(NOTIFY_PATH, async (request, reply) =>
+    reply.type('text/plain').send(await notify(request, stringParams(request.body))),
+  );
+}

@@ -1,3 +1,8 @@
+/**
+ * A user's notification and price preferences (users.setting, a JSON string): reading it with
+ * defaults, the view the console gets (no webhook secret) and the checks of PUT /api/user/setting.
+ * The quota-warning sender and the relay read the same field names.
+ */
 import { fail } from '../http/errors.js';
 import type { UserSetting, UserSettingBody, UserSettingView } from './schemas.js';
 
@@ -59,15 +64,25 @@ export function publicSettingString(raw: string | null): string | null {
   }
 }
 
+/** Largest threshold kept: quota is an integer and must stay exact in JSON. */
+const MAX_THRESHOLD = Number.MAX_SAFE_INTEGER;
+
+/** An https URL with a host and no embedded credentials (the secret has its own field). */
+function isHttpsUrl(text: string): boolean {
+  if (!text.startsWith('https://') || !URL.canParse(text)) return false;
+  const url = new URL(text);
+  return url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === '';
+}
+
 /** Validates a PUT /api/user/setting body against the current setting; throws `fail` on bad input. */
 export function applySettingBody(current: UserSetting, body: UserSettingBody): UserSetting {
   const threshold = body.quota_warning_threshold;
   if (!Number.isFinite(threshold) || threshold <= 0) throw fail('额度预警阈值必须大于0');
+  if (threshold > MAX_THRESHOLD) throw fail('额度预警阈值过大');
   const webhookUrl = (body.webhook_url ?? current.webhook_url).trim();
-  if (body.notify_type === 'webhook') {
-    if (!webhookUrl) throw fail('Webhook地址不能为空');
-    if (!webhookUrl.startsWith('https://') || !URL.canParse(webhookUrl)) throw fail('Webhook地址必须以https开头');
-  }
+  if (body.notify_type === 'webhook' && !webhookUrl) throw fail('Webhook地址不能为空');
+  // Checked whenever one is given, so a later switch to webhook never finds a bad stored URL.
+  if (webhookUrl && !isHttpsUrl(webhookUrl)) throw fail('Webhook地址必须以https开头');
   const email = (body.notification_email ?? current.notification_email).trim();
   if (email && !EMAIL.test(email)) throw fail('通知邮箱地址无效');
   return {

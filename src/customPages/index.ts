@@ -24,6 +24,10 @@ const PersonalPage = lazy(() => import('./personal/PersonalPage'));
 const ChatPage = lazy(() => import('./chat/ChatPage'));
 const ChannelStatisticsPage = lazy(() => import('./channelStatistics/ChannelStatisticsPage'));
 const TopUpPage = lazy(() => import('./topup/TopUpPage'));
+const SettingPage = lazy(() => import('./setting/SettingPage'));
+const PricingPage = lazy(() => import('./pricing/PricingPage'));
+const PlaygroundPage = lazy(() => import('./playground/PlaygroundPage'));
+const DashboardPage = lazy(() => import('./detail/DashboardPage'));
 
 export const customPages: CustomPage[] = [
   { path: '/', component: HomePage, guard: false, bare: true },
@@ -39,5 +43,9 @@ export const customPages: CustomPage[] = [
   { path: '/chat2link', component: ChatPage, guard: false, bare: true },
   { path: '/channelStatistics', component: ChannelStatisticsPage, guard: true },
   { path: '/topup', component: TopUpPage, guard: true },
+  { path: '/setting', component: SettingPage, guard: true },
+  { path: '/pricing', component: PricingPage, guard: false },
+  { path: '/playground', component: PlaygroundPage, guard: true },
+  { path: '/detail', component: DashboardPage, guard: true },
   { path: '*', component: NotFoundPage, guard: false },
 ];

@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setupServer } from 'msw/node';
 import type { TaskItem } from '../../server/tasks/list-schemas';
 import TaskList from '../../src/resources/task/TaskList';
-import { AdminHarness, api, callsTo, calls, logIn } from './harness';
+import { callsTo } from './harness';
+import { setUpTaskLog } from './task-log-harness';
 
 const SUBMIT = 1_714_550_400;
 
@@ -36,39 +36,12 @@ const adminRows = (): TaskItem[] => [
   row(4, { status: '', progress: '10%' }),
 ];
 
-const selfRows = (): TaskItem[] => adminRows().map((r) => ({ ...r, channel_id: 0, channel_name: '', username: '' }));
-const page = (items: TaskItem[]) => ({ items, total: items.length, page: 1, page_size: 10, total_capped: false });
-
-const server = setupServer(
-  api('get', '/api/task/', () => page(adminRows())),
-  api('get', '/api/task/self/', () => page(selfRows())),
-);
-
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  calls.length = 0;
+const { asAdmin, asUser, renderList, rowOf, headers, lastQuery } = setUpTaskLog({
+  api: '/api/task',
+  route: '/task',
+  List: TaskList,
+  adminRows,
 });
-afterAll(() => server.close());
-
-const asAdmin = () => logIn({ id: 1, role: 10, username: 'admin' });
-const asUser = () => logIn({ id: 2, role: 1, username: 'alice' });
-
-function renderList() {
-  return render(
-    <AdminHarness url="/task" path="/task/*">
-      <TaskList />
-    </AdminHarness>,
-  );
-}
-
-async function rowOf(taskId: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(taskId, {}, { timeout: 5000 });
-  return cell.closest('tr') as HTMLElement;
-}
-
-const headers = () => screen.getAllByRole('columnheader').map((h) => h.textContent?.trim());
-const lastQuery = (path: string) => callsTo('GET', path).at(-1)?.query;
 
 describe('task log: admin and user views', () => {
   it('shows an admin every user from /api/task/ with the channel and user columns and filters', async () => {

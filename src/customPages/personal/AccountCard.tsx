@@ -1,4 +1,4 @@
-/** Display name, system access token, password change and account deletion. */
+/** Display name, bound e-mail, system access token, password change and account deletion. */
 import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
@@ -14,6 +14,7 @@ import { errorMessage } from '../shared/errors';
 import { useClipboard } from '../shared/useClipboard';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
+import { EmailBindDialog } from './EmailBindDialog';
 
 export function AccountCard({ user, onChange }: { user: SelfUser; onChange: () => void }) {
   const translate = useTranslate();
@@ -23,6 +24,7 @@ export function AccountCard({ user, onChange }: { user: SelfUser; onChange: () =
   const [accessToken, setAccessToken] = useState('');
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
+  const [bindOpen, setBindOpen] = useState(false);
 
   const saveDisplayName = async () => {
     try {
@@ -73,6 +75,18 @@ export function AccountCard({ user, onChange }: { user: SelfUser; onChange: () =
               {translate('pages.common.save')}
             </Button>
           </Stack>
+          <Stack direction="row" spacing={1}>
+            <TextField
+              label={translate('pages.personal.account.email')}
+              value={user.email || translate('pages.personal.account.email_unbound')}
+              size="small"
+              fullWidth
+              slotProps={{ htmlInput: { readOnly: true } }}
+            />
+            <Button variant="outlined" onClick={() => setBindOpen(true)} sx={{ whiteSpace: 'nowrap' }}>
+              {translate(user.email ? 'pages.personal.bind_email.change' : 'pages.personal.bind_email.bind')}
+            </Button>
+          </Stack>
           <Divider />
           <Typography variant="body2" color="text.secondary">
             {translate('pages.personal.account.token_hint')}
@@ -99,6 +113,7 @@ export function AccountCard({ user, onChange }: { user: SelfUser; onChange: () =
         </Stack>
       </CardContent>
       {passwordOpen && <ChangePasswordDialog open onClose={() => setPasswordOpen(false)} />}
+      {bindOpen && <EmailBindDialog onClose={() => setBindOpen(false)} onBound={onChange} />}
       {deleteOpen && <DeleteAccountDialog open username={user.username} onClose={() => setDeleteOpen(false)} />}
       {dialog}
     </Card>

@@ -26,13 +26,26 @@ export function initialSettings(view: UserSettingView | undefined, hasSetting: b
   };
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The server's rule too: an https URL with a host and no user:password part. */
+function isHttpsUrl(text: string): boolean {
+  if (!text.startsWith('https://') || !URL.canParse(text)) return false;
+  const url = new URL(text);
+  return url.hostname !== '' && url.username === '' && url.password === '';
+}
+
+/** The first problem of the form as a message key, or null. */
 export function validateSettings(form: SettingsForm): string | null {
   const threshold = Number(form.quota_warning_threshold);
-  if (!Number.isFinite(threshold) || threshold <= 0) return 'pages.personal.settings.threshold_invalid';
-  if (form.notify_type === 'webhook') {
-    if (!form.webhook_url.trim()) return 'pages.personal.settings.webhook_required';
-    if (!form.webhook_url.trim().startsWith('https://')) return 'pages.personal.settings.webhook_https';
+  if (!form.quota_warning_threshold.trim() || !Number.isFinite(threshold) || threshold <= 0) {
+    return 'pages.personal.settings.threshold_invalid';
   }
+  const url = form.webhook_url.trim();
+  if (form.notify_type === 'webhook' && !url) return 'pages.personal.settings.webhook_required';
+  if (url && !isHttpsUrl(url)) return 'pages.personal.settings.webhook_https';
+  const email = form.notification_email.trim();
+  if (email && !EMAIL.test(email)) return 'pages.personal.settings.email_invalid';
   return null;
 }
 

@@ -1,4 +1,56 @@
-/** Placeholder until the wallet page (/topup) lands. */
+/** /topup, the wallet: the balance, redeeming a code, and online top-up (spec 2, "Wallet"). */
+import { useCallback, useEffect, useState } from 'react';
+import { useNotify, useTranslate } from 'react-admin';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Grid from '@mui/material/Grid';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { SelfUser } from '../../../server/users/schemas';
+import { api } from '../../api/client';
+import { formatQuota, useStatus } from '../../status/status';
+import { errorMessage } from '../shared/errors';
+import { OnlineTopUpCard } from './OnlineTopUpCard';
+import { RedeemCard } from './RedeemCard';
+
 export default function TopUpPage() {
-  return null;
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { status } = useStatus();
+  const [user, setUser] = useState<SelfUser | null>(null);
+
+  const load = useCallback(() => {
+    api
+      .get<SelfUser>('/api/user/self')
+      .then(setUser)
+      .catch((err: unknown) => notify(errorMessage(err), { type: 'error' }));
+  }, [notify]);
+
+  useEffect(load, [load]);
+
+  return (
+    <Stack spacing={2} sx={{ p: { xs: 1, sm: 2 } }}>
+      <Typography variant="h5" component="h1">
+        {translate('wallet.title')}
+      </Typography>
+      <Card variant="outlined">
+        <CardContent>
+          <Typography variant="body2" color="text.secondary">
+            {translate('wallet.balance')}
+          </Typography>
+          <Typography variant="h4" component="p" aria-label={translate('wallet.balance')}>
+            {user ? formatQuota(user.quota, status?.quota_per_unit || undefined) : '…'}
+          </Typography>
+        </CardContent>
+      </Card>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <RedeemCard topUpLink={status?.top_up_link ?? ''} onRedeemed={load} />
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <OnlineTopUpCard status={status} />
+        </Grid>
+      </Grid>
+    </Stack>
+  );
 }

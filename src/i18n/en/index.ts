@@ -8,10 +8,24 @@ import { logs } from './logs';
 import { midjourneys } from './midjourneys';
 import { tasks } from './tasks';
 import { redemptions } from './redemptions';
+import { settings } from './settings';
+import { settings_system } from './settings_system';
+import { settings_operation } from './settings_operation';
+import { wallet } from './wallet';
+import { pricing } from './pricing';
+import { playground } from './playground';
+import { dashboard } from './dashboard';
 
 export const en = {
   ...englishMessages,
   app,
   pages,
+  wallet,
+  pricing,
+  playground,
+  dashboard,
+  settings,
+  settings_system,
+  settings_operation,
   resources: { users, tokens, channels, logs, midjourneys, tasks, redemptions },
 };

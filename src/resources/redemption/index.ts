@@ -6,6 +6,9 @@ import type { ResourceProps } from 'react-admin';
 const redemptions = {
   list: lazy(() => import('./RedemptionList')),
   icon: RedeemIcon,
+  hasCreate: true,
+  hasEdit: true,
+  recordRepresentation: 'name',
 } satisfies Omit<ResourceProps, 'name'>;
 
 export default redemptions;

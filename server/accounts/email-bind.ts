@@ -1,0 +1,65 @@
+/**
+ * E-mail binding of the signed-in user: GET /api/oauth/email/bind?email=&code= checks the code
+ * mailed by GET /api/verification and sets users.email. The admin's domain whitelist and alias
+ * rules apply, and an address held by another live user is refused.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { GatewayContext } from '../context.js';
+import type { User } from '../db/types.js';
+import { currentUser, requireUser } from '../auth/guard.js';
+import { ok } from '../http/envelope.js';
+import { fail } from '../http/errors.js';
+import { criticalLimit } from '../ratelimit/hooks.js';
+import { publishUserChange } from '../users/user-cache.js';
+import { consumeVerificationCode } from './codes.js';
+import { emailRuleViolation, isValidEmail, normaliseEmail } from './email-rules.js';
+
+export const EmailBindQuery = Type.Object({
+  email: Type.Optional(Type.String({ maxLength: 256 })),
+  code: Type.Optional(Type.String({ maxLength: 32 })),
+});
+export type EmailBindQuery = Static<typeof EmailBindQuery>;
+
+/** Whether a live user other than `userId` holds the address. */
+async function heldByOther(ctx: GatewayContext, email: string, userId: number): Promise<boolean> {
+  const row = await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .where('deleted_at', 'is', null)
+    .where('id', '!=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Binds `rawEmail` to `user` when `rawCode` is the code last mailed to it. The code is used up
+ * only once every other check has passed, so a refused address does not cost it.
+ */
+export async function bindEmail(ctx: GatewayContext, user: User, rawEmail: string, rawCode: string): Promise<string> {
+  const email = normaliseEmail(rawEmail);
+  const code = rawCode.trim();
+  if (!email || !code) throw fail('请输入邮箱地址和验证码');
+  if (!isValidEmail(email)) throw fail('无效的邮箱地址');
+  const refused = emailRuleViolation(ctx.options, email);
+  if (refused) throw fail(refused);
+  if (await heldByOther(ctx, email, user.id)) throw fail('邮箱地址已被占用');
+  if (!(await consumeVerificationCode(ctx.kv, email, code))) throw fail('验证码错误或已过期');
+  await ctx.db.updateTable('users').set({ email }).where('id', '=', user.id).execute();
+  publishUserChange(ctx.bus, user.id);
+  return email;
+}
+
+export default async function emailBindRoutes(base: FastifyInstance): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/api/oauth/email/bind',
+    { onRequest: requireUser, preHandler: criticalLimit, schema: { querystring: EmailBindQuery } },
+    async (request) => {
+      const email = await bindEmail(app.ctx, currentUser(request), request.query.email ?? '', request.query.code ?? '');
+      return ok(email, '绑定成功！');
+    },
+  );
+}

@@ -1,0 +1,30 @@
+/** GET /api/pricing: the model pricing table (spec 3 "Pricing item"), imported by the console as types. */
+import { Type, type Static } from '@sinclair/typebox';
+import { UserGroups } from '../users/schemas.js';
+
+/** quota_type 0: paid per token (ratios); 1: paid per call (model_price in USD). */
+export const QUOTA_TYPE_TOKENS = 0;
+export const QUOTA_TYPE_CALL = 1;
+
+export const PricingItem = Type.Object({
+  model_name: Type.String(),
+  quota_type: Type.Integer(),
+  /** 1 = 2 USD per 1M input tokens; 0 when the model has no ratio (per-call, or unset). */
+  model_ratio: Type.Number(),
+  completion_ratio: Type.Number(),
+  /** USD per call; 0 for per-token models. */
+  model_price: Type.Number(),
+  /** The groups whose enabled channels serve the model, sorted. */
+  enable_groups: Type.Array(Type.String()),
+});
+export type PricingItem = Static<typeof PricingItem>;
+
+/** The envelope plus the ratios of the groups the caller may use (anonymous: the default group). */
+export const PricingAnswer = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  data: Type.Array(PricingItem),
+  group_ratio: Type.Record(Type.String(), Type.Number()),
+  usable_group: UserGroups,
+});
+export type PricingAnswer = Static<typeof PricingAnswer>;

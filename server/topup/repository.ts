@@ -1,0 +1,89 @@
+/**
+ * Top-up orders (`top_ups`). `amount` is the quota the order credits and `money` the yuan to pay,
+ * both fixed when the order is made. An order goes from `pending` to `success` exactly once: the
+ * conditional UPDATE decides, so a replayed or concurrent notification credits nothing more.
+ */
+import { randomBytes } from 'node:crypto';
+import { credit } from '../billing/ledger.js';
+import type { Db } from '../db/index.js';
+import { LOG_TYPES } from '../logs/schemas.js';
+
+export const ORDER_PENDING = 'pending';
+export const ORDER_SUCCESS = 'success';
+
+/** `USR{user}NO{random}{unix seconds}`: unique, and says whose order it is at a glance. */
+export function newTradeNo(userId: number, now: number): string {
+  return `USR${userId}NO${randomBytes(6).toString('hex')}${now}`;
+}
+
+export interface NewOrder {
+  userId: number;
+  quota: number;
+  cents: number;
+  tradeNo: string;
+  /** The EPay type: alipay or wxpay. */
+  paymentMethod: string;
+  now: number;
+}
+
+export async function insertOrder(db: Db, order: NewOrder): Promise<void> {
+  await db
+    .insertInto('top_ups')
+    .values({
+      user_id: order.userId,
+      amount: order.quota,
+      money: order.cents / 100,
+      trade_no: order.tradeNo,
+      payment_method: order.paymentMethod,
+      status: ORDER_PENDING,
+      create_time: order.now,
+    })
+    .execute();
+}
+
+export type PaidOutcome =
+  { kind: 'credited'; userId: number; quota: number } | { kind: 'already' } | { kind: 'unknown' } | { kind: 'mismatch' };
+
+/**
+ * Completes the order paid for: checks the amount, marks it done, credits its quota and writes
+ * the top-up log row, all or nothing. `describe` words the log line.
+ */
+export async function completeOrder(
+  db: Db,
+  tradeNo: string,
+  paidCents: number,
+  now: number,
+  describe: (quota: number, cents: number) => string,
+): Promise<PaidOutcome> {
+  return db.transaction().execute(async (trx): Promise<PaidOutcome> => {
+    const order = await trx
+      .selectFrom('top_ups')
+      .select(['id', 'user_id', 'amount', 'money', 'status'])
+      .where('trade_no', '=', tradeNo)
+      .executeTakeFirst();
+    if (!order) return { kind: 'unknown' };
+    if (Math.round(Number(order.money) * 100) !== paidCents) return { kind: 'mismatch' };
+    const done = await trx
+      .updateTable('top_ups')
+      .set({ status: ORDER_SUCCESS, complete_time: now })
+      .where('id', '=', order.id)
+      .where('status', '=', ORDER_PENDING)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return { kind: 'already' };
+    const quota = Number(order.amount);
+    await credit(trx, { userId: order.user_id, tokenId: 0, unlimitedToken: true }, quota);
+    const user = await trx.selectFrom('users').select('username').where('id', '=', order.user_id).executeTakeFirst();
+    await trx
+      .insertInto('logs')
+      .values({
+        user_id: order.user_id,
+        username: user?.username ?? '',
+        created_at: now,
+        type: LOG_TYPES.topup,
+        quota,
+        content: describe(quota, paidCents),
+      })
+      .execute();
+    return { kind: 'credited', userId: order.user_id, quota };
+  });
+}

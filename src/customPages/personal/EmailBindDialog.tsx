@@ -1,0 +1,115 @@
+/**
+ * E-mail binding: the address, a "get code" button (GET /api/verification, then a 30 s resend
+ * countdown; Turnstile when the site enables it), the code, and GET /api/oauth/email/bind.
+ */
+import { useState } from 'react';
+import { useNotify, useTranslate } from 'react-admin';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { api, storedUser, storeUser } from '../../api/client';
+import { useStatus } from '../../status/status';
+import { RESEND_SECONDS } from '../shared/constants';
+import { errorMessage } from '../shared/errors';
+import { useCountdown } from '../shared/useCountdown';
+import { useHumanCheck } from '../shared/useHumanCheck';
+
+export function EmailBindDialog({ onClose, onBound }: { onClose: () => void; onBound: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { status } = useStatus();
+  const human = useHumanCheck(status);
+  const countdown = useCountdown(RESEND_SECONDS);
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [sending, setSending] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const sendCode = async () => {
+    if (!email.trim()) {
+      notify('pages.personal.bind_email.email_missing', { type: 'warning' });
+      return;
+    }
+    if (!human.ready()) return;
+    setSending(true);
+    try {
+      const query = new URLSearchParams({ email: email.trim(), turnstile: human.token });
+      await api.get(`/api/verification?${query}`);
+      notify('pages.personal.bind_email.code_sent', { type: 'success' });
+      countdown.start();
+    } catch (err) {
+      notify(errorMessage(err), { type: 'error' });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const bind = async () => {
+    if (!email.trim() || !code.trim()) {
+      notify('pages.personal.bind_email.required', { type: 'warning' });
+      return;
+    }
+    setBusy(true);
+    try {
+      const query = new URLSearchParams({ email: email.trim(), code: code.trim() });
+      const bound = await api.get<string>(`/api/oauth/email/bind?${query}`);
+      const stored = storedUser();
+      if (stored && bound) storeUser({ ...stored, email: bound });
+      notify('pages.personal.bind_email.done', { type: 'success' });
+      onBound();
+      onClose();
+    } catch (err) {
+      notify(errorMessage(err), { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>{translate('pages.personal.bind_email.title')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <Stack direction="row" spacing={1} alignItems="flex-start">
+            <TextField
+              label={translate('pages.personal.bind_email.email')}
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              autoComplete="email"
+              fullWidth
+            />
+            <Button
+              variant="outlined"
+              onClick={sendCode}
+              disabled={sending || countdown.left > 0}
+              sx={{ whiteSpace: 'nowrap', minWidth: 112, height: 56 }}
+            >
+              {countdown.left > 0
+                ? translate('pages.common.resend_in', { seconds: countdown.left })
+                : translate('pages.personal.bind_email.send_code')}
+            </Button>
+          </Stack>
+          <TextField
+            label={translate('pages.personal.bind_email.code')}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoComplete="one-time-code"
+            fullWidth
+          />
+          {human.widget}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{translate('pages.common.cancel')}</Button>
+        <Button variant="contained" onClick={bind} disabled={busy}>
+          {translate('pages.personal.bind_email.submit')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * The model pricing table as plain functions (spec 3 "Pricing item", 9 price formulas): prices
+ * from the ratios, the ratio colours, search and group filtering.
+ */
+import type { PricingAnswer, PricingItem } from '../../../server/pricing/schemas';
+
+export type { PricingAnswer, PricingItem };
+
+export const QUOTA_TYPE_CALL = 1;
+
+/** Choice of the group filter meaning every group. */
+export const ALL_GROUPS = '';
+
+export const PAGE_SIZES = [10, 20, 50, 100];
+
+/** Ratio 1 = 2 USD per 1M input tokens. */
+const USD_PER_MILLION_PER_RATIO = 2;
+
+export function isPerCall(item: PricingItem): boolean {
+  return item.quota_type === QUOTA_TYPE_CALL;
+}
+
+/** A per-token model without a ratio: the gateway refuses it unless unset prices are accepted. */
+export function isUnpriced(item: PricingItem): boolean {
+  return !isPerCall(item) && item.model_ratio === 0;
+}
+
+/** USD per 1M input tokens in a group: model ratio × 2 × group ratio. */
+export function inputPrice(item: PricingItem, groupRatio: number): number {
+  return item.model_ratio * USD_PER_MILLION_PER_RATIO * groupRatio;
+}
+
+/** USD per 1M output tokens: the input price × the completion ratio. */
+export function outputPrice(item: PricingItem, groupRatio: number): number {
+  return inputPrice(item, groupRatio) * item.completion_ratio;
+}
+
+/** USD per call of a per-call model: its price × the group ratio. */
+export function callPrice(item: PricingItem, groupRatio: number): number {
+  return item.model_price * groupRatio;
+}
+
+/** Dollars with up to 6 decimals and no trailing zeros: $0.15, $2.5, $0.000075. */
+export function formatUsd(value: number): string {
+  return `$${Number(value.toFixed(6))}`;
+}
+
+export type RatioColor = 'error' | 'warning' | 'info' | 'success';
+
+/** Ratio label colour (spec 9): above 5 red, above 3 orange, above 1 blue, else green. */
+export function ratioColor(ratio: number): RatioColor {
+  if (ratio > 5) return 'error';
+  if (ratio > 3) return 'warning';
+  if (ratio > 1) return 'info';
+  return 'success';
+}
+
+/** The group a page opens with: the person's own group when offered, else default, else the first. */
+export function initialGroup(answer: Pick<PricingAnswer, 'usable_group'>, ownGroup: string | undefined): string {
+  const groups = Object.keys(answer.usable_group);
+  if (ownGroup && groups.includes(ownGroup)) return ownGroup;
+  if (groups.includes('default')) return 'default';
+  return groups[0] ?? 'default';
+}
+
+/** Items whose name contains `search` (trimmed, any case) and, unless ALL_GROUPS, served in `group`. */
+export function filterItems(items: readonly PricingItem[], search: string, group: string): PricingItem[] {
+  const needle = search.trim().toLowerCase();
+  return items.filter(
+    (item) =>
+      (needle === '' || item.model_name.toLowerCase().includes(needle)) &&
+      (group === ALL_GROUPS || item.enable_groups.includes(group)),
+  );
+}

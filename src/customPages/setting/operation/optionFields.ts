@@ -1,0 +1,116 @@
+/**
+ * Settings forms as data: each field names its option key and kind (switch, text, number, JSON,
+ * choice), and `validateFields` checks a form's typed strings against them, returning i18n message
+ * keys. Shared by the operation, rate limit and models tabs.
+ */
+
+export interface Problem {
+  message: string;
+  args?: Record<string, string | number>;
+}
+
+/** Checks a parsed JSON value; null when it is acceptable. */
+export type JsonCheck = (value: unknown) => Problem | null;
+
+export type FieldSpec =
+  | { key: string; kind: 'switch'; hint?: true }
+  | { key: string; kind: 'text'; lines?: number; hint?: true }
+  | { key: string; kind: 'int' | 'float'; min?: number; max?: number; hint?: true }
+  | { key: string; kind: 'json'; check?: JsonCheck; hint?: true }
+  | { key: string; kind: 'select'; choices: readonly string[]; hint?: true };
+
+export type FormValues = Record<string, string>;
+
+const E = 'settings_operation.errors';
+
+/** Polyglot reads dots as nesting, so `gemini.safety_settings` is labelled under `gemini_safety_settings`. */
+export const labelKey = (key: string): string => `settings_operation.fields.${key.replace(/\./g, '_')}`;
+export const hintKey = (key: string): string => `settings_operation.hints.${key.replace(/\./g, '_')}`;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
+
+export const jsonObject: JsonCheck = (value) => (isObject(value) ? null : { message: `${E}.json_object` });
+
+export const jsonArray: JsonCheck = (value) => (Array.isArray(value) ? null : { message: `${E}.json_array` });
+
+/** An object whose every value passes `accept`; names the first entry that does not. */
+function objectOf(accept: (v: unknown) => boolean, message: string): JsonCheck {
+  return (value) => {
+    if (!isObject(value)) return { message: `${E}.json_object` };
+    const bad = Object.entries(value).find(([, v]) => !accept(v));
+    return bad ? { message: `${E}.${message}`, args: { name: bad[0] } } : null;
+  };
+}
+
+/** Model or group → a non-negative number (price and ratio maps). */
+export const numberMap = objectOf((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'json_number_values');
+/** Name → text (usable groups, Gemini safety thresholds and API versions). */
+export const stringMap = objectOf((v) => typeof v === 'string', 'json_string_values');
+/** Model → a positive integer (Claude default max_tokens). */
+export const positiveIntMap = objectOf((v) => typeof v === 'number' && Number.isInteger(v) && v > 0, 'json_positive_int_values');
+/** Model → header name → value (Claude extra headers). */
+export const headerMap = objectOf(
+  (v) => isObject(v) && Object.values(v).every((h) => typeof h === 'string'),
+  'json_header_values',
+);
+
+/** A list of model names. */
+export const stringList: JsonCheck = (value) =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : { message: `${E}.json_string_list` };
+
+/** The chat links: a list of one-entry objects, client name → URL template. */
+export const chatList: JsonCheck = (value) =>
+  Array.isArray(value) && value.every((v) => isObject(v) && Object.values(v).every((url) => typeof url === 'string'))
+    ? null
+    : { message: `${E}.json_chats` };
+
+function checkNumber(field: Extract<FieldSpec, { kind: 'int' | 'float' }>, text: string): Problem | null {
+  const trimmed = text.trim();
+  if (trimmed === '' || !Number.isFinite(Number(trimmed))) return { message: `${E}.not_number` };
+  const value = Number(trimmed);
+  if (field.kind === 'int' && !Number.isInteger(value)) return { message: `${E}.integer` };
+  if (field.min !== undefined && field.max !== undefined && (value < field.min || value > field.max)) {
+    return { message: `${E}.range`, args: { min: field.min, max: field.max } };
+  }
+  if (field.min !== undefined && value < field.min) return { message: `${E}.min`, args: { min: field.min } };
+  if (field.max !== undefined && value > field.max) return { message: `${E}.max`, args: { max: field.max } };
+  return null;
+}
+
+export function checkField(field: FieldSpec, text: string): Problem | null {
+  switch (field.kind) {
+    case 'int':
+    case 'float':
+      return checkNumber(field, text);
+    case 'json': {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return { message: 'settings.common.invalid_json' };
+      }
+      return field.check ? field.check(value) : null;
+    }
+    case 'select':
+      return field.choices.includes(text) ? null : { message: `${E}.choice` };
+    case 'switch':
+    case 'text':
+      return null;
+  }
+}
+
+/** Every field's problem, by option key (empty when the form is valid). */
+export function validateFields(fields: readonly FieldSpec[], form: FormValues): Record<string, Problem> {
+  const problems: Record<string, Problem> = {};
+  for (const field of fields) {
+    const problem = checkField(field, form[field.key] ?? '');
+    if (problem) problems[field.key] = problem;
+  }
+  return problems;
+}
+
+/** The form's slice of the stored options ('' for a key the server did not send). */
+export function pickValues(fields: readonly FieldSpec[], values: FormValues): FormValues {
+  return Object.fromEntries(fields.map((field) => [field.key, values[field.key] ?? '']));
+}

@@ -1,0 +1,48 @@
+/**
+ * The wallet's online top-up as pure functions: the amount rules (spec 5: a whole number, below 1
+ * becomes 1), what an amount credits, and handing the signed form to the payment provider.
+ */
+
+/** The typed amount as a whole number of at least 1. */
+export function normalizeAmount(value: unknown): number {
+  const amount = Math.trunc(Number(value));
+  return Number.isFinite(amount) && amount >= 1 ? amount : 1;
+}
+
+/** The amount the field starts with: the site's minimum, and never below 1. */
+export function initialAmount(minTopUp: number): number {
+  return normalizeAmount(minTopUp);
+}
+
+/** The quota an amount credits: dollars × quota per unit when the site shows currency, else the amount itself. */
+export function creditedQuota(amount: number, displayInCurrency: boolean, quotaPerUnit: number): number {
+  return displayInCurrency ? amount * quotaPerUnit : amount;
+}
+
+/**
+ * Posts `fields` to the provider's `url` as a form in this tab, as the EPay checkout expects; the
+ * provider sends the person back to the wallet afterwards. Refuses anything but an http(s) URL.
+ */
+export function submitPayment(url: string, fields: Record<string, string>): boolean {
+  let target: URL;
+  try {
+    target = new URL(url, window.location.href);
+  } catch {
+    return false;
+  }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') return false;
+  const form = document.createElement('form');
+  form.method = 'POST';
+  form.action = target.toString();
+  form.style.display = 'none';
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.appendChild(input);
+  }
+  document.body.appendChild(form);
+  form.submit();
+  return true;
+}

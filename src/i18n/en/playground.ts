@@ -1,0 +1,30 @@
+/** playground: the chat playground (/playground). */
+export const playground = {
+  settings: 'Settings',
+  group: 'Group',
+  group_option: '%{desc} (%{group}) ×%{ratio}',
+  model: 'Model',
+  temperature: 'Temperature: %{value}',
+  max_tokens: 'Max tokens',
+  max_tokens_hint: '0 means no limit',
+  system_prompt: 'System prompt',
+  chat: 'Chat',
+  empty: 'Start a conversation',
+  you: 'You',
+  assistant: 'Assistant',
+  input: 'Message',
+  input_hint: 'Type a message: Enter sends, Shift + Enter adds a line',
+  send: 'Send',
+  stop: 'Stop',
+  clear: 'Clear chat',
+  login: 'Log in again',
+  expired: 'Not logged in or the session has expired, please log in again!',
+  status: {
+    loading: 'Thinking…',
+    incomplete: 'Writing…',
+    stopped: 'Stopped',
+  },
+  error: {
+    stream: 'The chat failed, please try again',
+  },
+};

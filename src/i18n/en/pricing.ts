@@ -1,0 +1,31 @@
+/** pricing: the model pricing page (/pricing). */
+export const pricing = {
+  title: 'Model pricing',
+  loading: 'Loading',
+  anonymous: 'Not logged in: prices are shown for the default group (ratio %{ratio}).',
+  your_group: 'Your group: %{group} (ratio %{ratio}).',
+  formula:
+    'Pay per usage: input price = model ratio × 2 × group ratio (USD per 1M tokens), output price = input price × completion ratio. Pay per call: model price × group ratio.',
+  groups: 'Groups',
+  all_groups: 'All groups',
+  group_label: '%{desc} (%{group}) ×%{ratio}',
+  search: 'Search model name',
+  per_token: 'Pay per usage',
+  per_call: 'Pay per call',
+  model_ratio: 'Model ratio %{ratio}',
+  completion_ratio: 'Completion ratio %{ratio}',
+  input_price: 'Input %{price} / 1M tokens',
+  output_price: 'Output %{price} / 1M tokens',
+  per_call_price: '%{price} / call',
+  unset: 'Price not set',
+  empty: 'No matching models',
+  page_size: 'Rows per page',
+  displayed_rows: '%{from}-%{to} of %{count}',
+  col: {
+    model: 'Model',
+    type: 'Billing',
+    groups: 'Groups',
+    ratio: 'Ratios',
+    price: 'Price (group %{group}, ×%{ratio})',
+  },
+};

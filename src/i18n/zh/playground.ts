@@ -1,0 +1,30 @@
+/** playground: the chat playground (/playground). */
+export const playground = {
+  settings: '设置',
+  group: '分组',
+  group_option: '%{desc}（%{group}）×%{ratio}',
+  model: '模型',
+  temperature: '温度：%{value}',
+  max_tokens: '最大 Token 数',
+  max_tokens_hint: '0 表示不限制',
+  system_prompt: '系统提示词',
+  chat: '对话',
+  empty: '开始对话吧',
+  you: '你',
+  assistant: '助手',
+  input: '消息',
+  input_hint: '输入消息，Enter 发送，Shift + Enter 换行',
+  send: '发送',
+  stop: '停止',
+  clear: '清空对话',
+  login: '重新登录',
+  expired: '未登录或登录已过期，请重新登录！',
+  status: {
+    loading: '正在思考…',
+    incomplete: '正在输出…',
+    stopped: '已停止生成',
+  },
+  error: {
+    stream: '对话出错，请重试',
+  },
+};

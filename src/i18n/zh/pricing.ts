@@ -1,0 +1,31 @@
+/** pricing: the model pricing page (/pricing). */
+export const pricing = {
+  title: '模型价格',
+  loading: '加载中',
+  anonymous: '未登录，价格按默认分组（倍率 %{ratio}）显示。',
+  your_group: '您的分组：%{group}（倍率 %{ratio}）。',
+  formula:
+    '按量计费：输入价格 = 模型倍率 × 2 × 分组倍率（美元 / 1M tokens），输出价格 = 输入价格 × 补全倍率；按次计费：模型价格 × 分组倍率。',
+  groups: '分组',
+  all_groups: '全部分组',
+  group_label: '%{desc}（%{group}）×%{ratio}',
+  search: '搜索模型名称',
+  per_token: '按量计费',
+  per_call: '按次计费',
+  model_ratio: '模型倍率 %{ratio}',
+  completion_ratio: '补全倍率 %{ratio}',
+  input_price: '输入 %{price} / 1M tokens',
+  output_price: '输出 %{price} / 1M tokens',
+  per_call_price: '%{price} / 次',
+  unset: '未设置价格',
+  empty: '没有匹配的模型',
+  page_size: '每页条数',
+  displayed_rows: '第 %{from}-%{to} 条，共 %{count} 条',
+  col: {
+    model: '模型名称',
+    type: '计费类型',
+    groups: '可用分组',
+    ratio: '倍率',
+    price: '价格（%{group} 分组，×%{ratio}）',
+  },
+};

@@ -1,0 +1,35 @@
+/** List cells of a redemption code: its status, the code itself, and who redeemed it. */
+import { Box, Chip } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { REDEMPTION_DISABLED, REDEMPTION_UNUSED, REDEMPTION_USED, type RedemptionRecord } from './types';
+
+const STATUS_LABELS = {
+  [REDEMPTION_UNUSED]: ['unused', 'success'],
+  [REDEMPTION_DISABLED]: ['disabled', 'default'],
+  [REDEMPTION_USED]: ['used', 'warning'],
+} as const satisfies Record<number, readonly [string, 'success' | 'default' | 'warning']>;
+
+export function RedemptionStatusCell({ record }: { record: RedemptionRecord }) {
+  const translate = useTranslate();
+  const known = STATUS_LABELS[record.status as keyof typeof STATUS_LABELS] as (typeof STATUS_LABELS)[1] | undefined;
+  const [key, color] = known ?? (['unknown', 'default'] as const);
+  return <Chip size="small" variant="outlined" color={color} label={translate(`resources.redemptions.statuses.${key}`)} />;
+}
+
+export function CodeCell({ record }: { record: RedemptionRecord }) {
+  return (
+    <Box component="code" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+      {record.key}
+    </Box>
+  );
+}
+
+export function UsedByCell({ record }: { record: RedemptionRecord }) {
+  const translate = useTranslate();
+  return <>{record.used_user_id ? String(record.used_user_id) : translate('resources.redemptions.none')}</>;
+}
+
+export function GroupCell({ record }: { record: RedemptionRecord }) {
+  const translate = useTranslate();
+  return <>{record.group || translate('resources.redemptions.any_group')}</>;
+}
