@@ -121,6 +121,11 @@ export class ChannelCache {
     return this.index.byId.get(id);
   }
 
+  /** The groups with at least one enabled channel, sorted. */
+  groups(): string[] {
+    return [...this.index.tiers.keys()].sort();
+  }
+
   /** The models `group` can reach through at least one enabled channel, sorted. */
   models(group: string): string[] {
     return [...(this.index.tiers.get(group)?.keys() ?? [])].sort();

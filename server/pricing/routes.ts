@@ -9,7 +9,7 @@ import type { User } from '../db/types.js';
 import type { GatewayContext } from '../context.js';
 import { requireUser } from '../auth/guard.js';
 import { lookupPrice } from '../billing/pricing.js';
-import { groupNames, usableGroups } from '../users/groups.js';
+import { usableGroups } from '../users/groups.js';
 import type { UserGroups } from '../users/schemas.js';
 import { PricingAnswer, QUOTA_TYPE_CALL, QUOTA_TYPE_TOKENS, type PricingItem } from './schemas.js';
 
@@ -26,18 +26,13 @@ async function optionalUser(request: FastifyRequest): Promise<User | null> {
 }
 
 /**
- * The pricing rows. Models come from the channel cache (enabled channels, enabled abilities) of
- * every group someone can be in or choose: the groups with a ratio, the offered groups and
- * `ownGroup`; a group nobody can use sells nothing.
+ * The pricing rows: every model an enabled channel serves (enabled abilities, from the channel
+ * cache), with the groups serving it. Admins may put a user in any group, so every group counts.
  */
-export function pricingItems(ctx: Pick<GatewayContext, 'options' | 'channels'>, ownGroup: string | null): PricingItem[] {
-  const groups = new Set([
-    ...groupNames(ctx.options),
-    ...Object.keys(ctx.options.json<Record<string, unknown>>('UserUsableGroups')),
-  ]);
-  if (ownGroup) groups.add(ownGroup);
+export function pricingItems(ctx: Pick<GatewayContext, 'options' | 'channels'>): PricingItem[] {
+  const groups = ctx.channels.groups();
   const byModel = new Map<string, string[]>();
-  for (const group of [...groups].sort()) {
+  for (const group of groups) {
     for (const model of ctx.channels.models(group)) {
       const list = byModel.get(model) ?? [];
       list.push(group);
@@ -80,7 +75,7 @@ export default async function pricingRoutes(base: FastifyInstance): Promise<void
     return {
       success: true,
       message: '',
-      data: pricingItems(ctx, user?.group ?? null),
+      data: pricingItems(ctx),
       group_ratio: groupRatio,
       usable_group: usable,
     };

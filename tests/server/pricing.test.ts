@@ -41,6 +41,8 @@ await forEachDatabase('model pricing', (kind) => {
     await addChannel({ name: 'main', models: 'tok-model,call-model', group: 'default,vip' });
     vipChannel = await addChannel({ name: 'vip only', models: 'vip-model', group: 'vip' });
     await addChannel({ name: 'svip', models: 'svip-model', group: 'svip' });
+    // A group with no ratio and not offered: an admin may still put a user in it.
+    await addChannel({ name: 'staff', models: 'staff-model', group: 'staff' });
     await addChannel({ name: 'off', models: 'hidden-model,tok-model', group: 'default,svip', status: 2 });
     await tg.gateway.ctx.channels.reload();
     const created = expectOk(await root.post('/api/user/', { username: 'sam', password: 'sam-pass-123', display_name: 'Sam' }));
@@ -53,7 +55,8 @@ await forEachDatabase('model pricing', (kind) => {
     const answer = await pricing(tg.client());
     expect(answer.group_ratio).toEqual({ default: 1 });
     expect(answer.usable_group).toEqual({ default: { desc: '默认分组', ratio: 1 } });
-    expect(answer.data.map((i) => i.model_name)).toEqual(['call-model', 'svip-model', 'tok-model', 'vip-model']);
+    expect(answer.data.map((i) => i.model_name)).toEqual(['call-model', 'staff-model', 'svip-model', 'tok-model', 'vip-model']);
+    expect(item(answer, 'staff-model')?.enable_groups).toEqual(['staff']);
   });
 
   it('gives per-token models their ratios and per-call models their price', async () => {
