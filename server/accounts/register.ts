@@ -7,7 +7,7 @@ import { createUser } from '../users/repository.js';
 import { isUniqueViolation } from '../users/db-errors.js';
 import { formatQuota } from '../users/quota-format.js';
 import { consumeVerificationCode } from './codes.js';
-import { emailTaken, isValidEmail, normaliseEmail } from './email-rules.js';
+import { emailRuleViolation, emailTaken, isValidEmail, normaliseEmail } from './email-rules.js';
 import type { RegisterBody } from './schemas.js';
 
 const USERNAME_MAX = 12;
@@ -68,6 +68,9 @@ export async function registerUser(ctx: GatewayContext, body: RegisterBody): Pro
     const code = body.verification_code?.trim() ?? '';
     if (!email || !code) throw fail('管理员开启了邮箱验证，请输入邮箱地址和验证码');
     if (!isValidEmail(email)) throw fail('无效的邮箱地址');
+    // Checked again here: the rules may have changed since the code was sent.
+    const refused = emailRuleViolation(options, email);
+    if (refused) throw fail(refused);
   }
   if (await usernameExists(db, username)) throw fail(USERNAME_TAKEN);
   if (email) {

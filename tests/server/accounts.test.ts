@@ -260,6 +260,19 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
     // Off again: the plus address is fine.
     await setOption('EmailAliasRestrictionEnabled', false);
     expect((await tg.client().get(`/api/verification?email=${encodeURIComponent('a+tag@example.com')}`)).body.success).toBe(true);
+
+    // A code mailed before the whitelist was turned on does not register the address after.
+    await setOption('EmailVerificationEnabled', true);
+    sent = smtp.messages.length;
+    expect((await tg.client().get('/api/verification?email=late@gmail.com')).body.success).toBe(true);
+    const code = codeOf(await smtp.waitFor('late@gmail.com', { after: sent }));
+    await setOption('EmailDomainRestrictionEnabled', true);
+    expect((await signUp('late', { email: 'late@gmail.com', verification_code: code })).body).toEqual({
+      success: false,
+      message: '管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中',
+    });
+    await setOption('EmailDomainRestrictionEnabled', false);
+    await setOption('EmailVerificationEnabled', false);
   });
 
   it('pays the new-user and invitation rewards', async () => {
