@@ -6,6 +6,7 @@ import type { GatewayContext } from '../context.js';
 import { lookupPrice, type Price } from '../billing/pricing.js';
 import { credit, debitUpTo, type Payer } from '../billing/ledger.js';
 import { relayErrors } from './errors.js';
+import { warnIfLowQuota } from '../notify/quota-warning.js';
 import type { RelayCaller } from './pipeline.js';
 
 /** The caller's price for `model`; a model without one is refused unless unset prices are accepted. */
@@ -21,7 +22,8 @@ export function payerOf(caller: RelayCaller): Payer {
 
 /**
  * Turns a pre-charge of `held` into the actual cost: debits the rest (as far as the balances go)
- * or refunds the excess. Returns what was charged in all, which is what the log records.
+ * or refunds the excess, then checks whether the user is due a low-quota warning (in the
+ * background). Returns what was charged in all, which is what the log records.
  */
 export async function settle(ctx: GatewayContext, payer: Payer, held: number, actual: number): Promise<number> {
   let charged = held;
@@ -31,5 +33,6 @@ export async function settle(ctx: GatewayContext, payer: Payer, held: number, ac
     charged = actual;
   }
   ctx.users.spent(payer.userId, charged);
+  warnIfLowQuota(ctx, payer.userId);
   return charged;
 }

@@ -22,7 +22,6 @@ import { reportUpstreamFailure } from './health.js';
 import { writeRelayLog } from './log.js';
 import { checkPromptSensitive, guardCompletion } from './sensitive.js';
 import { checkModelRateLimit, recordModelSuccess } from '../ratelimit/model-limit.js';
-import { warnIfLowQuota } from '../notify/quota-warning.js';
 
 /** Who pays, in the relay's terms (an sk- token, or the playground's console session). */
 export interface RelayCaller {
@@ -185,7 +184,6 @@ export async function relay(
       clientAborted: outcome.clientAborted,
     });
     await recordModelSuccess(ctx, caller);
-    warnIfLowQuota(ctx, caller.userId);
     outcome.finish();
     return;
   }
