@@ -9,8 +9,9 @@
  * onto the message's text part (or its first part when it has no text).
  *
  * Images: a data URL becomes inlineData; any other URL becomes fileData with the MIME type guessed
- * from the path's extension, else `defaultImageMimeType` (image/jpeg). Fetching remote images is
- * left to the caller (it needs the SSRF-safe fetcher), which can pass them on as data URLs.
+ * from the path's extension, else `defaultImageMimeType` (image/jpeg). The Gemini and Vertex
+ * adapters fetch http(s) links first (inline-images.ts, through the SSRF-safe fetcher), so only
+ * file URIs Gemini holds itself (gs://, File API) arrive here as links.
  */
 import type {
   GeminiContent,

@@ -5,6 +5,8 @@ import { upstreamErrorMessage } from '../../upstream.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 import { convertGeminiResponse, parseGeminiError } from './convert-gemini-response.js';
 import { createGeminiStreamParser } from './gemini-stream.js';
+import { withInlinedImages } from './inline-images.js';
+import { sendUnlessRefused } from '../refusal.js';
 import type { GeminiResponse } from './gemini-api-types.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -26,17 +28,19 @@ export const gemini: ProviderDefinition = {
     };
   },
   chat: {
-    request(channel, body, stream, settings) {
-      const plan = convertToGeminiRequest(body as unknown as OpenAIChatRequest, settings.gemini);
-      const action = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-      return {
-        target: {
-          url: `${baseOf(channel.base_url)}/${plan.apiVersion}/models/${encodeURIComponent(plan.model)}:${action}`,
-          headers: { 'x-goog-api-key': channel.key },
-        },
-        body: JSON.stringify(plan.body),
-      };
-    },
+    request: (channel, body, stream, settings) =>
+      withInlinedImages(body, (inlined) => {
+        const plan = convertToGeminiRequest(inlined as unknown as OpenAIChatRequest, settings.gemini);
+        const action = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+        return {
+          target: {
+            url: `${baseOf(channel.base_url)}/${plan.apiVersion}/models/${encodeURIComponent(plan.model)}:${action}`,
+            headers: { 'x-goog-api-key': channel.key },
+          },
+          body: JSON.stringify(plan.body),
+        };
+      }),
+    send: sendUnlessRefused,
     answer(payload, model) {
       const { completion, usage } = convertGeminiResponse(payload as GeminiResponse, { model });
       return { completion, usage };

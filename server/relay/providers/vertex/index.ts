@@ -9,6 +9,8 @@ import type { OpenAIChatRequest } from '../../protocol/openai-chunks.js';
 import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
 import { createClaudeStreamParser } from '../claude/claude-stream.js';
 import { convertToGeminiRequest } from '../gemini/convert-to-gemini-request.js';
+import { withInlinedImages } from '../gemini/inline-images.js';
+import { sendUnlessRefused } from '../refusal.js';
 import type { OpenAIChatRequest as GeminiChatRequest } from '../gemini/gemini-api-types.js';
 import { createGeminiStreamParser } from '../gemini/gemini-stream.js';
 import { authorizationFor, vertexAnswer, vertexClaudeBody, vertexErrorMessage, withoutModel } from './vertex-request.js';
@@ -28,11 +30,13 @@ export const vertexGemini: ProviderDefinition = {
     return { target: { url: target.url, headers: { ...target.headers, ...auth } }, body: withoutModel(body) };
   },
   chat: {
-    async request(channel, body, stream, settings) {
-      const plan = convertToGeminiRequest(body as unknown as GeminiChatRequest, settings.gemini);
-      const auth = await authorizationFor(channel, plan.model);
-      return { target: { url: geminiUrl(channel, plan.model, stream), headers: auth }, body: JSON.stringify(plan.body) };
-    },
+    request: (channel, body, stream, settings) =>
+      withInlinedImages(body, async (inlined) => {
+        const plan = convertToGeminiRequest(inlined as unknown as GeminiChatRequest, settings.gemini);
+        const auth = await authorizationFor(channel, plan.model);
+        return { target: { url: geminiUrl(channel, plan.model, stream), headers: auth }, body: JSON.stringify(plan.body) };
+      }),
+    send: sendUnlessRefused,
     answer: vertexAnswer,
     stream: (model) => createGeminiStreamParser({ model }),
     errorMessage: vertexErrorMessage,
