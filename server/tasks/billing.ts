@@ -80,7 +80,7 @@ export async function giveBack(ctx: GatewayContext, c: TaskCharge): Promise<void
 export interface ConsumeEntry {
   charge: TaskCharge;
   channelId: number;
-  tried: number[];
+  tried: readonly number[];
   clientIp: string;
   useTimeMs: number;
   /** The task's action (IMAGINE, MUSIC …) and the upstream's task id, shown in the log. */

@@ -15,8 +15,7 @@ import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { MidjourneysTable, TasksTable } from '../db/types.js';
 import { TASK_COUNT_WINDOW } from './list-schemas.js';
-
-export type TaskTable = 'midjourneys' | 'tasks';
+import type { TaskTable } from './refund.js';
 
 /** What a list is narrowed by; absent, empty or 0 means "any". */
 export interface TaskListFilter {
@@ -28,43 +27,6 @@ export interface TaskListFilter {
   start?: number;
   end?: number;
 }
-
-export type MjRecord = Pick<
-  Selectable<MidjourneysTable>,
-  | 'id'
-  | 'created_at'
-  | 'submit_time'
-  | 'start_time'
-  | 'finish_time'
-  | 'user_id'
-  | 'channel_id'
-  | 'action'
-  | 'mj_id'
-  | 'code'
-  | 'status'
-  | 'progress'
-  | 'image_url'
-  | 'prompt'
-  | 'prompt_en'
-  | 'fail_reason'
->;
-
-export type TaskRecord = Pick<
-  Selectable<TasksTable>,
-  | 'id'
-  | 'created_at'
-  | 'submit_time'
-  | 'start_time'
-  | 'finish_time'
-  | 'user_id'
-  | 'channel_id'
-  | 'platform'
-  | 'action'
-  | 'task_id'
-  | 'status'
-  | 'progress'
-  | 'fail_reason'
->;
 
 const MJ_COLUMNS = [
   'id',
@@ -100,6 +62,9 @@ const TASK_COLUMNS = [
   'progress',
   'fail_reason',
 ] as const;
+
+export type MjRecord = Pick<Selectable<MidjourneysTable>, (typeof MJ_COLUMNS)[number]>;
+export type TaskRecord = Pick<Selectable<TasksTable>, (typeof TASK_COLUMNS)[number]>;
 
 const ID_COLUMN: Record<TaskTable, string> = { midjourneys: 'mj_id', tasks: 'task_id' };
 
@@ -175,8 +140,22 @@ function inOrder<T extends { id: number }>(ids: number[], rows: T[]): T[] {
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** One page of the rows `read` returns for the page's ids, newest first. */
+async function listPage<T extends { id: number }>(
+  db: Db,
+  kind: DbKind,
+  table: TaskTable,
+  filter: TaskListFilter,
+  page: { limit: number; offset: number; window: number },
+  read: (ids: number[]) => Promise<T[]>,
+): Promise<Slice<T>> {
+  const { ids, total, capped } = await pageIds(db, kind, table, filter, page.limit, page.offset, page.window);
+  if (ids.length === 0) return { rows: [], total, capped };
+  return { rows: inOrder(ids, await read(ids)), total, capped };
+}
+
 /** One page of drawing tasks matching `filter`, newest first. */
-export async function listMidjourneys(
+export function listMidjourneys(
   db: Db,
   kind: DbKind,
   filter: TaskListFilter,
@@ -184,14 +163,13 @@ export async function listMidjourneys(
   offset: number,
   window = TASK_COUNT_WINDOW,
 ): Promise<Slice<MjRecord>> {
-  const { ids, total, capped } = await pageIds(db, kind, 'midjourneys', filter, limit, offset, window);
-  if (ids.length === 0) return { rows: [], total, capped };
-  const rows = await db.selectFrom('midjourneys').select(MJ_COLUMNS).where('id', 'in', ids).execute();
-  return { rows: inOrder(ids, rows), total, capped };
+  return listPage(db, kind, 'midjourneys', filter, { limit, offset, window }, (ids) =>
+    db.selectFrom('midjourneys').select(MJ_COLUMNS).where('id', 'in', ids).execute(),
+  );
 }
 
 /** One page of other platforms' tasks matching `filter`, newest first. */
-export async function listTasks(
+export function listTasks(
   db: Db,
   kind: DbKind,
   filter: TaskListFilter,
@@ -199,10 +177,9 @@ export async function listTasks(
   offset: number,
   window = TASK_COUNT_WINDOW,
 ): Promise<Slice<TaskRecord>> {
-  const { ids, total, capped } = await pageIds(db, kind, 'tasks', filter, limit, offset, window);
-  if (ids.length === 0) return { rows: [], total, capped };
-  const rows = await db.selectFrom('tasks').select(TASK_COLUMNS).where('id', 'in', ids).execute();
-  return { rows: inOrder(ids, rows), total, capped };
+  return listPage(db, kind, 'tasks', filter, { limit, offset, window }, (ids) =>
+    db.selectFrom('tasks').select(TASK_COLUMNS).where('id', 'in', ids).execute(),
+  );
 }
 
 /** The id of the user named exactly `username`, if any. */

@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Envelope, Page } from '../http/schemas.js';
 
-/** Midjourney actions (spec 4). */
+/** Midjourney actions the console names (spec 4); submissions may also be VIDEO or EDITS (midjourney/actions.ts). */
 export const MJ_ACTIONS = [
   'IMAGINE',
   'UPSCALE',
@@ -38,8 +38,8 @@ export const TASK_STATUSES = ['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS',
 /** Suno actions. */
 export const TASK_ACTIONS = ['MUSIC', 'LYRICS'] as const;
 
-/** One drawing task. Times are Unix milliseconds, as the Midjourney proxy reports them. */
-export const MjItem = Type.Object({
+/** The fields every task list item starts with: its row id, times, owner and channel. */
+const listed = {
   id: Type.Integer(),
   /** Unix seconds. */
   created_at: Type.Integer(),
@@ -54,6 +54,11 @@ export const MjItem = Type.Object({
   channel_id: Type.Integer(),
   /** The channel's name; admins only (empty for others). */
   channel_name: Type.String(),
+};
+
+/** One drawing task. Its submit, start and finish times are Unix milliseconds, as the Midjourney proxy reports them. */
+export const MjItem = Type.Object({
+  ...listed,
   action: Type.String(),
   mj_id: Type.String(),
   /** Submit code, see MJ_CODES. */
@@ -71,19 +76,7 @@ export type MjItem = Static<typeof MjItem>;
 
 /** One task of another platform (Suno). Times are Unix seconds. */
 export const TaskItem = Type.Object({
-  id: Type.Integer(),
-  created_at: Type.Integer(),
-  submit_time: Type.Integer(),
-  start_time: Type.Integer(),
-  /** 0 while unfinished. */
-  finish_time: Type.Integer(),
-  user_id: Type.Integer(),
-  /** The owner's name; admins only (empty for others). */
-  username: Type.String(),
-  /** Admins only (0 for others). */
-  channel_id: Type.Integer(),
-  /** The channel's name; admins only (empty for others). */
-  channel_name: Type.String(),
+  ...listed,
   platform: Type.String(),
   action: Type.String(),
   task_id: Type.String(),

@@ -14,9 +14,15 @@ export interface ViewContext {
   forwardBase: string;
 }
 
-function owner(row: { user_id: number; channel_id: number }, view: ViewContext) {
+/** The fields every list item starts with: row id, times, and the owner and channel as `view` may see them. */
+function listed(row: TaskRecord | MjRecord, view: ViewContext) {
   const channelId = Number(row.channel_id);
   return {
+    id: Number(row.id),
+    created_at: Number(row.created_at),
+    submit_time: Number(row.submit_time),
+    start_time: Number(row.start_time),
+    finish_time: Number(row.finish_time),
     user_id: Number(row.user_id),
     username: view.admin ? (view.username(Number(row.user_id)) ?? '') : '',
     channel_id: view.admin ? channelId : 0,
@@ -27,12 +33,7 @@ function owner(row: { user_id: number; channel_id: number }, view: ViewContext) 
 export function toMjItem(row: MjRecord, view: ViewContext): MjItem {
   const image = row.image_url ?? '';
   return {
-    id: Number(row.id),
-    created_at: Number(row.created_at),
-    submit_time: Number(row.submit_time),
-    start_time: Number(row.start_time),
-    finish_time: Number(row.finish_time),
-    ...owner(row, view),
+    ...listed(row, view),
     action: row.action,
     mj_id: row.mj_id,
     code: Number(row.code),
@@ -47,12 +48,7 @@ export function toMjItem(row: MjRecord, view: ViewContext): MjItem {
 
 export function toTaskItem(row: TaskRecord, view: ViewContext): TaskItem {
   return {
-    id: Number(row.id),
-    created_at: Number(row.created_at),
-    submit_time: Number(row.submit_time),
-    start_time: Number(row.start_time),
-    finish_time: Number(row.finish_time),
-    ...owner(row, view),
+    ...listed(row, view),
     platform: row.platform,
     action: row.action,
     task_id: row.task_id,

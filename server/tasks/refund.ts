@@ -25,14 +25,30 @@ export interface FailedTask {
   properties: string | null;
 }
 
-/** Moves a drawing task to FAILURE unless it already finished. Returns the row when this call did it. */
-export async function markMidjourneyFailed(
+/** The task tables: drawing tasks (Midjourney) and other platforms' tasks (Suno). */
+export type TaskTable = 'midjourneys' | 'tasks';
+
+/** Moves a task to FAILURE (with `fields`) unless it already finished. Returns the row when this call did it. */
+export function markFailed(
   ctx: GatewayContext,
+  table: 'midjourneys',
   id: number,
   fields: Updateable<MidjourneysTable>,
+): Promise<FailedTask | null>;
+export function markFailed(
+  ctx: GatewayContext,
+  table: 'tasks',
+  id: number,
+  fields: Updateable<TasksTable>,
+): Promise<FailedTask | null>;
+export async function markFailed(
+  ctx: GatewayContext,
+  table: TaskTable,
+  id: number,
+  fields: Updateable<MidjourneysTable> | Updateable<TasksTable>,
 ): Promise<FailedTask | null> {
   const result = await ctx.db
-    .updateTable('midjourneys')
+    .updateTable(table)
     .set({ ...fields, status: STATUS_FAILURE })
     .where('id', '=', id)
     .where('status', 'not in', FINISHED)
@@ -40,27 +56,7 @@ export async function markMidjourneyFailed(
   if (Number(result.numUpdatedRows) !== 1) return null;
   // Read after the change: a finished row's quota can no longer move.
   return ctx.db
-    .selectFrom('midjourneys')
-    .select(['id', 'user_id', 'quota', 'channel_id', 'properties'])
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-}
-
-/** Moves a platform task (Suno) to FAILURE unless it already finished. Returns the row when this call did it. */
-export async function markTaskFailed(
-  ctx: GatewayContext,
-  id: number,
-  fields: Updateable<TasksTable>,
-): Promise<FailedTask | null> {
-  const result = await ctx.db
-    .updateTable('tasks')
-    .set({ ...fields, status: STATUS_FAILURE })
-    .where('id', '=', id)
-    .where('status', 'not in', FINISHED)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return null;
-  return ctx.db
-    .selectFrom('tasks')
+    .selectFrom(table)
     .select(['id', 'user_id', 'quota', 'channel_id', 'properties'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow();

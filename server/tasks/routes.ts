@@ -77,69 +77,60 @@ export default async function taskListRoutes(base: FastifyInstance): Promise<voi
     };
   }
 
-  function answer<R extends { user_id: number }, I>(
-    slice: Slice<R>,
-    page: { page: number; pageSize: number },
-    view: ViewContext,
+  /** One page of a list for `user`: the filter of the query, the rows `list` reads, each shown through `show`. */
+  async function listPage<R extends { user_id: number }, I>(
+    user: User,
+    query: Query & { p?: number; page_size?: number },
+    taskId: string | undefined,
+    self: boolean,
+    ms: boolean,
+    list: (filter: TaskListFilter, limit: number, offset: number) => Promise<Slice<R>>,
     show: (row: R, view: ViewContext) => I,
   ) {
-    return {
+    const page = pageParams(query);
+    const filter = await filterOf(query, taskId, user, self, ms);
+    const slice: Slice<R> = filter ? await list(filter, page.pageSize, page.offset) : { rows: [], total: 0, capped: false };
+    const view = await viewOf(user, slice.rows);
+    return ok({
       items: slice.rows.map((row) => show(row, view)),
       total: slice.total,
       page: page.page,
       page_size: page.pageSize,
       total_capped: slice.capped,
-    };
+    });
   }
 
-  const empty = (page: { page: number; pageSize: number }) => ({
-    items: [],
-    total: 0,
-    page: page.page,
-    page_size: page.pageSize,
-    total_capped: false,
-  });
-
-  const lists = [
-    { prefix: '/api/mj', guard: requireAdmin, self: false },
-    { prefix: '/api/mj/self', guard: requireUser, self: true },
+  const lists = (prefix: string) => [
+    { url: prefix, guard: requireAdmin, self: false },
+    { url: `${prefix}/self`, guard: requireUser, self: true },
   ];
-  for (const { prefix, guard, self } of lists) {
+  for (const { url: prefix, guard, self } of lists('/api/mj')) {
     for (const url of [prefix, `${prefix}/`]) {
-      app.get(
-        url,
-        { onRequest: guard, schema: { querystring: MjListQuery, response: { 200: MjPageAnswer } } },
-        async (request) => {
-          const user = currentUser(request);
-          const page = pageParams(request.query);
-          const filter = await filterOf(request.query, request.query.mj_id, user, self, true);
-          if (!filter) return ok(empty(page));
-          const slice = await listMidjourneys(db, dbKind, filter, page.pageSize, page.offset);
-          const view = await viewOf(user, slice.rows);
-          return ok(answer(slice, page, view, toMjItem));
-        },
+      app.get(url, { onRequest: guard, schema: { querystring: MjListQuery, response: { 200: MjPageAnswer } } }, (request) =>
+        listPage(
+          currentUser(request),
+          request.query,
+          request.query.mj_id,
+          self,
+          true,
+          (filter, limit, offset) => listMidjourneys(db, dbKind, filter, limit, offset),
+          toMjItem,
+        ),
       );
     }
   }
-
-  const taskLists = [
-    { prefix: '/api/task', guard: requireAdmin, self: false },
-    { prefix: '/api/task/self', guard: requireUser, self: true },
-  ];
-  for (const { prefix, guard, self } of taskLists) {
+  for (const { url: prefix, guard, self } of lists('/api/task')) {
     for (const url of [prefix, `${prefix}/`]) {
-      app.get(
-        url,
-        { onRequest: guard, schema: { querystring: TaskListQuery, response: { 200: TaskPageAnswer } } },
-        async (request) => {
-          const user = currentUser(request);
-          const page = pageParams(request.query);
-          const filter = await filterOf(request.query, request.query.task_id, user, self, false);
-          if (!filter) return ok(empty(page));
-          const slice = await listTasks(db, dbKind, filter, page.pageSize, page.offset);
-          const view = await viewOf(user, slice.rows);
-          return ok(answer(slice, page, view, toTaskItem));
-        },
+      app.get(url, { onRequest: guard, schema: { querystring: TaskListQuery, response: { 200: TaskPageAnswer } } }, (request) =>
+        listPage(
+          currentUser(request),
+          request.query,
+          request.query.task_id,
+          self,
+          false,
+          (filter, limit, offset) => listTasks(db, dbKind, filter, limit, offset),
+          toTaskItem,
+        ),
       );
     }
   }

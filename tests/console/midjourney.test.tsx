@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setupServer } from 'msw/node';
 import type { MjItem } from '../../server/tasks/list-schemas';
 import MidjourneyList from '../../src/resources/midjourney/MidjourneyList';
-import { AdminHarness, api, callsTo, calls, logIn } from './harness';
+import { callsTo } from './harness';
+import { setUpTaskLog } from './task-log-harness';
 
 const SUBMIT = 1_714_550_400_000;
 
@@ -61,39 +61,12 @@ const adminRows = (): MjItem[] => [
   }),
 ];
 
-const selfRows = (): MjItem[] => adminRows().map((r) => ({ ...r, channel_id: 0, channel_name: '', username: '' }));
-const page = (items: MjItem[]) => ({ items, total: items.length, page: 1, page_size: 10, total_capped: false });
-
-const server = setupServer(
-  api('get', '/api/mj/', () => page(adminRows())),
-  api('get', '/api/mj/self/', () => page(selfRows())),
-);
-
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  calls.length = 0;
+const { asAdmin, asUser, renderList, rowOf, headers, lastQuery } = setUpTaskLog({
+  api: '/api/mj',
+  route: '/midjourney',
+  List: MidjourneyList,
+  adminRows,
 });
-afterAll(() => server.close());
-
-const asAdmin = () => logIn({ id: 1, role: 10, username: 'admin' });
-const asUser = () => logIn({ id: 2, role: 1, username: 'alice' });
-
-function renderList() {
-  return render(
-    <AdminHarness url="/midjourney" path="/midjourney/*">
-      <MidjourneyList />
-    </AdminHarness>,
-  );
-}
-
-async function rowOf(mjId: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(mjId, {}, { timeout: 5000 });
-  return cell.closest('tr') as HTMLElement;
-}
-
-const headers = () => screen.getAllByRole('columnheader').map((h) => h.textContent?.trim());
-const lastQuery = (path: string) => callsTo('GET', path).at(-1)?.query;
 const BANNER = /当前未开启 Midjourney 回调/;
 
 describe('drawing log: admin and user views', () => {

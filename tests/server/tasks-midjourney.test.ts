@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { MJ_IMAGE, startMidjourneyStandIn, type MidjourneyStandIn } from '../helpers/upstreams/midjourney.js';
+import { balancesOf, callRelay, limitedToken, pollerOnDemand, userLogs } from '../helpers/task-relay.js';
 import { startGatewayPoller, startTaskPoller, taskPollerOf, type TaskPoller } from '../../server/tasks/poller.js';
 import { applyUpstreamTask } from '../../server/tasks/midjourney/poll.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -23,49 +24,22 @@ await forEachDatabase('midjourney relay', (kind) => {
   let limitedKey: string;
   let limitedTokenId: number;
 
-  const call = async (path: string, body?: unknown, key: string = f.key) => {
-    const res = await fetch(f.tg.url + path, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'mj-api-secret': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed, headers: res.headers };
-  };
+  const call = (path: string, body?: unknown, key: string = f.key) => callRelay(f, path, body, { 'mj-api-secret': key });
   const setOption = async (key: string, value: string | boolean) => {
     const res = await f.root.put('/api/option/', { key, value: String(value) });
     expect(res.body.success, res.body.message).toBe(true);
   };
-  const balances = async () => {
-    const user = await ctx.db.selectFrom('users').select('quota').where('id', '=', f.userId).executeTakeFirstOrThrow();
-    const token = await ctx.db
-      .selectFrom('tokens')
-      .select('remain_quota')
-      .where('id', '=', limitedTokenId)
-      .executeTakeFirstOrThrow();
-    return { user: user.quota, token: token.remain_quota };
-  };
+  const balances = () => balancesOf(f, limitedTokenId);
   const task = (mjId: string) =>
     ctx.db.selectFrom('midjourneys').selectAll().where('mj_id', '=', mjId).orderBy('id', 'desc').executeTakeFirstOrThrow();
-  const logsOf = async (type: number) => {
-    await f.flush();
-    return ctx.db.selectFrom('logs').selectAll().where('user_id', '=', f.userId).where('type', '=', type).orderBy('id').execute();
-  };
+  const logsOf = (type: number) => userLogs(f, type);
   const lastRequest = () => up.requests.at(-1)!;
 
   beforeAll(async () => {
     up = await startMidjourneyStandIn();
     f = await startRelayFixture(kind);
     ctx = f.tg.gateway.ctx;
-    // The gateway's own poller would race the explicit rounds below: replaced by one run on demand.
-    await taskPollerOf(ctx)?.stop();
-    poller = startTaskPoller(ctx, { intervalMs: 0 });
+    poller = await pollerOnDemand(ctx);
     const prices = JSON.parse(
       (await f.root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'ModelPrice').value,
     );
@@ -77,14 +51,7 @@ await forEachDatabase('midjourney relay', (kind) => {
       base_url: up.url,
       models: Object.keys(PRICES).join(','),
     });
-    const token = await f.user.post('/api/token/', {
-      name: 'limited',
-      remain_quota: 1_000_000,
-      unlimited_quota: false,
-      expired_time: -1,
-    });
-    limitedTokenId = token.body.data.id;
-    limitedKey = (await f.user.post(`/api/token/${limitedTokenId}/key`)).body.data.key;
+    ({ id: limitedTokenId, key: limitedKey } = await limitedToken(f));
   });
   afterAll(async () => {
     await poller?.stop();

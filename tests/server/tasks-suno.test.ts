@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startSunoStandIn, type SunoStandIn } from '../helpers/upstreams/suno.js';
-import { startTaskPoller, taskPollerOf, type TaskPoller } from '../../server/tasks/poller.js';
+import { balancesOf, callRelay, limitedToken, pollerOnDemand, userLogs } from '../helpers/task-relay.js';
+import { startTaskPoller, type TaskPoller } from '../../server/tasks/poller.js';
 import { applySunoTask } from '../../server/tasks/suno/poll.js';
 import type { GatewayContext } from '../../server/context.js';
 
@@ -24,44 +25,19 @@ await forEachDatabase('suno relay', (kind) => {
   let limitedKey: string;
   let limitedTokenId: number;
 
-  const call = async (path: string, body?: unknown, key: string = f.key) => {
-    const res = await fetch(f.tg.url + path, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const balances = async () => {
-    const user = await ctx.db.selectFrom('users').select('quota').where('id', '=', f.userId).executeTakeFirstOrThrow();
-    const token = await ctx.db
-      .selectFrom('tokens')
-      .select('remain_quota')
-      .where('id', '=', limitedTokenId)
-      .executeTakeFirstOrThrow();
-    return { user: user.quota, token: token.remain_quota };
-  };
+  const call = (path: string, body?: unknown, key: string = f.key) =>
+    callRelay(f, path, body, { authorization: `Bearer ${key}` });
+  const balances = () => balancesOf(f, limitedTokenId);
   const task = (taskId: string) => ctx.db.selectFrom('tasks').selectAll().where('task_id', '=', taskId).executeTakeFirstOrThrow();
-  const logsOf = async (type: number) => {
-    await f.flush();
-    return ctx.db.selectFrom('logs').selectAll().where('user_id', '=', f.userId).where('type', '=', type).orderBy('id').execute();
-  };
+  const logsOf = (type: number) => userLogs(f, type);
 
   beforeAll(async () => {
     up = await startSunoStandIn();
     f = await startRelayFixture(kind);
     ctx = f.tg.gateway.ctx;
-    await taskPollerOf(ctx)?.stop();
-    poller = startTaskPoller(ctx, { intervalMs: 0 });
+    poller = await pollerOnDemand(ctx);
     channelId = await f.addChannel({ type: 36, name: 'suno', key: up.key, base_url: up.url, models: 'suno_music,suno_lyrics' });
-    const token = await f.user.post('/api/token/', {
-      name: 'limited',
-      remain_quota: 1_000_000,
-      unlimited_quota: false,
-      expired_time: -1,
-    });
-    limitedTokenId = token.body.data.id;
-    limitedKey = (await f.user.post(`/api/token/${limitedTokenId}/key`)).body.data.key;
+    ({ id: limitedTokenId, key: limitedKey } = await limitedToken(f));
   });
   afterAll(async () => {
     await poller?.stop();

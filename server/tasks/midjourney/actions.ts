@@ -6,28 +6,10 @@
 import type { OptionStore } from '../../options/store.js';
 import { isRecord, str } from '../channel.js';
 import { TaskError } from '../errors.js';
+import type { MJ_ACTIONS } from '../list-schemas.js';
 
-export const MJ_ACTIONS = [
-  'IMAGINE',
-  'UPSCALE',
-  'VARIATION',
-  'HIGH_VARIATION',
-  'LOW_VARIATION',
-  'PAN',
-  'DESCRIBE',
-  'BLEND',
-  'UPLOAD',
-  'SHORTEN',
-  'REROLL',
-  'INPAINT',
-  'ZOOM',
-  'CUSTOM_ZOOM',
-  'MODAL',
-  'SWAP_FACE',
-  'VIDEO',
-  'EDITS',
-] as const;
-export type MjAction = (typeof MJ_ACTIONS)[number];
+/** Every action a submission may perform: the console's (spec 4) and video and edits. */
+export type MjAction = (typeof MJ_ACTIONS)[number] | 'VIDEO' | 'EDITS';
 
 /** Submit kinds: the last segment of `/mj/submit/<kind>` (face swap is `/mj/insight-face/swap`). */
 export const SUBMIT_KINDS = [

@@ -1,21 +1,18 @@
 /**
- * One polling round of unfinished drawing tasks: every unfinished task (in pages, oldest first),
- * grouped by channel, asked of its channel in batches through `POST /mj/task/list-by-condition`;
+ * One polling round of unfinished drawing tasks (server/tasks/poll-round.ts): every unfinished
+ * task, grouped by channel, asked of its channel in batches through `POST /mj/task/list-by-condition`;
  * status, progress, image, buttons, times and failure reason written back. A task that failed is
  * refunded exactly once (server/tasks/refund.ts); a task whose channel was deleted fails too.
  */
 import type { Updateable } from 'kysely';
 import type { GatewayContext } from '../../context.js';
-import type { Channel, Midjourney, MidjourneysTable } from '../../db/types.js';
-import { baseUrl, callPlatform, platformHeaders, int, isRecord, parseJson, str } from '../channel.js';
-import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, markMidjourneyFailed, refundTask } from '../refund.js';
+import type { Midjourney, MidjourneysTable } from '../../db/types.js';
+import { int, isRecord, str } from '../channel.js';
+import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, markFailed, refundTask } from '../refund.js';
+import { pollRound, type Applied } from '../poll-round.js';
+import type { PollOptions, PollStats } from '../poller.js';
 import { modelOf } from './actions.js';
 import { readProperties } from './view.js';
-import type { PollOptions, PollStats } from '../poller.js';
-
-const PAGE = 500;
-const BATCH = 100;
-const POLL_TIMEOUT_MS = 30_000;
 
 /** Upstream statuses the gateway stores as a failure. */
 const FAILED_STATUSES = new Set([STATUS_FAILURE, 'CANCEL', 'CANCELLED']);
@@ -60,13 +57,11 @@ async function fail(
   fields: Updateable<MidjourneysTable>,
   reason: string,
 ): Promise<boolean> {
-  const marked = await markMidjourneyFailed(ctx, row.id, { ...fields, fail_reason: reason });
+  const marked = await markFailed(ctx, 'midjourneys', row.id, { ...fields, fail_reason: reason });
   if (!marked) return false;
   await refundTask(ctx, marked, { model: modelOf(row.action), taskId: row.mj_id, reason });
   return true;
 }
-
-export type Applied = 'refunded' | 'updated' | 'unchanged';
 
 /** Applies one upstream task to its row. */
 export async function applyUpstreamTask(
@@ -88,69 +83,27 @@ export async function applyUpstreamTask(
   return 'updated';
 }
 
-/** The channel of a task, from the cache or (a channel this process has not loaded yet) the database. */
-async function channelOf(ctx: GatewayContext, id: number): Promise<Channel | null> {
-  const cached = ctx.channels.get(id);
-  if (cached) return cached;
-  return (await ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
-}
-
-async function pollChannel(ctx: GatewayContext, channelId: number, rows: Midjourney[], opts: PollOptions, stats: PollStats) {
-  const channel = await channelOf(ctx, channelId);
-  if (!channel) {
-    for (const row of rows) {
-      if (await fail(ctx, row, { progress: '100%', finish_time: opts.now() }, '渠道已删除')) stats.refunded++;
-    }
-    return;
-  }
-  for (let i = 0; i < rows.length && !opts.signal.aborted; i += BATCH) {
-    const batch = rows.slice(i, i + BATCH);
-    const answer = await callPlatform(
-      `${baseUrl(channel)}/mj/task/list-by-condition`,
-      platformHeaders(channel),
-      { ids: batch.map((r) => r.mj_id) },
-      POLL_TIMEOUT_MS,
-      opts.signal,
-    );
-    const parsed = parseJson(answer.text);
-    if (answer.status !== 200 || !Array.isArray(parsed)) {
-      throw new Error(`channel ${channelId}: list-by-condition answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-    }
-    const byId = new Map<string, Record<string, unknown>>();
-    for (const item of parsed) if (isRecord(item)) byId.set(str(item.id), item);
-    for (const row of batch) {
-      const t = byId.get(row.mj_id);
-      if (!t) continue;
-      stats.polled++;
-      const applied = await applyUpstreamTask(ctx, row, t, opts.now());
-      if (applied === 'refunded') stats.refunded++;
-      else if (applied === 'updated') stats.updated++;
-    }
-  }
-}
-
-export async function pollMidjourney(ctx: GatewayContext, opts: PollOptions): Promise<PollStats> {
-  const stats: PollStats = { polled: 0, updated: 0, refunded: 0 };
-  let after = 0;
-  while (!opts.signal.aborted) {
-    const rows = await ctx.db
-      .selectFrom('midjourneys')
-      .selectAll()
-      .where('status', 'not in', FINISHED)
-      .where('mj_id', '!=', '')
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(PAGE)
-      .execute();
-    if (rows.length === 0) break;
-    after = rows.at(-1)!.id;
-    const byChannel = new Map<number, Midjourney[]>();
-    for (const row of rows) byChannel.set(row.channel_id, [...(byChannel.get(row.channel_id) ?? []), row]);
-    for (const [channelId, list] of byChannel) {
-      if (opts.signal.aborted) break;
-      await pollChannel(ctx, channelId, list, opts, stats).catch(opts.onError);
-    }
-    if (rows.length < PAGE) break;
-  }
-  return stats;
+export function pollMidjourney(ctx: GatewayContext, opts: PollOptions): Promise<PollStats> {
+  return pollRound(
+    ctx,
+    {
+      path: '/mj/task/list-by-condition',
+      unfinished: (after, limit) =>
+        ctx.db
+          .selectFrom('midjourneys')
+          .selectAll()
+          .where('status', 'not in', FINISHED)
+          .where('mj_id', '!=', '')
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(limit)
+          .execute(),
+      taskId: (row) => row.mj_id,
+      tasksOf: (answer) => (Array.isArray(answer) ? answer : null),
+      reportedId: (task) => str(task.id),
+      orphaned: (row) => fail(ctx, row, { progress: '100%', finish_time: opts.now() }, '渠道已删除'),
+      apply: (row, task) => applyUpstreamTask(ctx, row, task, opts.now()),
+    },
+    opts,
+  );
 }

@@ -1,37 +1,24 @@
 /**
  * One Midjourney submission: who pays, what is asked, the charge (debited before the upstream is
  * asked), the channel (chosen by group and `mj_<action>`, or the channel holding the task a button
- * acts on), the upstream call with `mj-api-secret`, and then either the stored task and its consume
- * log (codes 1 submitted, 21 existing or waiting for a window, 22 queued) or the charge given back
- * (any other code, or no answer). The client gets the upstream's answer as it came.
+ * acts on; server/tasks/submit-loop.ts), the upstream call with `mj-api-secret`, and then either
+ * the stored task and its consume log (codes 1 submitted, 21 existing or waiting for a window,
+ * 22 queued) or the charge given back (any other code, or no answer). The client gets the
+ * upstream's answer as it came.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import type { Midjourney } from '../../db/types.js';
 import { resolveCaller } from '../../relay/caller.js';
-import { relayErrors } from '../../relay/errors.js';
-import { reportUpstreamFailure } from '../../relay/health.js';
-import { mapStatus } from '../../relay/model-mapping.js';
 import { upstreamErrorMessage } from '../../relay/upstream.js';
-import { charge, giveBack, logConsume, storedPayer, type TaskCharge } from '../billing.js';
-import {
-  MIDJOURNEY_TYPES,
-  baseUrl,
-  callPlatform,
-  platformHeaders,
-  int,
-  isRecord,
-  parseJson,
-  pickChannel,
-  retryable,
-  str,
-} from '../channel.js';
+import { charge, storedPayer, type TaskCharge } from '../billing.js';
+import { MIDJOURNEY_TYPES, baseUrl, int, isRecord, parseJson, str } from '../channel.js';
 import { TaskError } from '../errors.js';
+import { submitToChannels, upstreamFailure } from '../submit-loop.js';
 import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS } from '../refund.js';
 import { modelOf, planSubmit, upstreamBody, upstreamPath, type SubmitKind, type SubmitPlan } from './actions.js';
 import type { MjProperties } from './view.js';
 
-const SUBMIT_TIMEOUT_MS = 120_000;
 /** Submit codes that mean the upstream took the task: submitted, existing (or window), queued. */
 const ACCEPTED = new Set([1, 21, 22]);
 
@@ -178,69 +165,31 @@ export async function submitMidjourney(
   const model = modelOf(plan.action);
   const charged = await charge(ctx, caller, model);
 
-  let settled = false;
-  try {
-    const tried: number[] = [];
-    const pinned = origin !== undefined || caller.pinnedChannelId !== null;
-    const retries = pinned ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
-    let failure: TaskError | null = null;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      const channel = origin
-        ? ctx.channels.get(origin.channel_id)
-        : pickChannel(ctx, caller, model, MIDJOURNEY_TYPES, attempt, tried);
-      if (!channel) {
-        if (origin) failure = new TaskError(503, '该任务所属渠道已不存在', 'channel_not_found');
-        break;
-      }
-      if (origin && channel.status !== 1) {
-        failure = new TaskError(503, '该任务所属渠道已被禁用', 'channel_disabled');
-        break;
-      }
-      tried.push(channel.id);
-      const url = baseUrl(channel) + (mode ? `/mj-${mode}` : '') + upstreamPath(kind);
-      let answer;
-      try {
-        answer = await callPlatform(url, platformHeaders(channel), body, SUBMIT_TIMEOUT_MS);
-      } catch (err) {
-        failure = new TaskError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
-        continue;
-      }
+  return submitToChannels(ctx, {
+    charged,
+    types: MIDJOURNEY_TYPES,
+    origin,
+    url: (channel) => baseUrl(channel) + (mode ? `/mj-${mode}` : '') + upstreamPath(kind),
+    body,
+    started,
+    clientIp: request.ip,
+    answered: async (channel, answer, settle) => {
       const parsed = parseJson(answer.text);
       if (isRecord(parsed) && typeof parsed.code === 'number' && answer.status < 500) {
         if (ACCEPTED.has(parsed.code)) {
           const mjId = await storeAccepted(ctx, { plan, answer: parsed, charged, channelId: channel.id, origin, mode });
-          settled = true;
-          logConsume(ctx, {
-            charge: charged,
-            channelId: channel.id,
-            tried,
-            clientIp: request.ip,
-            useTimeMs: performance.now() - started,
-            action: plan.action,
-            taskId: mjId,
-          });
+          settle.kept(plan.action, mjId);
         } else {
-          await giveBack(ctx, charged);
-          settled = true;
+          await settle.givenBack();
           await storeRefused(ctx, plan, caller.user.id, channel.id, parsed);
         }
-        return reply.status(answer.status).send(parsed);
+        return { result: reply.status(answer.status).send(parsed) };
       }
       const message =
         isRecord(parsed) && typeof parsed.description === 'string'
           ? parsed.description
           : upstreamErrorMessage(answer.text, answer.status);
-      reportUpstreamFailure(ctx, channel, answer.status, message);
-      failure = new TaskError(
-        mapStatus(channel.status_code_mapping, answer.status >= 400 ? answer.status : 502),
-        message,
-        'upstream_error',
-      );
-      if (!retryable(answer.status)) break;
-    }
-    if (failure) throw failure;
-    throw relayErrors.noChannel(model, caller.group);
-  } finally {
-    if (!settled) await giveBack(ctx, charged);
-  }
+      return upstreamFailure(ctx, channel, answer.status, message);
+    },
+  });
 }

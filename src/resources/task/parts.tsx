@@ -1,6 +1,6 @@
 /**
  * Pieces shared by the Drawing log (/midjourney) and Task log (/task) screens: the time filter,
- * and the channel, user, duration, progress, long-text and image cells.
+ * and the label, channel, user, duration, progress, long-text and image cells.
  */
 import { useState, type ReactNode } from 'react';
 import {
@@ -19,6 +19,7 @@ import {
 } from '@mui/material';
 import { useInput, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { fromLocalInput, toLocalInput } from '../logs/format';
+import type { Label } from '../midjourney/labels';
 import { durationIsSlow, durationSeconds, formatSeconds, progressValue, safeImageUrl } from './format';
 
 /** A local date and time picker whose value is Unix seconds, as the task APIs take them. */
@@ -38,6 +39,35 @@ export function TimestampInput({ source, label }: { source: string; label: strin
       label={translate(label)}
       slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
       sx={{ minWidth: 220, mb: '4px' }}
+    />
+  );
+}
+
+/**
+ * A coloured label, its text at `<i18n>.<group>.<label key>`; a value the table does not know
+ * shows as itself (or `<i18n>.unknown` when empty).
+ */
+export function LabelChip({
+  i18n,
+  label,
+  group,
+  text,
+  kind,
+}: {
+  i18n: string;
+  label: Label | null;
+  group: string;
+  text: string;
+  kind: string;
+}) {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      color={label?.color ?? 'default'}
+      data-kind={kind}
+      data-value={label?.key ?? 'unknown'}
+      label={label ? translate(`${i18n}.${group}.${label.key}`) : text || translate(`${i18n}.unknown`)}
     />
   );
 }

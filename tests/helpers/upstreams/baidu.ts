@@ -4,11 +4,11 @@
  * answers from tests/fixtures/providers/baidu/ only for a token it issued — otherwise, as Baidu
  * does, with error 110 behind a 200 status. The endpoint `ernie-qps` answers the QPS-limit error.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from './openai.js';
+import { listenLocally, readBody, sendJson as json, sendSse } from './stand-in-server.js';
 
 export const BAIDU_AK = 'baidu-test-ak';
 export const BAIDU_SK = 'baidu-test-sk';
@@ -25,20 +25,6 @@ export interface BaiduStandIn {
 
 const dir = fileURLToPath(new URL('../../fixtures/providers/baidu/', import.meta.url));
 const fixture = (name: string) => readFileSync(dir + name, 'utf8');
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function json(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(text);
-}
 
 export async function startBaiduStandIn(): Promise<BaiduStandIn> {
   const valid = new Set<string>();
@@ -71,20 +57,11 @@ export async function startBaiduStandIn(): Promise<BaiduStandIn> {
       if (!valid.has(url.searchParams.get('access_token') ?? '')) return json(res, 200, fixture('error-token-invalid.json'));
       if (chat[1] === 'ernie-qps') return json(res, 200, fixture('error-qps.json'));
       if (!body.stream) return json(res, 200, fixture('chat.json'));
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const event of fixture('stream.chunks.txt')
-        .split('\n\n')
-        .filter((e) => e.trim() !== ''))
-        res.write(`${event}\n\n`);
-      res.end();
+      sendSse(res, fixture('stream.chunks.txt'));
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLocally(server);
+  state.url = listening.url;
+  state.close = listening.close;
   return state;
 }

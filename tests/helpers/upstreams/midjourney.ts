@@ -10,11 +10,11 @@
  *   until `/mj/submit/modal` (which goes on under the same id);
  * - finished images are served at `/attachments/<id>.png`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from './openai.js';
+import { listenLocally, parseBody, readBody, sendJson as send } from './stand-in-server.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/providers/midjourney/', import.meta.url));
 const fixture = (name: string) => JSON.parse(readFileSync(dir + name, 'utf8')) as Record<string, any>;
@@ -42,21 +42,6 @@ export interface MidjourneyStandIn {
   /** Moves a task straight to its end. */
   finish(id: string, outcome?: 'success' | 'failure'): void;
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }
 
 const SUBMIT = /^(?:\/mj-(?:fast|turbo|relax))?\/mj\/(?:submit\/([a-z-]+)|insight-face\/swap)$/;
@@ -171,13 +156,7 @@ export async function startMidjourneyStandIn(secret = 'mj-upstream-secret'): Pro
 
   const server = createServer((req, res) => {
     void (async () => {
-      const raw = await readBody(req);
-      let body: any = null;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch {
-        body = raw;
-      }
+      const body = parseBody(await readBody(req));
       const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
       requests.push(recorded);
       const path = (req.url ?? '').split('?')[0] ?? '';
@@ -211,14 +190,9 @@ export async function startMidjourneyStandIn(secret = 'mj-upstream-secret'): Pro
       send(res, 404, { code: 3, description: 'not found', result: null });
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  url = `http://127.0.0.1:${port}`;
+  const listening = await listenLocally(server);
+  url = listening.url;
   standIn.url = url;
-  standIn.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  standIn.close = listening.close;
   return standIn;
 }

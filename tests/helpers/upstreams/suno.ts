@@ -8,11 +8,11 @@
  *   IN_PROGRESS; `rejected` → submit refused with 400; `upstream-500` → HTTP 500.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from './openai.js';
+import { listenLocally, parseBody, readBody, sendJson as send } from './stand-in-server.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/providers/suno/', import.meta.url));
 const fixture = (name: string) => JSON.parse(readFileSync(dir + name, 'utf8')) as Record<string, any>;
@@ -33,21 +33,6 @@ export interface SunoStandIn {
   listDelayMs: number;
   finish(id: string, outcome: 'success' | 'failure'): void;
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }
 
 export async function startSunoStandIn(key = 'suno-upstream-key'): Promise<SunoStandIn> {
@@ -84,13 +69,7 @@ export async function startSunoStandIn(key = 'suno-upstream-key'): Promise<SunoS
 
   const server = createServer((req, res) => {
     void (async () => {
-      const raw = await readBody(req);
-      let body: any = null;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch {
-        body = raw;
-      }
+      const body = parseBody(await readBody(req));
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const path = (req.url ?? '').split('?')[0] ?? '';
       if (req.headers.authorization !== `Bearer ${key}`) {
@@ -130,13 +109,8 @@ export async function startSunoStandIn(key = 'suno-upstream-key'): Promise<SunoS
       send(res, 404, { code: 'not_found', message: 'not found', data: null });
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  standIn.url = `http://127.0.0.1:${port}`;
-  standIn.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLocally(server);
+  standIn.url = listening.url;
+  standIn.close = listening.close;
   return standIn;
 }

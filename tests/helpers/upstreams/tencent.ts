@@ -10,8 +10,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from './openai.js';
+import { listenLocally, readBody, sendJson, sendSse } from './stand-in-server.js';
 
 export const TENCENT_SECRET_ID = 'AKIDstandin0123456789';
 export const TENCENT_SECRET_KEY = 'stand-in-secret-key-0123456789';
@@ -27,15 +27,6 @@ const fixture = (name: string) => readFileSync(dir + name, 'utf8');
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const hmac = (key: string | Buffer, s: string) => createHmac('sha256', key).update(s, 'utf8').digest();
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 /** The signature Tencent would compute for this request, following its published algorithm. */
 function expectedAuthorization(req: IncomingMessage, raw: string): string | null {
   const timestamp = Number(req.headers['x-tc-timestamp']);
@@ -49,10 +40,8 @@ function expectedAuthorization(req: IncomingMessage, raw: string): string | null
   return `TC3-HMAC-SHA256 Credential=${TENCENT_SECRET_ID}/${scope}, SignedHeaders=content-type;host, Signature=${signature}`;
 }
 
-function json(res: ServerResponse, text: string): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(text);
-}
+/** Tencent answers errors too behind a 200 status. */
+const json = (res: ServerResponse, text: string) => sendJson(res, 200, text);
 
 export async function startTencentStandIn(): Promise<TencentStandIn> {
   const state: TencentStandIn = { url: '', requests: [], close: async () => undefined };
@@ -71,20 +60,11 @@ export async function startTencentStandIn(): Promise<TencentStandIn> {
       if (!signatureValid) return json(res, fixture('error-signature.json'));
       if (body.Model === 'hunyuan-limited') return json(res, fixture('error-rate-limit.json'));
       if (!body.Stream) return json(res, fixture('chat.json'));
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const event of fixture('stream.chunks.txt')
-        .split('\n\n')
-        .filter((e) => e.trim() !== ''))
-        res.write(`${event}\n\n`);
-      res.end();
+      sendSse(res, fixture('stream.chunks.txt'));
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLocally(server);
+  state.url = listening.url;
+  state.close = listening.close;
   return state;
 }

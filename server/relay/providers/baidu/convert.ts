@@ -19,6 +19,7 @@ import {
   toTextTurns,
   type Json,
 } from '../kit/chat-text.js';
+import { createJsonEventParser } from '../kit/json-events.js';
 
 /** The ERNIE chat request for an OpenAI chat body. */
 export function convertToBaiduRequest(body: Json, stream: boolean): Json {
@@ -98,23 +99,11 @@ export function convertBaiduResponse(payload: unknown, model: string): { complet
 
 /** ERNIE stream events (`data: {…, result, is_end, usage}`) → StreamEvents. */
 export function createBaiduStreamParser(model: string): { push(event: SseEvent): StreamEvent[] } {
-  let started = false;
-  return {
-    push(event) {
-      let chunk: Json | null;
-      try {
-        chunk = obj(JSON.parse(event.data));
-      } catch {
-        return [];
-      }
-      if (!chunk) return [];
-      const error = baiduErrorOf(chunk);
-      if (error) return [{ type: 'error', message: error.message }];
+  return createJsonEventParser(model, {
+    errorOf: baiduErrorOf,
+    startOf: (chunk) => ({ id: str(chunk.id), created: num(chunk.created) ?? nowSeconds() }),
+    eventsOf: (chunk) => {
       const out: StreamEvent[] = [];
-      if (!started) {
-        started = true;
-        out.push({ type: 'start', id: str(chunk.id), model, created: num(chunk.created) ?? nowSeconds() });
-      }
       const text = str(chunk.result);
       if (text !== '') out.push({ type: 'text', index: 0, text });
       const usage = usageFromBaidu(chunk.usage);
@@ -122,5 +111,5 @@ export function createBaiduStreamParser(model: string): { push(event: SseEvent):
       if (chunk.is_end === true) out.push({ type: 'finish', index: 0, reason: FINISH[str(chunk.finish_reason)] ?? 'stop' });
       return out;
     },
-  };
+  });
 }

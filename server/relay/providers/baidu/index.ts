@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProviderDefinition } from '../types.js';
-import { callUpstream, readText, upstreamErrorMessage } from '../../upstream.js';
+import { callUpstream, readText } from '../../upstream.js';
 import { obj, str } from '../kit/chat-text.js';
-import { httpLikeAnswer, isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
+import { errorMessageOf, httpLikeAnswer, isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { AccessTokenCache, TokenError, parseTokenAnswer, splitBaiduKey, tokenUrl, type FetchedToken } from './access-token.js';
 import { BAIDU_CHAT_PREFIX, baiduChatEndpoint } from './endpoints.js';
 import {
@@ -55,15 +55,7 @@ export const baidu: ProviderDefinition = {
     },
     answer: (payload, model) => convertBaiduResponse(payload, model),
     stream: (model) => createBaiduStreamParser(model),
-    errorMessage(text, status) {
-      try {
-        const message = str(obj(JSON.parse(text))?.error_msg);
-        if (message !== '') return message;
-      } catch {
-        /* not JSON */
-      }
-      return upstreamErrorMessage(text, status);
-    },
+    errorMessage: (text, status) => errorMessageOf(text, status, (payload) => str(obj(payload)?.error_msg)),
     async send(call, { channel, signal }) {
       const key = splitBaiduKey(channel.key);
       if (!key) return jsonAnswer(401, { error_msg: '百度渠道的密钥格式应为 API Key|Secret Key' });

@@ -9,6 +9,7 @@ import type { Usage } from '../../../billing/pricing.js';
 import type { SseEvent } from '../../sse.js';
 import type { StreamEvent } from '../../protocol/events.js';
 import { count, maxTokensOf, nowSeconds, num, obj, openAICompletion, str, toTextTurns, type Json } from '../kit/chat-text.js';
+import { createJsonEventParser } from '../kit/json-events.js';
 
 const UID_MAX = 32;
 
@@ -108,23 +109,11 @@ export function convertSparkResponse(payload: unknown, model: string): { complet
 
 /** Streamed frames (each relayed as one SSE event) → StreamEvents. */
 export function createSparkStreamParser(model: string): { push(event: SseEvent): StreamEvent[] } {
-  let started = false;
-  return {
-    push(event) {
-      let frame: Json | null;
-      try {
-        frame = obj(JSON.parse(event.data));
-      } catch {
-        return [];
-      }
-      if (!frame) return [];
-      const error = sparkErrorOf(frame);
-      if (error) return [{ type: 'error', message: error.message }];
+  return createJsonEventParser(model, {
+    errorOf: sparkErrorOf,
+    startOf: (frame) => ({ id: str(obj(frame.header)?.sid), created: nowSeconds() }),
+    eventsOf: (frame) => {
       const out: StreamEvent[] = [];
-      if (!started) {
-        started = true;
-        out.push({ type: 'start', id: str(obj(frame.header)?.sid), model, created: nowSeconds() });
-      }
       const text = frameText(frame);
       if (text !== '') out.push({ type: 'text', index: 0, text });
       const usage = usageFromSpark(obj(frame.payload)?.usage);
@@ -132,5 +121,5 @@ export function createSparkStreamParser(model: string): { push(event: SseEvent):
       if (isLastFrame(frame)) out.push({ type: 'finish', index: 0, reason: 'stop' });
       return out;
     },
-  };
+  });
 }

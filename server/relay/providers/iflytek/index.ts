@@ -6,8 +6,7 @@
  * frame holding the whole answer.
  */
 import type { ProviderDefinition } from '../types.js';
-import { upstreamErrorMessage } from '../../upstream.js';
-import { jsonAnswer } from '../kit/http-like.js';
+import { errorMessageOf, jsonAnswer } from '../kit/http-like.js';
 import { obj, str } from '../kit/chat-text.js';
 import { sparkSignedUrl } from './auth.js';
 import { sparkVersion, sparkVersionOf } from './versions.js';
@@ -53,18 +52,12 @@ export const iflytek: ProviderDefinition = {
     },
     answer: (payload, model) => convertSparkResponse(payload, model),
     stream: (model) => createSparkStreamParser(model),
-    errorMessage(text, status) {
-      try {
-        const payload = JSON.parse(text) as unknown;
+    errorMessage: (text, status) =>
+      errorMessageOf(text, status, (payload) => {
         const error = sparkErrorOf(payload);
         if (error) return error.code ? `${error.code}: ${error.message}` : error.message;
-        const message = str(obj(payload)?.message);
-        if (message !== '') return message;
-      } catch {
-        /* not JSON */
-      }
-      return upstreamErrorMessage(text, status);
-    },
+        return str(obj(payload)?.message);
+      }),
     send(call, { channel, stream, signal }) {
       if (!splitSparkKey(channel.key)) {
         return Promise.resolve(jsonAnswer(401, { message: '讯飞星火渠道的密钥格式应为 APPID|APISecret|APIKey' }));

@@ -2,11 +2,12 @@
  * Upstream answers made in code, for chat adapters that perform their exchange themselves
  * (`ChatAdapter.send`): iFlytek's websocket, error bodies that providers send behind a 200 status,
  * a whole answer served as a one-event stream. The relay reads an upstream answer only through its
- * status, its content type and its body as a stream of bytes, which is all these give.
+ * status, its content type and its body as a stream of bytes, which is all these give. Also the
+ * reading of such answers: a small JSON body whole, and an error body's message.
  */
 import { Readable } from 'node:stream';
 import type { UpstreamResponse } from '../../upstream.js';
-import { readText } from '../../upstream.js';
+import { readText, upstreamErrorMessage } from '../../upstream.js';
 
 /** An answer with this status, content type and body (text, or a stream of bytes). */
 export function httpLikeAnswer(statusCode: number, contentType: string, body: string | Readable): UpstreamResponse {
@@ -38,4 +39,15 @@ export async function readJson(res: UpstreamResponse): Promise<{ text: string; p
   } catch {
     return { text, payload: null };
   }
+}
+
+/** An error answer's message: what `read` finds in its JSON body, else the relay's generic reading of the text. */
+export function errorMessageOf(text: string, status: number, read: (payload: unknown) => string | null): string {
+  try {
+    const message = read(JSON.parse(text) as unknown);
+    if (message) return message;
+  } catch {
+    /* not JSON */
+  }
+  return upstreamErrorMessage(text, status);
 }

@@ -3,8 +3,8 @@
  * streaming call: a client asking for a stream gets the whole answer as a single chunk.
  */
 import type { ProviderDefinition } from '../types.js';
-import { callUpstream, upstreamErrorMessage } from '../../upstream.js';
-import { httpLikeAnswer, oneEventStream, readJson } from '../kit/http-like.js';
+import { callUpstream } from '../../upstream.js';
+import { errorMessageOf, httpLikeAnswer, oneEventStream, readJson } from '../kit/http-like.js';
 import { convertPalmResponse, convertToPalmRequest, createPalmStreamParser, palmErrorOf } from './convert.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -28,15 +28,7 @@ export const palm: ProviderDefinition = {
     },
     answer: (payload, model) => convertPalmResponse(payload, model),
     stream: (model) => createPalmStreamParser(model),
-    errorMessage(text, status) {
-      try {
-        const error = palmErrorOf(JSON.parse(text));
-        if (error) return error.message;
-      } catch {
-        /* not JSON */
-      }
-      return upstreamErrorMessage(text, status);
-    },
+    errorMessage: (text, status) => errorMessageOf(text, status, (payload) => palmErrorOf(payload)?.message ?? null),
     async send(call, { stream, signal }) {
       const res = await callUpstream(call.target, call.body, 'application/json', signal);
       if (!stream || res.statusCode >= 400) return res;

@@ -9,6 +9,7 @@ import type { Usage } from '../../../billing/pricing.js';
 import type { SseEvent } from '../../sse.js';
 import type { FinishReason, StreamEvent } from '../../protocol/events.js';
 import { count, nowSeconds, num, obj, openAICompletion, str, toTextTurns, type Json } from '../kit/chat-text.js';
+import { createJsonEventParser } from '../kit/json-events.js';
 
 /** The ChatCompletions body for an OpenAI chat body. */
 export function convertToTencentRequest(body: Json, stream: boolean): Json {
@@ -82,23 +83,11 @@ export function convertTencentResponse(payload: unknown, model: string): { compl
 
 /** ChatCompletions stream events → StreamEvents. */
 export function createTencentStreamParser(model: string): { push(event: SseEvent): StreamEvent[] } {
-  let started = false;
-  return {
-    push(event) {
-      let chunk: Json | null;
-      try {
-        chunk = obj(JSON.parse(event.data));
-      } catch {
-        return [];
-      }
-      if (!chunk) return [];
-      const error = tencentErrorOf(chunk);
-      if (error) return [{ type: 'error', message: error.message }];
+  return createJsonEventParser(model, {
+    errorOf: tencentErrorOf,
+    startOf: (chunk) => ({ id: str(chunk.Id), created: num(chunk.Created) ?? nowSeconds() }),
+    eventsOf: (chunk) => {
       const out: StreamEvent[] = [];
-      if (!started) {
-        started = true;
-        out.push({ type: 'start', id: str(chunk.Id), model, created: num(chunk.Created) ?? nowSeconds() });
-      }
       for (const [index, c] of (Array.isArray(chunk.Choices) ? chunk.Choices : []).entries()) {
         const choice = obj(c);
         if (!choice) continue;
@@ -111,5 +100,5 @@ export function createTencentStreamParser(model: string): { push(event: SseEvent
       if (usage) out.push({ type: 'usage', usage });
       return out;
     },
-  };
+  });
 }

@@ -5,8 +5,8 @@
  * Errors come behind a 200 status and are answered with the status their code stands for.
  */
 import type { ChannelAccess, PreparedCall, ProviderDefinition } from '../types.js';
-import { callUpstream, upstreamErrorMessage } from '../../upstream.js';
-import { httpLikeAnswer, isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
+import { callUpstream } from '../../upstream.js';
+import { errorMessageOf, httpLikeAnswer, isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { signTc3 } from './tc3.js';
 import {
   convertTencentResponse,
@@ -68,15 +68,11 @@ export const tencent: ProviderDefinition = {
     },
     answer: (payload, model) => convertTencentResponse(payload, model),
     stream: (model) => createTencentStreamParser(model),
-    errorMessage(text, status) {
-      try {
-        const error = tencentErrorOf(JSON.parse(text));
-        if (error) return error.code ? `${error.code}: ${error.message}` : error.message;
-      } catch {
-        /* not JSON */
-      }
-      return upstreamErrorMessage(text, status);
-    },
+    errorMessage: (text, status) =>
+      errorMessageOf(text, status, (payload) => {
+        const error = tencentErrorOf(payload);
+        return error && (error.code ? `${error.code}: ${error.message}` : error.message);
+      }),
     async send(call, { channel, signal }) {
       if (!call.target.headers.authorization || !splitTencentKey(channel.key)) {
         return jsonAnswer(401, { Response: { Error: { Message: '腾讯混元渠道的密钥格式应为 AppId|SecretId|SecretKey' } } });

@@ -1,0 +1,111 @@
+/**
+ * The channel loop every task submission (Midjourney, Suno) shares, run once the call is charged:
+ * the submission goes to the channel holding the task it follows up (that channel only, no
+ * retries), or to channels chosen like relayed requests, one tier down per retry (`RetryTimes`;
+ * none when the caller's key pins a channel), until one channel's answer settles it: the task kept
+ * with its charge and consume log, or refused and the charge given back. A charge that no answer
+ * settled is given back too.
+ */
+import type { GatewayContext } from '../context.js';
+import type { Channel } from '../db/types.js';
+import { relayErrors } from '../relay/errors.js';
+import { reportUpstreamFailure } from '../relay/health.js';
+import { mapStatus } from '../relay/model-mapping.js';
+import { giveBack, logConsume, type TaskCharge } from './billing.js';
+import { callPlatform, pickChannel, platformHeaders, retryable, type UpstreamAnswer } from './channel.js';
+import { TaskError } from './errors.js';
+
+const SUBMIT_TIMEOUT_MS = 120_000;
+
+/** What one channel's answer means: the submission's result, or a failure and whether another channel may try. */
+export type Attempt<T> = { result: T } | { failure: TaskError; retry: boolean };
+
+/** How an answer settles the charge; the loop never gives back a settled charge. */
+export interface Settle {
+  /** The upstream took the task and it is stored: the charge stays, and its consume log is written. */
+  kept(action: string, taskId: string): void;
+  /** The upstream refused the task: the charge is given back. */
+  givenBack(): Promise<void>;
+}
+
+export interface Submission<T> {
+  charged: TaskCharge;
+  /** `performance.now()` when the request arrived, and the client's address (for the consume log). */
+  started: number;
+  clientIp: string;
+  /** The platform's channel types. */
+  types: ReadonlySet<number>;
+  /** The caller's earlier task this submission follows up. */
+  origin: { channel_id: number } | undefined;
+  url: (channel: Channel) => string;
+  body: unknown;
+  /** Reads one channel's answer, settling the charge through `settle` when the answer decides it. */
+  answered: (channel: Channel, answer: UpstreamAnswer, settle: Settle) => Promise<Attempt<T>>;
+}
+
+export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>): Promise<T> {
+  const { caller, model } = s.charged;
+  let settled = false;
+  const tried: number[] = [];
+  const settleOn = (channel: Channel): Settle => ({
+    kept(action, taskId) {
+      settled = true;
+      logConsume(ctx, {
+        charge: s.charged,
+        channelId: channel.id,
+        tried,
+        clientIp: s.clientIp,
+        useTimeMs: performance.now() - s.started,
+        action,
+        taskId,
+      });
+    },
+    async givenBack() {
+      await giveBack(ctx, s.charged);
+      settled = true;
+    },
+  });
+  try {
+    const pinned = s.origin !== undefined || caller.pinnedChannelId !== null;
+    const retries = pinned ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
+    let failure: TaskError | null = null;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      const channel = s.origin ? ctx.channels.get(s.origin.channel_id) : pickChannel(ctx, caller, model, s.types, attempt, tried);
+      if (!channel) {
+        if (s.origin) failure = new TaskError(503, '该任务所属渠道已不存在', 'channel_not_found');
+        break;
+      }
+      if (s.origin && channel.status !== 1) {
+        failure = new TaskError(503, '该任务所属渠道已被禁用', 'channel_disabled');
+        break;
+      }
+      tried.push(channel.id);
+      let answer;
+      try {
+        answer = await callPlatform(s.url(channel), platformHeaders(channel), s.body, SUBMIT_TIMEOUT_MS);
+      } catch (err) {
+        failure = new TaskError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+        continue;
+      }
+      const attempted = await s.answered(channel, answer, settleOn(channel));
+      if ('result' in attempted) return attempted.result;
+      failure = attempted.failure;
+      if (!attempted.retry) break;
+    }
+    throw failure ?? relayErrors.noChannel(model, caller.group);
+  } finally {
+    if (!settled) await giveBack(ctx, s.charged);
+  }
+}
+
+/**
+ * An answer that failed on the channel's side: reported to the channel's health, its status mapped
+ * through the channel's status-code mapping, retried on another channel when `retryable`.
+ */
+export function upstreamFailure(ctx: GatewayContext, channel: Channel, status: number, message: string): Attempt<never> {
+  reportUpstreamFailure(ctx, channel, status, message);
+  return {
+    failure: new TaskError(mapStatus(channel.status_code_mapping, status >= 400 ? status : 502), message, 'upstream_error'),
+    retry: retryable(status),
+  };
+}
