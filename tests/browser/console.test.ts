@@ -3,39 +3,12 @@
  * database: setup wizard → login → create a user → see it in the list → switch language → log out.
  * Needs the built console (`npm run build`; `npm test` builds first).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { isCI } from '../helpers/databases.js';
+import type { Browser, Page } from 'playwright-core';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CONSOLE_DIR = join(process.cwd(), 'dist', 'console');
-const missing = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} not installed`
-  : !existsSync(join(CONSOLE_DIR, 'index.html'))
-    ? 'console not built'
-    : null;
-if (missing && isCI) throw new Error(`browser test cannot run under CI=true: ${missing}`);
-if (missing) console.warn(`[skip] browser test skipped: ${missing}`);
-
-export const SHOTS = join(process.cwd(), 'tests', 'browser', '.shots');
-
-export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
-}
+import { CONSOLE_DIR, launch, missing, SHOTS } from './helpers.js';
 
 describe.skipIf(missing !== null)('console in Chromium', () => {
   let tg: TestGateway;
