@@ -84,7 +84,9 @@ const upstream = spawn(upCmd, upArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
 const upstreamUrl = (await waitForLine(upstream, /upstream (http:\/\/\S+)/))[1];
 
 const port = await freePort();
-const [gwCmd, gwArgs] = taskset(1, process.execPath, ['dist/server/main.js']);
+// GATEWAY_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the gateway under load.
+const gatewayNodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const [gwCmd, gwArgs] = taskset(1, process.execPath, [...gatewayNodeArgs, 'dist/server/main.js']);
 const gateway = spawn(gwCmd, gwArgs, {
   env: {
     ...process.env,
