@@ -97,8 +97,11 @@ function tooMany(limits: ModelLimits, max: number, what: string): RelayError {
   return new RelayError(429, `请求过于频繁：每 ${minutes} 分钟最多 ${max} 次${what}，请稍后再试`, 'rate_limit_exceeded');
 }
 
+/** Whose requests are counted: relayed calls, realtime sessions and task submissions alike. */
+export type LimitedCaller = Pick<RelayCaller, 'userId' | 'group'>;
+
 /** Before a relayed request: refuses it (429) when the caller is over either limit, else counts it. */
-export async function checkModelRateLimit(ctx: GatewayContext, caller: RelayCaller): Promise<void> {
+export async function checkModelRateLimit(ctx: GatewayContext, caller: LimitedCaller): Promise<void> {
   const limits = modelLimitsFor(ctx, caller.group);
   if (!limits) return;
   if (limits.success > 0 && (await successCounter(ctx).count(`ok:${caller.userId}`)) >= limits.success) {
@@ -113,7 +116,7 @@ export async function checkModelRateLimit(ctx: GatewayContext, caller: RelayCall
  * After a successful answer, before the client sees its end: counts it against the success limit.
  * A counter that cannot be reached loses the count rather than the answer.
  */
-export async function recordModelSuccess(ctx: GatewayContext, caller: RelayCaller): Promise<void> {
+export async function recordModelSuccess(ctx: GatewayContext, caller: LimitedCaller): Promise<void> {
   const limits = modelLimitsFor(ctx, caller.group);
   if (!limits || limits.success === 0) return;
   await successCounter(ctx)

@@ -20,6 +20,7 @@ import { AppError } from '../http/errors.js';
 import { credit, debit } from '../billing/ledger.js';
 import { RelayError, relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
+import { checkModelRateLimit } from '../ratelimit/model-limit.js';
 import { checkModelLimit, tokenCaller } from './request.js';
 import { payerOf, priceFor } from './charge.js';
 import type { RelayInput } from './pipeline.js';
@@ -185,6 +186,7 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     checkModelLimit(found, model);
     const caller = tokenCaller(found);
     const price = priceFor(ctx, caller, model);
+    await checkModelRateLimit(ctx, caller);
     const payer = payerOf(caller);
     // Realtime has no Endpoint of its own; the log reads only the model and the stream flag.
     const input: RelayInput = {

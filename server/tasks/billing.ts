@@ -7,6 +7,7 @@
  */
 import type { GatewayContext } from '../context.js';
 import { lookupPrice, quotaFor, type Price } from '../billing/pricing.js';
+import { checkModelRateLimit } from '../ratelimit/model-limit.js';
 import { credit, debit, type Payer } from '../billing/ledger.js';
 import { LOG_CONSUME } from '../relay/log.js';
 import { relayErrors } from '../relay/errors.js';
@@ -64,6 +65,7 @@ export function priceCall(ctx: GatewayContext, caller: Caller, model: string): {
 /** Takes the call's price from the user and the token, or refuses with the relay's quota errors. */
 export async function charge(ctx: GatewayContext, caller: Caller, model: string): Promise<TaskCharge> {
   const { price, quota } = priceCall(ctx, caller, model);
+  await checkModelRateLimit(ctx, { userId: caller.user.id, group: caller.group });
   const payer = payerOf(caller);
   const result = await debit(ctx.db, payer, quota);
   if (!result.ok) throw result.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();

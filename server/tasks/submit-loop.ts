@@ -12,6 +12,7 @@ import { relayErrors } from '../relay/errors.js';
 import { reportUpstreamFailure } from '../relay/health.js';
 import { mapStatus } from '../relay/model-mapping.js';
 import { giveBack, logConsume, type TaskCharge } from './billing.js';
+import { recordModelSuccess } from '../ratelimit/model-limit.js';
 import { callPlatform, pickChannel, platformHeaders, retryable, type UpstreamAnswer } from './channel.js';
 import { TaskError } from './errors.js';
 
@@ -50,6 +51,7 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
   const settleOn = (channel: Channel): Settle => ({
     kept(action, taskId) {
       settled = true;
+      void recordModelSuccess(ctx, { userId: s.charged.caller.user.id, group: s.charged.caller.group });
       logConsume(ctx, {
         charge: s.charged,
         channelId: channel.id,

@@ -18,6 +18,7 @@ import { ApiClient, ROOT } from '../helpers/gateway.js';
 import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from '../helpers/upstreams/openai.js';
+import { startSunoStandIn, type SunoStandIn } from '../helpers/upstreams/suno.js';
 
 const LIMIT_DEFAULTS: Record<string, string> = {
   ModelRequestRateLimitEnabled: 'false',
@@ -70,11 +71,18 @@ describe('model request rate limit (one process)', () => {
   const caller = (group?: string) => newCaller(f.tg.url, f.root, `rl${++users}`, group);
   const setOption = async (key: string, value: string) => must(await f.root.put('/api/option/', { key, value }), key);
 
+  let suno: SunoStandIn;
+
   beforeAll(async () => {
     f = await startRelayFixture('sqlite');
     await f.addChannel({ name: 'vip', group: 'vip' });
+    suno = await startSunoStandIn();
+    await f.addChannel({ type: 36, name: 'suno', key: suno.key, base_url: suno.url, models: 'suno_music,suno_lyrics' });
   });
-  afterAll(async () => f?.close());
+  afterAll(async () => {
+    await f?.close();
+    await suno?.close();
+  });
   afterEach(async () => {
     for (const [key, value] of Object.entries(LIMIT_DEFAULTS)) await setOption(key, value);
   });
@@ -118,6 +126,24 @@ describe('model request rate limit (one process)', () => {
     const refused = await chat(f.tg.url, key);
     expect(refused.status).toBe(429);
     expect((await refused.json()).error.message).toBe('请求过于频繁：每 1 分钟最多 2 次成功请求，请稍后再试');
+  });
+
+  it('counts task submissions with the relayed calls, refusing them in the platform’s shape', async () => {
+    await setOption('ModelRequestRateLimitEnabled', 'true');
+    await setOption('ModelRequestRateLimitCount', '2');
+    const key = await caller();
+    const lyrics = () =>
+      fetch(`${f.tg.url}/suno/submit/lyrics`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'a song about the sea' }),
+      });
+    expect(await statuses(f.tg.url, key, 1)).toEqual([200]);
+    expect((await lyrics()).status).toBe(200);
+    const refused = await lyrics();
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toBe('请求过于频繁：每 1 分钟最多 2 次请求，请稍后再试');
+    expect(await statuses(f.tg.url, key, 1)).toEqual([429]);
   });
 
   it('applies the per-group pair instead of the global counts', async () => {
