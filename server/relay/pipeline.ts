@@ -11,6 +11,7 @@ import { payerOf, priceFor, settle } from './charge.js';
 import type { Endpoint } from './endpoints.js';
 import { RelayError, relayErrors } from './errors.js';
 import { providerFor } from './providers/registry.js';
+import { ChannelConfigError } from './providers/channel-config-error.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { readText, type UpstreamResponse } from './upstream.js';
 import type { ForwardResult } from './forward.js';
@@ -134,7 +135,12 @@ export async function relay(
       res = await sendUpstream(ctx, provider, channel, input, mapped.model, abort.signal);
     } catch (err) {
       if (clientGone) break;
-      failure = new RelayError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+      if (err instanceof ChannelConfigError) {
+        reportUpstreamFailure(ctx, channel, 401, err.message);
+        failure = new RelayError(mapStatus(channel.status_code_mapping, 401), err.message, 'upstream_error', 'upstream_error');
+      } else {
+        failure = new RelayError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+      }
       continue;
     }
     if (res.statusCode >= 400) {

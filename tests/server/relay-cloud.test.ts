@@ -268,6 +268,8 @@ describe('AWS Claude and Vertex AI channels', () => {
         .openai()
         .chat.completions.create({ model: 'claude-3-sonnet-20240229', messages: [{ role: 'user', content: 'x' }] });
       await expect(malformed).rejects.toThrow(/AWS 密钥格式应为 AccessKeyId\|SecretAccessKey\|Region/);
+      // The channel's own fault, answered like the upstream's 401 (not a connection failure).
+      await expect(malformed).rejects.toMatchObject({ status: 401 });
       expect(bedrock.requests.length).toBe(before + 1);
     });
   });
@@ -405,16 +407,27 @@ describe('AWS Claude and Vertex AI channels', () => {
       expect(calls.every((c) => c.region === 'europe-west4')).toBe(true);
     });
 
-    it('answers a key the token endpoint refuses with a clear error, and never calls the model', async () => {
+    it('answers a key the token endpoint refuses like an upstream 401, never calls the model, and reports the channel', async () => {
+      const ctx = f.tg.gateway.ctx;
       const before = vertex.requests.length;
-      const refused = f
-        .openai()
-        .chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'x' }] });
-      await expect(refused).rejects.toThrow(/Vertex AI 访问令牌获取失败（400）：invalid_grant: Invalid JWT Signature\./);
-      expect(vertex.tokenRequests.at(-1)).toMatchObject({ issuer: MAIN.email, claims: null, granted: false });
-      expect(vertex.requests.length).toBe(before);
-      const log = await f.lastLog();
-      expect(log.content).toContain('invalid_grant');
+      await f.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+      try {
+        const refused = f
+          .openai()
+          .chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'x' }] });
+        await expect(refused).rejects.toThrow(/Vertex AI 访问令牌获取失败（400）：invalid_grant: Invalid JWT Signature\./);
+        await expect(refused).rejects.toMatchObject({ status: 401 });
+        expect(vertex.tokenRequests.at(-1)).toMatchObject({ issuer: MAIN.email, claims: null, granted: false });
+        expect(vertex.requests.length).toBe(before);
+        const log = await f.lastLog();
+        expect(log.content).toContain('invalid_grant');
+        // Refused credentials count as the channel's failure: auto-disabled like an upstream 401.
+        const status = async () =>
+          (await ctx.db.selectFrom('channels').select('status').where('id', '=', ids.forged!).executeTakeFirst())?.status;
+        await expect.poll(status).toBe(3);
+      } finally {
+        await f.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
+      }
     });
   });
 

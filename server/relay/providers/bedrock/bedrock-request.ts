@@ -8,13 +8,14 @@ import { upstreamErrorMessage } from '../../upstream.js';
 import { claudeErrorOf } from '../claude/convert-claude-response.js';
 import { parseAwsKey, regionOf, type AwsKey } from './bedrock-key.js';
 import { bedrockModelId } from './bedrock-models.js';
+import { ChannelConfigError } from '../channel-config-error.js';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 
 /** The channel's key, or an error naming what is wrong with it (never the key itself). */
 export function awsKeyOf(channel: ChannelAccess): AwsKey {
   const parsed = parseAwsKey(channel.key);
-  if (!parsed.ok) throw new Error(parsed.message);
+  if (!parsed.ok) throw new ChannelConfigError(parsed.message);
   return parsed.key;
 }
 

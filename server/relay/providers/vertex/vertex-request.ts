@@ -11,6 +11,7 @@ import type { GeminiResponse } from '../gemini/gemini-api-types.js';
 import { parseServiceAccount } from './service-account.js';
 import { createTokenSource } from './vertex-token.js';
 import { isRegionName, vertexRegion } from './vertex-urls.js';
+import { ChannelConfigError } from '../channel-config-error.js';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
@@ -19,9 +20,9 @@ const tokens = createTokenSource();
 /** `authorization: Bearer …` for a call to `model`; fails with a clear message on a bad key or region. */
 export async function authorizationFor(channel: ChannelAccess, model: string): Promise<Record<string, string>> {
   const parsed = parseServiceAccount(channel.key);
-  if (!parsed.ok) throw new Error(parsed.message);
+  if (!parsed.ok) throw new ChannelConfigError(parsed.message);
   const region = vertexRegion(channel.other, model);
-  if (!isRegionName(region)) throw new Error(`Vertex AI 区域格式不正确：${region.slice(0, 64)}`);
+  if (!isRegionName(region)) throw new ChannelConfigError(`Vertex AI 区域格式不正确：${region.slice(0, 64)}`);
   return { authorization: `Bearer ${await tokens.get(parsed.account)}` };
 }
 

@@ -6,6 +6,7 @@
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { privateUpstreamsAllowed, safeFetch } from '../../../http/safe-fetch.js';
 import type { ServiceAccount } from './service-account.js';
+import { ChannelConfigError } from '../channel-config-error.js';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -27,7 +28,7 @@ function privateKeyOf(account: ServiceAccount): KeyObject {
   try {
     return createPrivateKey(account.privateKey);
   } catch {
-    throw new Error('Vertex AI 服务账号的 private_key 无法读取');
+    throw new ChannelConfigError('Vertex AI 服务账号的 private_key 无法读取');
   }
 }
 
@@ -72,7 +73,9 @@ export async function exchangeAssertion(account: ServiceAccount): Promise<TokenG
   }
   if (status !== 200 || typeof body.access_token !== 'string' || body.access_token === '') {
     const reason = [body.error, body.error_description].filter((s) => typeof s === 'string' && s !== '').join(': ');
-    throw new Error(`Vertex AI 访问令牌获取失败（${status}）：${reason || text.slice(0, 200) || '无可用令牌'}`);
+    // A refusal of the credentials (4xx) is the channel's; anything else is a failed exchange.
+    const Failure = status >= 400 && status < 500 ? ChannelConfigError : Error;
+    throw new Failure(`Vertex AI 访问令牌获取失败（${status}）：${reason || text.slice(0, 200) || '无可用令牌'}`);
   }
   const expires = Number(body.expires_in);
   return { accessToken: body.access_token, expiresInSeconds: Number.isFinite(expires) && expires > 0 ? expires : 3600 };
