@@ -5,6 +5,8 @@
  */
 import type { Envelope } from '../../server/http/envelope';
 import type { PublicUser } from '../../server/users/repository';
+import { storedLocale } from '../i18n';
+import { localizeServerMessage } from '../i18n/serverMessages';
 
 export type StoredUser = PublicUser;
 
@@ -85,7 +87,12 @@ export async function request<T>(method: string, path: string, body?: unknown): 
 /** Calls the API and returns `data`, throwing the server's message when `success` is false. */
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const envelope = await request<T>(method, path, body);
-  if (!envelope.success) throw new ApiError(envelope.message || 'app.error.request_failed', 200);
+  if (!envelope.success) {
+    throw new ApiError(
+      envelope.message ? localizeServerMessage(envelope.message, storedLocale()) : 'app.error.request_failed',
+      200,
+    );
+  }
   return envelope.data as T;
 }
 
