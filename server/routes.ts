@@ -4,6 +4,7 @@ import optionRoutes from './options/routes.js';
 import oidcDiscoveryRoutes from './options/oidc-discovery.js';
 import accountRoutes from './accounts/routes.js';
 import emailBindRoutes from './accounts/email-bind.js';
+import oauthRoutes from './oauth/routes.js';
 import userSelfRoutes from './users/self-routes.js';
 import userAdminRoutes from './users/admin-routes.js';
 import tokenRoutes from './tokens/routes.js';
@@ -27,6 +28,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oidcDiscoveryRoutes);
   await app.register(accountRoutes);
   await app.register(emailBindRoutes);
+  await app.register(oauthRoutes);
   await app.register(userSelfRoutes);
   await app.register(userAdminRoutes);
   await app.register(tokenRoutes);

@@ -32,7 +32,7 @@ function validate(body: RegisterBody): { username: string; password: string } {
   return { username, password };
 }
 
-async function usernameExists(db: Db, username: string): Promise<boolean> {
+export async function usernameExists(db: Db, username: string): Promise<boolean> {
   // Deregistered users keep their name: it still identifies their old logs.
   const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
   return row !== undefined;
@@ -79,68 +79,95 @@ export async function registerUser(ctx: GatewayContext, body: RegisterBody): Pro
     if (!(await consumeVerificationCode(ctx.kv, email, body.verification_code ?? ''))) throw fail('验证码错误或已过期');
   }
 
-  const inviterId = await findInviter(db, body.aff_code);
-  const quotaForNewUser = Math.max(0, options.number('QuotaForNewUser'));
-  const quotaForInvitee = inviterId ? Math.max(0, options.number('QuotaForInvitee')) : 0;
-  const quotaForInviter = inviterId ? Math.max(0, options.number('QuotaForInviter')) : 0;
-  const now = nowSeconds();
-
   try {
-    await db.transaction().execute(async (trx) => {
-      const userId = await createUser(trx, ctx.dbKind, {
-        username,
-        password,
-        email,
-        quota: quotaForNewUser + quotaForInvitee,
-        inviter_id: inviterId,
-      });
-      const logs: Array<{ user_id: number; username: string; quota: number; content: string }> = [];
-      if (quotaForNewUser > 0) {
-        logs.push({
-          user_id: userId,
-          username,
-          quota: quotaForNewUser,
-          content: `新用户注册赠送 ${formatQuota(options, quotaForNewUser)}`,
-        });
-      }
-      if (quotaForInvitee > 0) {
-        logs.push({
-          user_id: userId,
-          username,
-          quota: quotaForInvitee,
-          content: `使用邀请码赠送 ${formatQuota(options, quotaForInvitee)}`,
-        });
-      }
-      if (inviterId) {
-        const inviter = await trx
-          .updateTable('users')
-          .set({
-            aff_count: sql`aff_count + 1`,
-            aff_quota: sql`aff_quota + ${quotaForInviter}`,
-            aff_history_quota: sql`aff_history_quota + ${quotaForInviter}`,
-          })
-          .where('id', '=', inviterId)
-          .executeTakeFirst();
-        if (Number(inviter.numUpdatedRows) !== 1) throw fail('邀请人不存在');
-        if (quotaForInviter > 0) {
-          const row = await trx.selectFrom('users').select('username').where('id', '=', inviterId).executeTakeFirstOrThrow();
-          logs.push({
-            user_id: inviterId,
-            username: row.username,
-            quota: quotaForInviter,
-            content: `邀请用户 ${username} 注册，奖励 ${formatQuota(options, quotaForInviter)}`,
-          });
-        }
-      }
-      if (logs.length)
-        await trx
-          .insertInto('logs')
-          .values(logs.map((l) => ({ ...l, type: LOG_SYSTEM, created_at: now })))
-          .execute();
-    });
+    await createAccount(ctx, { username, password, email, aff_code: body.aff_code });
   } catch (err) {
     // Two sign-ups racing for the same name: the unique index decides.
     if (isUniqueViolation(err)) throw fail(USERNAME_TAKEN);
     throw err;
   }
+}
+
+export interface NewAccount {
+  username: string;
+  password: string;
+  email: string;
+  display_name?: string;
+  /** The inviter's code; an unknown one is ignored. */
+  aff_code?: string;
+}
+
+/**
+ * Creates the user and pays the new-user and invitation rewards (with their system logs) in one
+ * transaction. `inTransaction` runs inside it right after the insert (third-party sign-up binds
+ * its provider id there). Returns the new id; database errors (a taken name) reach the caller.
+ */
+export async function createAccount(
+  ctx: GatewayContext,
+  account: NewAccount,
+  inTransaction?: (trx: Db, userId: number) => Promise<void>,
+): Promise<number> {
+  const { db, options } = ctx;
+  const { username, password, email } = account;
+  const inviterId = await findInviter(db, account.aff_code);
+  const quotaForNewUser = Math.max(0, options.number('QuotaForNewUser'));
+  const quotaForInvitee = inviterId ? Math.max(0, options.number('QuotaForInvitee')) : 0;
+  const quotaForInviter = inviterId ? Math.max(0, options.number('QuotaForInviter')) : 0;
+  const now = nowSeconds();
+
+  return db.transaction().execute(async (trx) => {
+    const userId = await createUser(trx, ctx.dbKind, {
+      username,
+      password,
+      email,
+      quota: quotaForNewUser + quotaForInvitee,
+      inviter_id: inviterId,
+      display_name: account.display_name,
+    });
+    await inTransaction?.(trx, userId);
+    const logs: Array<{ user_id: number; username: string; quota: number; content: string }> = [];
+    if (quotaForNewUser > 0) {
+      logs.push({
+        user_id: userId,
+        username,
+        quota: quotaForNewUser,
+        content: `新用户注册赠送 ${formatQuota(options, quotaForNewUser)}`,
+      });
+    }
+    if (quotaForInvitee > 0) {
+      logs.push({
+        user_id: userId,
+        username,
+        quota: quotaForInvitee,
+        content: `使用邀请码赠送 ${formatQuota(options, quotaForInvitee)}`,
+      });
+    }
+    if (inviterId) {
+      const inviter = await trx
+        .updateTable('users')
+        .set({
+          aff_count: sql`aff_count + 1`,
+          aff_quota: sql`aff_quota + ${quotaForInviter}`,
+          aff_history_quota: sql`aff_history_quota + ${quotaForInviter}`,
+        })
+        .where('id', '=', inviterId)
+        .executeTakeFirst();
+      if (Number(inviter.numUpdatedRows) !== 1) throw fail('邀请人不存在');
+      if (quotaForInviter > 0) {
+        const row = await trx.selectFrom('users').select('username').where('id', '=', inviterId).executeTakeFirstOrThrow();
+        logs.push({
+          user_id: inviterId,
+          username: row.username,
+          quota: quotaForInviter,
+          content: `邀请用户 ${username} 注册，奖励 ${formatQuota(options, quotaForInviter)}`,
+        });
+      }
+    }
+    if (logs.length)
+      await trx
+        .insertInto('logs')
+        .values(logs.map((l) => ({ ...l, type: LOG_SYSTEM, created_at: now })))
+        .execute();
+    return userId;
+  });
 }

@@ -15,6 +15,7 @@ import type { DbKind, DbTarget } from './dsn.js';
 import type { Database } from './types.js';
 import * as m0001 from './migrations/0001_init.js';
 import * as m0002 from './migrations/0002_logs_group_index.js';
+import * as m0003 from './migrations/0003_user_oauth_indexes.js';
 
 export type Db = Kysely<Database>;
 
@@ -97,6 +98,7 @@ export async function openDb(target: DbTarget): Promise<DbHandle> {
 const migrations: Record<string, { up(db: Kysely<any>, kind: DbKind): Promise<void> }> = {
   '0001_init': m0001,
   '0002_logs_group_index': m0002,
+  '0003_user_oauth_indexes': m0003,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

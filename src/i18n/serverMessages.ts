@@ -28,6 +28,11 @@ export const EXACT: Record<string, string> = {
   '管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝。':
     'The administrator restricts e-mail aliases; your address was refused because it contains special characters.',
   'Turnstile 校验失败，请刷新重试！': 'The human check failed, please refresh and try again!',
+  // Third-party login and binding
+  'state 参数无效或已过期，请重新登录': 'The login request is invalid or has expired, please log in again',
+  'Telegram 登录信息校验失败': 'The Telegram login could not be verified',
+  'Telegram 登录信息已过期，请重新登录': 'The Telegram login has expired, please log in again',
+  '绑定成功！': 'Bound successfully!',
   // Tokens
   未提供令牌: 'No token was provided',
   无效的令牌: 'Invalid token',
@@ -62,6 +67,12 @@ const PATTERNS: Array<[RegExp, (...groups: string[]) => string]> = [
     /^请求过于频繁：每 (\d+(?:\.\d+)?) 分钟最多 (\d+) 次请求，请稍后再试$/,
     (m, n) => `Too many requests: at most ${n} requests every ${m} minute(s), try again later`,
   ],
+  [
+    /^管理员未开启通过 ?(.+?) ?登录以及注册$/,
+    (provider) => `The administrator has not enabled login and registration with ${provider}`,
+  ],
+  [/^该 ?(.+?) ?账户已被其他用户绑定$/, (provider) => `This ${provider} account is already bound to another user`],
+  [/^(.+?) ?授权失败，请稍后再试$/, (provider) => `${provider} authorization failed, please try again later`],
   [/^充值数量不能小于 (\d+)$/, (n) => `The top-up amount cannot be less than ${n}`],
 ];
 

@@ -32,6 +32,12 @@ describe('server messages in English', () => {
     expect(localizeServerMessage('请求过于频繁：每 1 分钟最多 3 次请求，请稍后再试', 'en')).toBe(
       'Too many requests: at most 3 requests every 1 minute(s), try again later',
     );
+    expect(localizeServerMessage('管理员未开启通过 GitHub 登录以及注册', 'en')).toBe(
+      'The administrator has not enabled login and registration with GitHub',
+    );
+    expect(localizeServerMessage('该 GitHub 账户已被其他用户绑定', 'en')).toBe(
+      'This GitHub account is already bound to another user',
+    );
     expect(localizeServerMessage('something the table does not know', 'en')).toBe('something the table does not know');
   });
 

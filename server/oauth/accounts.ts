@@ -1,0 +1,138 @@
+/**
+ * What a verified third-party identity does to our users: binds to the signed-in user, logs in
+ * the live user it is bound to, or signs a new user up (when registration is open) with the
+ * provider's login as username, its name and e-mail, the invitation code and the same rewards as
+ * a password registration. One identity is handled by one request at a time, across processes.
+ */
+import { randomBytes } from 'node:crypto';
+import type { GatewayContext } from '../context.js';
+import type { Db } from '../db/index.js';
+import type { User } from '../db/types.js';
+import { USER_ENABLED } from '../auth/roles.js';
+import { fail } from '../http/errors.js';
+import { findUserById } from '../users/repository.js';
+import { isUniqueViolation } from '../users/db-errors.js';
+import { publishUserChange } from '../users/user-cache.js';
+import { createAccount, usernameExists } from '../accounts/register.js';
+import { emailRuleViolation, emailTaken, isValidEmail, normaliseEmail } from '../accounts/email-rules.js';
+import { leading, PROVIDERS, spaced, type Identity, type ProviderKey } from './providers.js';
+
+/** The registration form's username limit (server/accounts/register.ts). */
+const USERNAME_MAX = 12;
+const DISPLAY_NAME_MAX = 64;
+const NAME_ATTEMPTS = 6;
+const LOCK_SECONDS = 30;
+
+export const BANNED = '用户已被封禁';
+export const REGISTER_CLOSED = '管理员关闭了新用户注册';
+export const boundElsewhere = (provider: ProviderKey) => `该${spaced(PROVIDERS[provider].label)}账户已被其他用户绑定`;
+
+function checkIdentity(provider: ProviderKey, identity: Identity): void {
+  const { label, maxIdLength } = PROVIDERS[provider];
+  if (!identity.id) throw fail(`${leading(label)}未返回用户 ID`);
+  if (identity.id.length > maxIdLength) throw fail(`${leading(label)}返回的用户 ID 过长`);
+}
+
+/** Runs `fn` while holding the identity: a second request for it at the same moment is refused. */
+async function holdingIdentity<T>(ctx: GatewayContext, provider: ProviderKey, id: string, fn: () => Promise<T>): Promise<T> {
+  const key = `oauth:lock:${provider}:${id}`;
+  if (!(await ctx.kv.setIfAbsent(key, '1', LOCK_SECONDS))) throw fail('该账户正在处理中，请稍后再试');
+  try {
+    return await fn();
+  } finally {
+    await ctx.kv.delete(key);
+  }
+}
+
+/** The live (not deregistered) user the provider id is bound to. */
+export async function findBoundUser(db: Db, provider: ProviderKey, id: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(PROVIDERS[provider].column, '=', id)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** Binds the identity to `user`; refused when another live user holds it. Returns the updated user. */
+export async function bindIdentity(ctx: GatewayContext, user: User, provider: ProviderKey, identity: Identity): Promise<User> {
+  checkIdentity(provider, identity);
+  if (user.status !== USER_ENABLED) throw fail(BANNED);
+  return holdingIdentity(ctx, provider, identity.id, async () => {
+    const holder = await findBoundUser(ctx.db, provider, identity.id);
+    if (holder && holder.id !== user.id) throw fail(boundElsewhere(provider));
+    await ctx.db.updateTable('users').set(PROVIDERS[provider].column, identity.id).where('id', '=', user.id).execute();
+    publishUserChange(ctx.bus, user.id);
+    const updated = await findUserById(ctx.db, user.id);
+    if (!updated) throw fail('用户不存在');
+    return updated;
+  });
+}
+
+/** The user to start a session for: the one bound to the identity, or a new one. */
+export async function signInWith(ctx: GatewayContext, provider: ProviderKey, identity: Identity, affCode: string): Promise<User> {
+  checkIdentity(provider, identity);
+  return holdingIdentity(ctx, provider, identity.id, async () => {
+    const bound = await findBoundUser(ctx.db, provider, identity.id);
+    if (bound) {
+      if (bound.status !== USER_ENABLED) throw fail(BANNED);
+      return bound;
+    }
+    if (!ctx.options.bool('RegisterEnabled')) throw fail(REGISTER_CLOSED);
+    const userId = await registerIdentity(ctx, provider, identity, affCode);
+    const created = await findUserById(ctx.db, userId);
+    if (!created) throw fail('用户不存在');
+    return created;
+  });
+}
+
+const codePoints = (s: string, max: number) => [...s].slice(0, max).join('');
+
+/** The provider's login as a username: no blanks or control characters, at most 12 characters. */
+export function usernameBase(login: string): string {
+  return codePoints(login.replace(/[\p{Cc}\s]/gu, ''), USERNAME_MAX);
+}
+
+/** `base` shortened to leave room for `_` and four random hex digits. */
+function withSuffix(base: string): string {
+  return `${codePoints(base, USERNAME_MAX - 5)}_${randomBytes(2).toString('hex')}`;
+}
+
+/** The provider's address when it is usable here: valid, allowed by the admin's rules and not held by anyone. */
+async function usableEmail(ctx: GatewayContext, raw: string): Promise<string> {
+  const email = normaliseEmail(raw);
+  if (!email || !isValidEmail(email) || emailRuleViolation(ctx.options, email)) return '';
+  return (await emailTaken(ctx.db, email)) ? '' : email;
+}
+
+async function registerIdentity(
+  ctx: GatewayContext,
+  provider: ProviderKey,
+  identity: Identity,
+  affCode: string,
+): Promise<number> {
+  const base = usernameBase(identity.login);
+  const email = await usableEmail(ctx, identity.email);
+  const column = PROVIDERS[provider].column;
+  for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
+    // The login itself first; a provider without logins (WeChat) gets its name plus a suffix.
+    const username = attempt === 0 && base ? base : withSuffix(base || provider);
+    if (await usernameExists(ctx.db, username)) continue;
+    const displayName = codePoints(identity.displayName || identity.login || username, DISPLAY_NAME_MAX);
+    try {
+      return await createAccount(
+        ctx,
+        // Nobody knows this password: the person signs in through the provider (or resets it by e-mail).
+        { username, password: randomBytes(24).toString('base64url'), email, display_name: displayName, aff_code: affCode },
+        async (trx, userId) => {
+          await trx.updateTable('users').set(column, identity.id).where('id', '=', userId).execute();
+        },
+      );
+    } catch (err) {
+      // Someone took the name (or the invitation code) in the meantime: try another.
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+  throw fail('无法生成可用的用户名，请稍后再试');
+}
