@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -92,5 +92,38 @@ describe('third-party authorisation address', () => {
     expect(oidc.origin + oidc.pathname).toBe('https://id.example.com/auth');
     expect(oidc.searchParams.get('client_id')).toBe('oidc-client');
     expect(oidc.searchParams.get('redirect_uri')).toBe(`${window.location.origin}/oauth/oidc`);
+  });
+
+  it('returns to the configured server address, the one the server exchanges the code with', async () => {
+    const { authorizeUrl } = await import('../../src/customPages/shared/oauth');
+    const status = siteStatus({ server_address: 'https://gw.example.com/', linuxdo_client_id: 'ld-client' });
+    const linuxdo = new URL(authorizeUrl('linuxdo', status, 'st4te'));
+    expect(linuxdo.origin + linuxdo.pathname).toBe('https://connect.linux.do/oauth2/authorize');
+    expect(linuxdo.searchParams.get('client_id')).toBe('ld-client');
+    expect(linuxdo.searchParams.get('redirect_uri')).toBe('https://gw.example.com/oauth/linuxdo');
+    expect(new URL(authorizeUrl('github', status, 'st4te')).searchParams.get('redirect_uri')).toBe(
+      'https://gw.example.com/oauth/github',
+    );
+  });
+});
+
+describe('WeChat login', () => {
+  it('sends the code with the invitation code, stores the user and lands on /', async () => {
+    localStorage.setItem('aff', 'INV42');
+    server.use(
+      ok('get', '/api/status', siteStatus({ wechat_login: true, wechat_qrcode: 'https://wx.example/qr.png' })),
+      ok('get', '/api/oauth/wechat', user),
+    );
+    renderPage(<LoginPage />, '/login');
+    await userEvent.click(await screen.findByRole('button', { name: '使用微信登录' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: '登录' }));
+    expect(await screen.findByText('请输入验证码')).toBeTruthy();
+    expect(sentTo('GET', '/api/oauth/wechat')).toHaveLength(0);
+    await userEvent.type(within(dialog).getByLabelText('验证码'), ' 123456 ');
+    await userEvent.click(within(dialog).getByRole('button', { name: '登录' }));
+    expect(await screen.findByText('now at /')).toBeTruthy();
+    expect(sentTo('GET', '/api/oauth/wechat').map((r) => r.search)).toEqual(['?code=123456&aff=INV42']);
+    expect(JSON.parse(localStorage.getItem('user') ?? 'null')).toMatchObject({ id: 7 });
   });
 });

@@ -1,6 +1,8 @@
 /**
  * /oauth/{type}: the provider sends the browser back here with code and state. The server either
- * logs the person in (→ /token) or binds the account to the logged-in user (message 'bind' → /setting).
+ * logs the person in (→ /token) or binds the account to the logged-in user (message 'bind' →
+ * /setting, which sends a non-root user on to /personal). The callback address is replaced in the
+ * history: its state is spent, so going back to it could only fail.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
@@ -10,6 +12,8 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { request, storeUser, type StoredUser } from '../../api/client';
+import { storedLocale } from '../../i18n';
+import { localizeServerMessage } from '../../i18n/serverMessages';
 import { errorMessage } from '../shared/errors';
 import { LOGIN_LANDING } from '../shared/constants';
 
@@ -31,7 +35,7 @@ export default function OAuthCallbackPage() {
     const fail = (message: string) => {
       setFailure(message);
       notify(message, { type: 'error' });
-      setTimeout(() => navigate('/setting'), FAILURE_DELAY_MS);
+      setTimeout(() => navigate('/setting', { replace: true }), FAILURE_DELAY_MS);
     };
     if (!PROVIDERS.has(type)) {
       fail('pages.oauth.unknown_provider');
@@ -40,15 +44,17 @@ export default function OAuthCallbackPage() {
     const query = new URLSearchParams({ code: params.get('code') ?? '', state: params.get('state') ?? '' });
     request<StoredUser>('GET', `/api/oauth/${type}?${query}`)
       .then((envelope) => {
-        if (!envelope.success) return fail(envelope.message || 'pages.oauth.failed');
+        if (!envelope.success) {
+          return fail(envelope.message ? localizeServerMessage(envelope.message, storedLocale()) : 'pages.oauth.failed');
+        }
         if (envelope.message === 'bind') {
           notify('pages.oauth.bound', { type: 'success' });
-          navigate('/setting');
+          navigate('/setting', { replace: true });
           return;
         }
         if (envelope.data) storeUser(envelope.data);
         notify('pages.login.success', { type: 'success' });
-        navigate(LOGIN_LANDING);
+        navigate(LOGIN_LANDING, { replace: true });
       })
       .catch((err: unknown) => fail(errorMessage(err)));
   }, [navigate, notify, params, type]);

@@ -1,4 +1,4 @@
-/** /personal: the signed-in user's balance, models, invitations, account security and settings. */
+/** /personal: the signed-in user's balance, models, invitations, account security, bindings and settings. */
 import { useCallback, useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import Alert from '@mui/material/Alert';
@@ -13,6 +13,7 @@ import { useStatus } from '../../status/status';
 import { errorMessage } from '../shared/errors';
 import { AccountCard } from './AccountCard';
 import { BalanceCards } from './BalanceCards';
+import { BindingsCard } from './BindingsCard';
 import { InviteCard } from './InviteCard';
 import { ModelsCard } from './ModelsCard';
 import { SettingsTabs } from './SettingsTabs';
@@ -66,6 +67,7 @@ export default function PersonalPage() {
           <AccountCard key={user.display_name} user={user} onChange={load} />
         </Grid>
       </Grid>
+      <BindingsCard user={user} status={status} onChange={load} />
       <SettingsTabs user={user} quotaPerUnit={quotaPerUnit} />
     </Stack>
   );

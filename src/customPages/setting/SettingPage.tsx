@@ -1,11 +1,11 @@
 /**
  * /setting: the super admin's settings, one tab per area, chosen by the `tab` query parameter
  * (operation, ratelimit, models, system, other; operation by default). Each tab loads on first visit.
+ * Anyone else is sent on to their personal page (where a bind through /oauth/{type} lands).
  */
 import { lazy, Suspense } from 'react';
 import { useTranslate } from 'react-admin';
-import { useSearchParams } from 'react-router-dom';
-import Alert from '@mui/material/Alert';
+import { Navigate, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
@@ -33,7 +33,7 @@ export default function SettingPage() {
   const [params, setParams] = useSearchParams();
   const user = storedUser();
   if (!user || !canAccess(user.role, { resource: 'setting', action: 'list' })) {
-    return <Alert severity="error">{translate('settings.common.forbidden')}</Alert>;
+    return <Navigate to="/personal" replace />;
   }
   const requested = params.get('tab');
   const tab: SettingTab = isTab(requested) ? requested : 'operation';

@@ -1,4 +1,8 @@
-/** Telegram's login widget; its answer is checked by the server (GET /api/oauth/telegram/login). */
+/**
+ * Telegram's login widget; its answer is checked by the server. Logs in
+ * (GET /api/oauth/telegram/login) or, in bind mode, binds the Telegram account to the logged-in
+ * user (GET /api/oauth/telegram/bind) and calls `onBound`.
+ */
 import { useEffect, useRef } from 'react';
 import { useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
@@ -16,10 +20,23 @@ declare global {
 
 const FIELDS = ['id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date', 'hash', 'lang'];
 
-export function TelegramLogin({ botName }: { botName: string }) {
+interface TelegramLoginProps {
+  botName: string;
+  /** 'bind' binds the Telegram account to the logged-in user instead of logging in. */
+  mode?: 'login' | 'bind';
+  /** Called after a successful bind. */
+  onBound?: () => void;
+}
+
+export function TelegramLogin({ botName, mode = 'login', onBound }: TelegramLoginProps) {
   const ref = useRef<HTMLDivElement>(null);
   const notify = useNotify();
   const navigate = useNavigate();
+  // Read at answer time, so a new callback does not reload the widget.
+  const onBoundRef = useRef(onBound);
+  useEffect(() => {
+    onBoundRef.current = onBound;
+  });
 
   useEffect(() => {
     window.onTelegramAuth = (user) => {
@@ -28,14 +45,18 @@ export function TelegramLogin({ botName }: { botName: string }) {
         const value = user[field];
         if (value !== undefined) params.set(field, String(value));
       }
-      api
-        .get<StoredUser>(`/api/oauth/telegram/login?${params}`)
-        .then((logged) => {
-          storeUser(logged);
-          notify('pages.login.success', { type: 'success' });
-          navigate('/');
-        })
-        .catch((err: unknown) => notify(errorMessage(err), { type: 'error' }));
+      const done =
+        mode === 'bind'
+          ? api.get<StoredUser>(`/api/oauth/telegram/bind?${params}`).then(() => {
+              notify('pages.oauth.bound', { type: 'success' });
+              onBoundRef.current?.();
+            })
+          : api.get<StoredUser>(`/api/oauth/telegram/login?${params}`).then((logged) => {
+              storeUser(logged);
+              notify('pages.login.success', { type: 'success' });
+              navigate('/');
+            });
+      done.catch((err: unknown) => notify(errorMessage(err), { type: 'error' }));
     };
     const script = document.createElement('script');
     script.src = 'https://telegram.org/js/telegram-widget.js?22';
@@ -50,7 +71,7 @@ export function TelegramLogin({ botName }: { botName: string }) {
       container?.replaceChildren();
       delete window.onTelegramAuth;
     };
-  }, [botName, navigate, notify]);
+  }, [botName, mode, navigate, notify]);
 
   return <Box ref={ref} sx={{ display: 'flex', justifyContent: 'center' }} />;
 }

@@ -1,4 +1,8 @@
-/** WeChat login: scan the official account's QR code, then type the code it replies with. */
+/**
+ * WeChat: scan the official account's QR code, then type the code it replies with. Logs in
+ * (GET /api/oauth/wechat, with the invitation code) or, in bind mode, binds the account to the
+ * logged-in user (GET /api/oauth/wechat/bind) and calls `onBound`.
+ */
 import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
@@ -11,14 +15,26 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { api, storeUser, type StoredUser } from '../../api/client';
+import { AFF_KEY } from './constants';
 import { errorMessage } from './errors';
 
-export function WeChatDialog({ open, qrcode, onClose }: { open: boolean; qrcode: string; onClose: () => void }) {
+interface WeChatDialogProps {
+  open: boolean;
+  qrcode: string;
+  onClose: () => void;
+  /** 'bind' binds the WeChat account to the logged-in user instead of logging in. */
+  mode?: 'login' | 'bind';
+  /** Called after a successful bind. */
+  onBound?: () => void;
+}
+
+export function WeChatDialog({ open, qrcode, onClose, mode = 'login', onBound }: WeChatDialogProps) {
   const translate = useTranslate();
   const notify = useNotify();
   const navigate = useNavigate();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
+  const binding = mode === 'bind';
 
   const submit = async () => {
     if (!code.trim()) {
@@ -27,11 +43,20 @@ export function WeChatDialog({ open, qrcode, onClose }: { open: boolean; qrcode:
     }
     setBusy(true);
     try {
-      const user = await api.get<StoredUser>(`/api/oauth/wechat?code=${encodeURIComponent(code.trim())}`);
-      storeUser(user);
-      notify('pages.login.success', { type: 'success' });
-      onClose();
-      navigate('/');
+      if (binding) {
+        await api.get<StoredUser>(`/api/oauth/wechat/bind?${new URLSearchParams({ code: code.trim() })}`);
+        notify('pages.oauth.bound', { type: 'success' });
+        setCode('');
+        onClose();
+        onBound?.();
+      } else {
+        const query = new URLSearchParams({ code: code.trim(), aff: localStorage.getItem(AFF_KEY) ?? '' });
+        const user = await api.get<StoredUser>(`/api/oauth/wechat?${query}`);
+        storeUser(user);
+        notify('pages.login.success', { type: 'success' });
+        onClose();
+        navigate('/');
+      }
     } catch (err) {
       notify(errorMessage(err), { type: 'error' });
     } finally {
@@ -41,7 +66,7 @@ export function WeChatDialog({ open, qrcode, onClose }: { open: boolean; qrcode:
 
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{translate('pages.oauth.wechat_title')}</DialogTitle>
+      <DialogTitle>{translate(binding ? 'pages.personal.bindings.wechat_title' : 'pages.oauth.wechat_title')}</DialogTitle>
       <DialogContent>
         {qrcode && (
           <Box sx={{ display: 'flex', justifyContent: 'center', mb: 2 }}>
@@ -63,7 +88,7 @@ export function WeChatDialog({ open, qrcode, onClose }: { open: boolean; qrcode:
       <DialogActions>
         <Button onClick={onClose}>{translate('pages.common.cancel')}</Button>
         <Button variant="contained" onClick={submit} disabled={busy}>
-          {translate('pages.login.submit')}
+          {translate(binding ? 'pages.personal.bindings.submit' : 'pages.login.submit')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -13,7 +13,6 @@ export const settings = {
     save_partial: 'Some settings failed to save, please retry',
     save_failed: 'Save failed, please retry',
     save_failed_single: 'Save failed',
-    forbidden: 'Insufficient permissions',
     invalid_json: 'Not a valid JSON string',
   },
 };

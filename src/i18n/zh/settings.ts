@@ -13,7 +13,6 @@ export const settings = {
     save_partial: '部分保存失败，请重试',
     save_failed: '保存失败，请重试',
     save_failed_single: '保存失败',
-    forbidden: '权限不足',
     invalid_json: '不是合法的 JSON 字符串',
   },
 };
