@@ -3,15 +3,15 @@
  * status rules of spec 4, copying selected codes, the create drawer (defaults, validation, the
  * batch answered as a list of codes) and the edit drawer.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import type { RedemptionView } from '../../server/redemptions/schemas';
 import RedemptionList from '../../src/resources/redemption/RedemptionList';
 import { toCreateBody } from '../../src/resources/redemption/redemptionForm';
-import { clearLoadedChoices } from '../../src/resources/schema';
-import { AdminHarness, api, calls, callsTo, logIn, refuse } from './harness';
+import { api, callsTo, refuse } from './harness';
+import { renderList, rowOf, setUpSelectableList } from './selectable-list-harness';
 
 const base: RedemptionView = {
   id: 0,
@@ -56,37 +56,8 @@ const server = setupServer(
   api('get', '/api/group/', ['default', 'vip']),
 );
 
-let writeText: ReturnType<typeof vi.fn<(text: string) => Promise<void>>>;
-
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  codes = seed();
-  clearLoadedChoices();
-  logIn({ id: 1, role: 100, username: 'root' });
-  writeText = vi.fn(() => Promise.resolve());
-  vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
-});
-afterEach(() => {
-  server.resetHandlers();
-  calls.length = 0;
-  vi.unstubAllGlobals();
-});
-afterAll(() => server.close());
-
-function renderAt(url = '/redemption') {
-  return render(
-    <AdminHarness url={url} path="/redemption/*">
-      <RedemptionList />
-    </AdminHarness>,
-  );
-}
-
-async function rowOf(name: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(name);
-  const row = cell.closest('tr');
-  if (!row) throw new Error(`no row for ${name}`);
-  return row;
-}
+const writeText = setUpSelectableList(server, { user: { id: 1, role: 100, username: 'root' }, reset: () => (codes = seed()) });
+const renderAt = (url = '/redemption') => renderList(<RedemptionList />, 'redemption', url);
 
 const save = (drawer: HTMLElement) => userEvent.click(within(drawer).getByRole('button', { name: /保存/ }));
 const posted = () => callsTo('POST', '/api/redemption/').map((c) => c.body as Record<string, unknown>);

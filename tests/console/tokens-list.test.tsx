@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import type { TokenView } from '../../server/tokens/schemas';
 import TokenList from '../../src/resources/tokens/TokenList';
-import { clearLoadedChoices } from '../../src/resources/schema';
-import { AdminHarness, api, calls, callsTo, logIn, refuse } from './harness';
+import { api, calls, callsTo, refuse } from './harness';
+import { renderList, rowOf, setUpSelectableList } from './selectable-list-harness';
 
 const base: TokenView = {
   id: 0,
@@ -59,37 +59,8 @@ const server = setupServer(
   api('delete', '/api/token/:id/', () => null),
 );
 
-let writeText: ReturnType<typeof vi.fn<(text: string) => Promise<void>>>;
-
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  tokens = seed();
-  clearLoadedChoices();
-  logIn({ id: 7, role: 1, username: 'amy' });
-  writeText = vi.fn(() => Promise.resolve());
-  vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
-});
-afterEach(() => {
-  server.resetHandlers();
-  calls.length = 0;
-  vi.unstubAllGlobals();
-});
-afterAll(() => server.close());
-
-function renderTokens(url = '/token') {
-  return render(
-    <AdminHarness url={url} path="/token/*">
-      <TokenList />
-    </AdminHarness>,
-  );
-}
-
-async function rowOf(name: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(name);
-  const row = cell.closest('tr');
-  if (!row) throw new Error(`no row for ${name}`);
-  return row;
-}
+const writeText = setUpSelectableList(server, { user: { id: 7, role: 1, username: 'amy' }, reset: () => (tokens = seed()) });
+const renderTokens = (url = '/token') => renderList(<TokenList />, 'token', url);
 
 describe('tokens list', () => {
   it('shows the warning, masked keys with sk-, quotas, expiry and status labels', async () => {

@@ -13,40 +13,24 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { api, storedUser, storeUser } from '../../api/client';
 import { useStatus } from '../../status/status';
-import { RESEND_SECONDS } from '../shared/constants';
+import { EmailCodeRow } from '../shared/EmailCodeRow';
 import { errorMessage } from '../shared/errors';
-import { useCountdown } from '../shared/useCountdown';
 import { useHumanCheck } from '../shared/useHumanCheck';
+import { useMailSender } from '../shared/useMailSender';
 
 export function EmailBindDialog({ onClose, onBound }: { onClose: () => void; onBound: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
   const { status } = useStatus();
   const human = useHumanCheck(status);
-  const countdown = useCountdown(RESEND_SECONDS);
+  const mail = useMailSender(human, {
+    path: '/api/verification',
+    missing: 'pages.personal.bind_email.email_missing',
+    sent: 'pages.personal.bind_email.code_sent',
+  });
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [sending, setSending] = useState(false);
   const [busy, setBusy] = useState(false);
-
-  const sendCode = async () => {
-    if (!email.trim()) {
-      notify('pages.personal.bind_email.email_missing', { type: 'warning' });
-      return;
-    }
-    if (!human.ready()) return;
-    setSending(true);
-    try {
-      const query = new URLSearchParams({ email: email.trim(), turnstile: human.token });
-      await api.get(`/api/verification?${query}`);
-      notify('pages.personal.bind_email.code_sent', { type: 'success' });
-      countdown.start();
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setSending(false);
-    }
-  };
 
   const bind = async () => {
     if (!email.trim() || !code.trim()) {
@@ -74,26 +58,13 @@ export function EmailBindDialog({ onClose, onBound }: { onClose: () => void; onB
       <DialogTitle>{translate('pages.personal.bind_email.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <Stack direction="row" spacing={1} alignItems="flex-start">
-            <TextField
-              label={translate('pages.personal.bind_email.email')}
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              autoComplete="email"
-              fullWidth
-            />
-            <Button
-              variant="outlined"
-              onClick={sendCode}
-              disabled={sending || countdown.left > 0}
-              sx={{ whiteSpace: 'nowrap', minWidth: 112, height: 56 }}
-            >
-              {countdown.left > 0
-                ? translate('pages.common.resend_in', { seconds: countdown.left })
-                : translate('pages.personal.bind_email.send_code')}
-            </Button>
-          </Stack>
+          <EmailCodeRow
+            label="pages.personal.bind_email.email"
+            sendLabel="pages.personal.bind_email.send_code"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            mail={mail}
+          />
           <TextField
             label={translate('pages.personal.bind_email.code')}
             value={code}

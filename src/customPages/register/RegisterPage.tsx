@@ -12,10 +12,11 @@ import { api } from '../../api/client';
 import { useStatus } from '../../status/status';
 import { AuthCard } from '../shared/AuthCard';
 import { OAuthButtons } from '../shared/OAuthButtons';
+import { EmailCodeRow } from '../shared/EmailCodeRow';
 import { useHumanCheck } from '../shared/useHumanCheck';
-import { useCountdown } from '../shared/useCountdown';
+import { useMailSender } from '../shared/useMailSender';
 import { errorMessage } from '../shared/errors';
-import { AFF_KEY, RESEND_SECONDS } from '../shared/constants';
+import { AFF_KEY } from '../shared/constants';
 import { PASSWORD_MAX, USERNAME_MAX, validateRegister, type RegisterForm } from './validateRegister';
 
 const EMPTY: RegisterForm = { username: '', password: '', password2: '', email: '', verification_code: '' };
@@ -29,8 +30,11 @@ export default function RegisterPage() {
   const [params] = useSearchParams();
   const [form, setForm] = useState<RegisterForm>(EMPTY);
   const [busy, setBusy] = useState(false);
-  const [sending, setSending] = useState(false);
-  const countdown = useCountdown(RESEND_SECONDS);
+  const mail = useMailSender(human, {
+    path: '/api/verification',
+    missing: 'pages.register.email_missing',
+    sent: 'pages.register.code_sent',
+  });
 
   const queryAff = params.get('aff');
   useEffect(() => {
@@ -41,25 +45,6 @@ export default function RegisterPage() {
   const passwordRegister = status?.password_register_enabled !== false && status?.register_enabled !== false;
   const set = (field: keyof RegisterForm) => (e: ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [field]: e.target.value }));
-
-  const sendCode = async () => {
-    if (!form.email.trim()) {
-      notify('pages.register.email_missing', { type: 'warning' });
-      return;
-    }
-    if (!human.ready()) return;
-    setSending(true);
-    try {
-      const query = new URLSearchParams({ email: form.email.trim(), turnstile: human.token });
-      await api.get(`/api/verification?${query}`);
-      notify('pages.register.code_sent', { type: 'success' });
-      countdown.start();
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setSending(false);
-    }
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -122,26 +107,13 @@ export default function RegisterPage() {
             />
             {emailVerification && (
               <>
-                <Stack direction="row" spacing={1} alignItems="flex-start">
-                  <TextField
-                    label={translate('pages.register.email')}
-                    type="email"
-                    value={form.email}
-                    onChange={set('email')}
-                    autoComplete="email"
-                    fullWidth
-                  />
-                  <Button
-                    variant="outlined"
-                    onClick={sendCode}
-                    disabled={sending || countdown.left > 0}
-                    sx={{ whiteSpace: 'nowrap', minWidth: 112, height: 56 }}
-                  >
-                    {countdown.left > 0
-                      ? translate('pages.common.resend_in', { seconds: countdown.left })
-                      : translate('pages.register.send_code')}
-                  </Button>
-                </Stack>
+                <EmailCodeRow
+                  label="pages.register.email"
+                  sendLabel="pages.register.send_code"
+                  value={form.email}
+                  onChange={set('email')}
+                  mail={mail}
+                />
                 <TextField
                   label={translate('pages.register.code')}
                   value={form.verification_code}

@@ -1,35 +1,8 @@
+/** The filters of the usage logs (/log). */
 import type { ReactElement } from 'react';
-import { TextField } from '@mui/material';
-import { NumberInput, SelectInput, TextInput, useInput, useTranslate } from 'react-admin';
-import { fromLocalInput, toLocalInput } from './format';
+import { NumberInput, SelectInput, TextInput } from 'react-admin';
+import { TimestampInput } from '../shared/TimestampInput';
 import { LOG_TYPE_LABELS } from './types';
-
-interface TimestampInputProps {
-  source: string;
-  label: string;
-  alwaysOn?: boolean;
-}
-
-/** A local date and time picker whose value is Unix seconds, as the log API takes them. */
-function TimestampInput({ source, label }: TimestampInputProps) {
-  const translate = useTranslate();
-  const { field } = useInput({
-    source,
-    format: (value: unknown) => toLocalInput(value === '' || value === null || value === undefined ? null : Number(value)),
-    parse: (value: string) => fromLocalInput(value),
-  });
-  return (
-    <TextField
-      {...field}
-      value={field.value as string}
-      type="datetime-local"
-      size="small"
-      label={translate(label)}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
-      sx={{ minWidth: 220, mb: '4px' }}
-    />
-  );
-}
 
 const TYPE_CHOICES = Object.entries(LOG_TYPE_LABELS).map(([id, { key }]) => ({
   id: Number(id),

@@ -5,17 +5,13 @@
 import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { EditBase, SaveButton, SimpleForm, Toolbar, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
-import { useMatch } from 'react-router-dom';
+import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { api } from '../../api/client';
 import { useClipboard } from '../../customPages/shared/useClipboard';
-import { DrawerFrame, useCloseDrawer } from '../schema/drawers';
+import { messageOf } from '../shared/errors';
+import { CreateFormDrawer, EditFormDrawer } from '../shared/FormDrawers';
 import { CREATE_DEFAULTS, toCreateBody, toEditBody } from './redemptionForm';
 import { RedemptionInputs } from './RedemptionInputs';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : 'app.error.request_failed';
-}
 
 /** The codes just made, one a line, with a button to copy them all. */
 function CreatedCodesDialog({ codes, onClose }: { codes: string[]; onClose: () => void }) {
@@ -55,14 +51,11 @@ function CreatedCodesDialog({ codes, onClose }: { codes: string[]; onClose: () =
 }
 
 export function RedemptionCreateDrawer() {
-  const match = useMatch('/redemption/create');
-  const close = useCloseDrawer('redemption');
   const notify = useNotify();
   const refresh = useRefresh();
-  const translate = useTranslate();
   const [codes, setCodes] = useState<string[]>([]);
 
-  const submit = async (values: Record<string, unknown>) => {
+  const submit = async (values: Record<string, unknown>, close: () => void) => {
     try {
       const created = await api.post<string[]>('/api/redemption/', toCreateBody(values));
       notify('resources.redemptions.notification.created', { type: 'success', messageArgs: { smart_count: created.length } });
@@ -76,55 +69,24 @@ export function RedemptionCreateDrawer() {
 
   return (
     <>
-      <DrawerFrame open={!!match} onClose={close} title={translate('resources.redemptions.create_title')}>
-        {match && (
-          <SimpleForm
-            resource="redemption"
-            onSubmit={submit}
-            defaultValues={CREATE_DEFAULTS}
-            toolbar={
-              <Toolbar>
-                <SaveButton alwaysEnable />
-              </Toolbar>
-            }
-          >
-            <RedemptionInputs mode="create" />
-          </SimpleForm>
-        )}
-      </DrawerFrame>
+      <CreateFormDrawer resource="redemption" i18n="redemptions" defaultValues={CREATE_DEFAULTS} onSubmit={submit}>
+        <RedemptionInputs mode="create" />
+      </CreateFormDrawer>
       <CreatedCodesDialog codes={codes} onClose={() => setCodes([])} />
     </>
   );
 }
 
 export function RedemptionEditDrawer() {
-  const match = useMatch('/redemption/edit/:id');
-  const close = useCloseDrawer('redemption');
   const notify = useNotify();
-  const refresh = useRefresh();
-  const translate = useTranslate();
-  const id = match?.params.id;
-  const updated = () => {
-    notify('resources.redemptions.notification.updated', { type: 'success' });
-    close();
-    refresh();
-  };
   return (
-    <DrawerFrame open={!!id} onClose={close} title={translate('resources.redemptions.edit_title')}>
-      {id && (
-        <EditBase
-          resource="redemption"
-          id={id}
-          redirect={false}
-          mutationMode="pessimistic"
-          transform={(data: RaRecord) => toEditBody(data)}
-          mutationOptions={{ onSuccess: updated, onError: (error) => notify(messageOf(error), { type: 'error' }) }}
-        >
-          <SimpleForm>
-            <RedemptionInputs mode="edit" />
-          </SimpleForm>
-        </EditBase>
-      )}
-    </DrawerFrame>
+    <EditFormDrawer
+      resource="redemption"
+      i18n="redemptions"
+      transform={toEditBody}
+      onError={(error) => notify(messageOf(error), { type: 'error' })}
+    >
+      <RedemptionInputs mode="edit" />
+    </EditFormDrawer>
   );
 }

@@ -1,15 +1,10 @@
-import { useState } from 'react';
 import { Button, Stack } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { Confirm, useDelete, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { api } from '../../api/client';
+import { useRecordContext, useTranslate } from 'react-admin';
 import { useClipboard } from '../../customPages/shared/useClipboard';
 import { SchemaEditButton } from '../schema';
+import { useRowCommands } from '../shared/useRowCommands';
 import { REDEMPTION_DISABLED, REDEMPTION_UNUSED, REDEMPTION_USED, type RedemptionRecord } from './types';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : 'app.error.request_failed';
-}
 
 /**
  * Copy, enable / disable, edit and delete (spec 4: a used code can be neither enabled, disabled
@@ -18,44 +13,10 @@ function messageOf(error: unknown): string {
 export function RedemptionRowActions() {
   const record = useRecordContext<RedemptionRecord>();
   const translate = useTranslate();
-  const notify = useNotify();
-  const refresh = useRefresh();
   const { copy, dialog } = useClipboard();
-  const [remove, { isPending: removing }] = useDelete<RedemptionRecord>();
-  const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const { disabled, setStatus, deleteButton } = useRowCommands('redemption', 'redemptions', record);
   if (!record) return null;
 
-  const setStatus = async (status: number) => {
-    setBusy(true);
-    try {
-      await api.put('/api/redemption/?status_only=true', { id: record.id, status });
-      notify('resources.redemptions.notification.status_changed', { type: 'success' });
-      refresh();
-    } catch (error) {
-      notify(messageOf(error), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const deleteCode = () => {
-    setConfirming(false);
-    remove(
-      'redemption',
-      { id: record.id, previousData: record },
-      {
-        mutationMode: 'pessimistic',
-        onSuccess: () => {
-          notify('resources.redemptions.notification.deleted', { type: 'success' });
-          refresh();
-        },
-        onError: (error) => notify(messageOf(error), { type: 'error' }),
-      },
-    );
-  };
-
-  const disabled = busy || removing;
   const used = record.status === REDEMPTION_USED;
   return (
     <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap>
@@ -72,17 +33,7 @@ export function RedemptionRowActions() {
         </Button>
       )}
       <SchemaEditButton resource="redemption" disabled={disabled || record.status !== REDEMPTION_UNUSED} />
-      <Button size="small" color="error" disabled={disabled} onClick={() => setConfirming(true)}>
-        {translate('resources.redemptions.actions.delete')}
-      </Button>
-      <Confirm
-        isOpen={confirming}
-        title="resources.redemptions.confirm.delete_title"
-        content="resources.redemptions.confirm.delete_content"
-        translateOptions={{ name: record.name }}
-        onConfirm={deleteCode}
-        onClose={() => setConfirming(false)}
-      />
+      {deleteButton}
       {dialog}
     </Stack>
   );

@@ -1,6 +1,6 @@
 /**
- * Pieces shared by the Drawing log (/midjourney) and Task log (/task) screens: the time filter,
- * and the label, channel, user, duration, progress, long-text and image cells.
+ * Pieces shared by the Drawing log (/midjourney) and Task log (/task) screens: the time filter
+ * (re-exported from ../shared), and the label, channel, user, duration, progress, long-text and image cells.
  */
 import { useState, type ReactNode } from 'react';
 import {
@@ -14,34 +14,14 @@ import {
   LinearProgress,
   Link,
   Stack,
-  TextField,
   Typography,
 } from '@mui/material';
-import { useInput, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
-import { fromLocalInput, toLocalInput } from '../logs/format';
+import { useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import type { Label } from '../midjourney/labels';
 import { durationIsSlow, durationSeconds, formatSeconds, progressValue, safeImageUrl } from './format';
 
-/** A local date and time picker whose value is Unix seconds, as the task APIs take them. */
-export function TimestampInput({ source, label }: { source: string; label: string; alwaysOn?: boolean }) {
-  const translate = useTranslate();
-  const { field } = useInput({
-    source,
-    format: (value: unknown) => toLocalInput(value === '' || value === null || value === undefined ? null : Number(value)),
-    parse: (value: string) => fromLocalInput(value),
-  });
-  return (
-    <TextField
-      {...field}
-      value={field.value as string}
-      type="datetime-local"
-      size="small"
-      label={translate(label)}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
-      sx={{ minWidth: 220, mb: '4px' }}
-    />
-  );
-}
+/** The time filter, the same input as the usage logs'. */
+export { TimestampInput } from '../shared/TimestampInput';
 
 /**
  * A coloured label, its text at `<i18n>.<group>.<label key>`; a value the table does not know

@@ -4,12 +4,9 @@ import ChatIcon from '@mui/icons-material/Chat';
 import { useNotify, useTranslate } from 'react-admin';
 import { storedStatus } from '../../status/status';
 import { buildChatLink, ChatLinkError, chatChoices, serverAddress, type ChatEntry } from '../../customPages/chat/chatLink';
+import { messageOf } from '../shared/errors';
 import { revealKey } from './keys';
 import type { TokenRecord } from './types';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : 'app.error.request_failed';
-}
 
 /**
  * Opens a configured chat client with this token's key in a new tab (a menu when there are

@@ -1,36 +1,20 @@
-import {
-  EditBase,
-  SaveButton,
-  SimpleForm,
-  Toolbar,
-  useDataProvider,
-  useNotify,
-  useRefresh,
-  useTranslate,
-  type RaRecord,
-} from 'react-admin';
-import { DrawerFrame, useCloseDrawer } from '../schema/drawers';
-import { useMatch } from 'react-router-dom';
+/** The token drawers: create (one or a batch) and edit, around TokenInputs. */
+import { useDataProvider, useNotify, useRefresh, type RaRecord } from 'react-admin';
+import { messageOf } from '../shared/errors';
+import { CreateFormDrawer, EditFormDrawer } from '../shared/FormDrawers';
 import { batchNames, CREATE_DEFAULTS, toTokenBody } from './tokenForm';
 import { TokenInputs } from './TokenInputs';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : 'app.error.request_failed';
-}
 
 /**
  * `/token/create`: one token, or a batch of `count` (one POST each, in order). A failure stops the
  * batch and says why; the tokens made before it stay and show in the refreshed list.
  */
 export function TokenCreateDrawer() {
-  const match = useMatch('/token/create');
-  const close = useCloseDrawer('token');
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
-  const translate = useTranslate();
 
-  const submit = async (values: Record<string, unknown>) => {
+  const submit = async (values: Record<string, unknown>, close: () => void) => {
     const body = toTokenBody(values);
     let created = 0;
     try {
@@ -47,54 +31,17 @@ export function TokenCreateDrawer() {
   };
 
   return (
-    <DrawerFrame open={!!match} onClose={close} title={translate('resources.tokens.create_title')}>
-      {match && (
-        <SimpleForm
-          resource="token"
-          onSubmit={submit}
-          defaultValues={CREATE_DEFAULTS}
-          toolbar={
-            <Toolbar>
-              <SaveButton alwaysEnable />
-            </Toolbar>
-          }
-        >
-          <TokenInputs mode="create" />
-        </SimpleForm>
-      )}
-    </DrawerFrame>
+    <CreateFormDrawer resource="token" i18n="tokens" defaultValues={CREATE_DEFAULTS} onSubmit={submit}>
+      <TokenInputs mode="create" />
+    </CreateFormDrawer>
   );
 }
 
 /** `/token/edit/{id}`: PUT /api/token/ with the id and every editable field. */
 export function TokenEditDrawer() {
-  const match = useMatch('/token/edit/:id');
-  const close = useCloseDrawer('token');
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const translate = useTranslate();
-  const id = match?.params.id;
-  const updated = () => {
-    notify('resources.tokens.notification.updated', { type: 'success' });
-    close();
-    refresh();
-  };
   return (
-    <DrawerFrame open={!!id} onClose={close} title={translate('resources.tokens.edit_title')}>
-      {id && (
-        <EditBase
-          resource="token"
-          id={id}
-          redirect={false}
-          mutationMode="pessimistic"
-          transform={(data: RaRecord) => ({ id: data.id, ...toTokenBody(data) })}
-          mutationOptions={{ onSuccess: updated }}
-        >
-          <SimpleForm>
-            <TokenInputs mode="edit" />
-          </SimpleForm>
-        </EditBase>
-      )}
-    </DrawerFrame>
+    <EditFormDrawer resource="token" i18n="tokens" transform={(data: RaRecord) => ({ id: data.id, ...toTokenBody(data) })}>
+      <TokenInputs mode="edit" />
+    </EditFormDrawer>
   );
 }

@@ -1,18 +1,13 @@
-import type { ReactNode } from 'react';
-import { Box, Chip, Stack, Typography } from '@mui/material';
-import {
-  AutocompleteArrayInput,
-  BooleanInput,
-  NumberInput,
-  SelectInput,
-  TextInput,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
-import { useFormContext, useWatch } from 'react-hook-form';
+/**
+ * The inputs of the token drawers: name, quota with presets (or unlimited), expiry with shortcuts,
+ * model limits, allowed IPs, group, and the batch count on create.
+ */
+import { Box, Typography } from '@mui/material';
+import { AutocompleteArrayInput, BooleanInput, TextInput, useTranslate } from 'react-admin';
+import { useWatch } from 'react-hook-form';
 import { api } from '../../api/client';
-import { formatQuota } from '../../status/status';
-import { useChoices, type Choice, type FieldSchema, type Mode } from '../schema';
+import { useChoices, type FieldSchema, type Mode } from '../schema';
+import { CountInput, CurrentValueSelectInput, PresetChips, QuotaInput, withCurrent } from '../shared/inputs';
 import {
   COUNT_PRESETS,
   EXPIRY_SHORTCUTS,
@@ -24,7 +19,7 @@ import {
   validateName,
   validateQuota,
 } from './tokenForm';
-import type { TokenRecord, UserGroups } from './types';
+import type { UserGroups } from './types';
 
 const label = (source: string) => `resources.tokens.fields.${source}`;
 
@@ -56,50 +51,18 @@ function splitModels(value: unknown): string[] {
   return typeof value === 'string' && value ? value.split(',').filter(Boolean) : [];
 }
 
-/** Adds the current values to loaded choices, so a value no longer offered still shows. */
-function withCurrent(choices: Choice[], values: string[]): Choice[] {
-  const known = new Set(choices.map((c) => String(c.id)));
-  const missing = [...new Set(values)].filter((v) => !known.has(v));
-  return [...choices, ...missing.map((v) => ({ id: v, name: v }))];
-}
-
-/** A row of small buttons that set a value. */
-function Presets({ children }: { children: ReactNode }) {
-  return (
-    <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap sx={{ mt: -1, mb: 2 }}>
-      {children}
-    </Stack>
-  );
-}
-
 function QuotaInputs() {
-  const translate = useTranslate();
-  const { setValue } = useFormContext();
   const unlimited = Boolean(useWatch({ name: 'unlimited_quota' }));
-  const quota = Number(useWatch({ name: 'remain_quota' })) || 0;
   return (
     <>
-      <NumberInput
+      <QuotaInput
         source="remain_quota"
         label={label('remain_quota')}
-        step={1}
-        // Only the <input> is disabled: a disabled form field would drop the value from the saved body.
-        InputProps={{ disabled: unlimited }}
+        helper="resources.tokens.helper.quota"
+        presets={QUOTA_PRESETS}
         validate={validateQuota}
-        helperText={translate('resources.tokens.helper.quota', { amount: formatQuota(quota) })}
+        disabled={unlimited}
       />
-      <Presets>
-        {QUOTA_PRESETS.map((preset) => (
-          <Chip
-            key={preset}
-            size="small"
-            variant="outlined"
-            label={formatQuota(preset)}
-            disabled={unlimited}
-            onClick={() => setValue('remain_quota', preset, { shouldDirty: true, shouldValidate: true })}
-          />
-        ))}
-      </Presets>
       <BooleanInput source="unlimited_quota" label={label('unlimited_quota')} />
     </>
   );
@@ -107,7 +70,6 @@ function QuotaInputs() {
 
 function ExpiryInput() {
   const translate = useTranslate();
-  const { setValue } = useFormContext();
   return (
     <>
       <TextInput
@@ -118,17 +80,12 @@ function ExpiryInput() {
         parse={(value: string) => value}
         helperText="resources.tokens.helper.expiry"
       />
-      <Presets>
-        {EXPIRY_SHORTCUTS.map(({ key, seconds }) => (
-          <Chip
-            key={key}
-            size="small"
-            variant="outlined"
-            label={translate(`resources.tokens.expiry.${key}`)}
-            onClick={() => setValue('expired_time', expiryFromNow(seconds), { shouldDirty: true, shouldValidate: true })}
-          />
-        ))}
-      </Presets>
+      <PresetChips
+        source="expired_time"
+        presets={EXPIRY_SHORTCUTS}
+        label={({ key }) => translate(`resources.tokens.expiry.${key}`)}
+        value={({ seconds }) => expiryFromNow(seconds)}
+      />
     </>
   );
 }
@@ -154,52 +111,6 @@ function ModelLimitInputs() {
   );
 }
 
-function GroupInput() {
-  const translate = useTranslate();
-  const record = useRecordContext<TokenRecord>();
-  const current = useWatch({ name: 'group' }) as unknown;
-  const { choices, isPending } = useChoices(groupField);
-  const values = [current, record?.group].filter((v): v is string => typeof v === 'string' && v !== '');
-  return (
-    <SelectInput
-      source="group"
-      label={label('group')}
-      choices={withCurrent(choices, values)}
-      isPending={isPending}
-      emptyText={translate('resources.tokens.helper.group_default')}
-      emptyValue=""
-      translateChoice={false}
-    />
-  );
-}
-
-function CountInput() {
-  const translate = useTranslate();
-  const { setValue } = useFormContext();
-  return (
-    <>
-      <NumberInput
-        source="count"
-        label={label('count')}
-        step={1}
-        validate={validateCount}
-        helperText="resources.tokens.helper.count"
-      />
-      <Presets>
-        {COUNT_PRESETS.map((preset) => (
-          <Chip
-            key={preset}
-            size="small"
-            variant="outlined"
-            label={translate('resources.tokens.helper.count_preset', { count: preset })}
-            onClick={() => setValue('count', preset, { shouldDirty: true, shouldValidate: true })}
-          />
-        ))}
-      </Presets>
-    </>
-  );
-}
-
 /** The inputs of the create and edit drawers (spec 5 and 9). */
 export function TokenInputs({ mode }: { mode: Mode }) {
   const translate = useTranslate();
@@ -218,10 +129,10 @@ export function TokenInputs({ mode }: { mode: Mode }) {
         parse={(value: string) => value}
         helperText="resources.tokens.helper.allow_ips"
       />
-      <GroupInput />
+      <CurrentValueSelectInput field={groupField} label={label('group')} emptyText="resources.tokens.helper.group_default" />
       {mode === 'create' && (
         <>
-          <CountInput />
+          <CountInput i18n="tokens" presets={COUNT_PRESETS} validate={validateCount} />
           <Typography variant="body2" color="text.secondary">
             {translate('resources.tokens.helper.batch')}
           </Typography>

@@ -1,32 +1,19 @@
 import { Alert } from '@mui/material';
-import { CreateButton, DataTable, List, TopToolbar, useTranslate, type RaRecord } from 'react-admin';
-import { RememberedPagination, SchemaCell, SchemaInput, storedPageSize, type ResourceSchema } from '../schema';
-import { CopySelectedButton } from './CopySelectedButton';
+import { useTranslate } from 'react-admin';
+import type { SelectedReader } from '../shared/CopySelectedButton';
+import { SelectableSchemaList } from '../shared/SelectableSchemaList';
+import { revealKeys } from './keys';
 import { TokenCreateDrawer, TokenEditDrawer } from './TokenDrawers';
 import { TokenRowActions } from './TokenRowActions';
 import { tokenSchema } from './tokenSchema';
+import type { TokenRecord } from './types';
 
-// Cells and filter inputs read records untyped; the declaration's own callbacks keep their type.
-const schema = tokenSchema as unknown as ResourceSchema;
-
-const filters = schema.fields
-  .filter((field) => field.showInFilter)
-  .map((field) => (
-    <SchemaInput key={field.source} field={field} source={field.source} i18n={schema.i18n} mode="filter" alwaysOn />
-  ));
-
-function TokenListActions() {
-  return (
-    <TopToolbar>
-      <CopySelectedButton />
-      <CreateButton resource="token" to="/token/create" />
-    </TopToolbar>
-  );
-}
+/** The full keys of the selected tokens (the list only has masked ones). */
+const selectedKeys: SelectedReader<TokenRecord> = (selectedIds) => revealKeys(selectedIds.map(Number));
 
 /**
- * /token: the person's API tokens. Built from the schema's pieces rather than SchemaList because
- * it also needs row selection with an always-visible "copy selected" and its own drawers.
+ * /token: the person's API tokens, under a warning, with row selection and an always-visible
+ * "copy selected" (the full keys, one a line) and its own drawers.
  */
 export default function TokenList() {
   const translate = useTranslate();
@@ -35,38 +22,10 @@ export default function TokenList() {
       <Alert severity="warning" sx={{ mt: 2 }}>
         {translate('resources.tokens.warning')}
       </Alert>
-      <List
-        resource="token"
-        title={translate('resources.tokens.name')}
-        perPage={storedPageSize()}
-        storeKey={false}
-        filters={filters}
-        actions={<TokenListActions />}
-        pagination={<RememberedPagination />}
-        empty={false}
-        exporter={false}
-      >
-        {/* The selection toolbar shows the count; copying stays in the top toolbar, usable with none selected. */}
-        <DataTable<RaRecord> rowClick={false} bulkActionButtons={<></>} rowSx={schema.rowSx}>
-          {schema.fields
-            .filter((field) => field.showInList)
-            .map((field) => (
-              <DataTable.Col
-                key={field.source}
-                source={field.source}
-                label={`resources.tokens.fields.${field.source}`}
-                disableSort
-              >
-                <SchemaCell field={field} />
-              </DataTable.Col>
-            ))}
-          <DataTable.Col source="actions" label="resources.tokens.fields.actions" disableSort>
-            <TokenRowActions />
-          </DataTable.Col>
-        </DataTable>
-      </List>
-      <TokenCreateDrawer />
-      <TokenEditDrawer />
+      <SelectableSchemaList schema={tokenSchema} readSelected={selectedKeys} rowActions={TokenRowActions}>
+        <TokenCreateDrawer />
+        <TokenEditDrawer />
+      </SelectableSchemaList>
     </>
   );
 }

@@ -1,0 +1,89 @@
+/**
+ * The commands of a row whose status is switched with `PUT /api/<resource>/?status_only=true` and
+ * which is deleted after a confirmation (tokens, redemption codes). Texts:
+ * `resources.<i18n>.notification.status_changed` / `.deleted`, `.actions.delete`,
+ * `.confirm.delete_title` / `.delete_content` (given the record's `name`).
+ */
+import { useState, type ReactNode } from 'react';
+import { Button } from '@mui/material';
+import { Confirm, useDelete, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
+import { api } from '../../api/client';
+import { messageOf } from './errors';
+
+export interface RowCommands {
+  /** True while a command runs (the row's buttons are off). */
+  disabled: boolean;
+  /** Runs a task as a command: the buttons are off meanwhile, a failure is notified. */
+  run: (task: () => Promise<void>) => Promise<void>;
+  /** Sets the status; the server's refusal (e.g. an expired token) is shown as it says it. */
+  setStatus: (status: number) => Promise<void>;
+  /** The delete button and its confirmation dialog. */
+  deleteButton: ReactNode;
+}
+
+export function useRowCommands<R extends RaRecord & { name: string }>(
+  resource: string,
+  i18n: string,
+  record: R | undefined,
+): RowCommands {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [remove, { isPending: removing }] = useDelete<R>();
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const disabled = busy || removing;
+
+  const run = async (task: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await task();
+    } catch (error) {
+      notify(messageOf(error), { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const setStatus = (status: number) =>
+    run(async () => {
+      await api.put(`/api/${resource}/?status_only=true`, { id: record?.id, status });
+      notify(`resources.${i18n}.notification.status_changed`, { type: 'success' });
+      refresh();
+    });
+
+  const deleteRecord = () => {
+    setConfirming(false);
+    if (!record) return;
+    remove(
+      resource,
+      { id: record.id, previousData: record },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => {
+          notify(`resources.${i18n}.notification.deleted`, { type: 'success' });
+          refresh();
+        },
+        onError: (error) => notify(messageOf(error), { type: 'error' }),
+      },
+    );
+  };
+
+  const deleteButton = record ? (
+    <>
+      <Button size="small" color="error" disabled={disabled} onClick={() => setConfirming(true)}>
+        {translate(`resources.${i18n}.actions.delete`)}
+      </Button>
+      <Confirm
+        isOpen={confirming}
+        title={`resources.${i18n}.confirm.delete_title`}
+        content={`resources.${i18n}.confirm.delete_content`}
+        translateOptions={{ name: record.name }}
+        onConfirm={deleteRecord}
+        onClose={() => setConfirming(false)}
+      />
+    </>
+  ) : null;
+
+  return { disabled, run, setStatus, deleteButton };
+}
