@@ -98,9 +98,14 @@ function checks(
 /** Refuses a prompt holding a listed word (400, `sensitive_words_detected`). */
 export function checkPromptSensitive(ctx: GatewayContext, input: RelayInput): void {
   if (UNCHECKED_PROMPTS.has(input.endpoint)) return;
+  checkTextSensitive(ctx, promptOf(input));
+}
+
+/** The same check over a prompt given as text (task submissions: drawing and music prompts). */
+export function checkTextSensitive(ctx: GatewayContext, text: string): void {
   const matcher = checks(ctx, 'CheckSensitiveOnPromptEnabled');
-  if (!matcher) return;
-  const words = matcher.find(promptOf(input));
+  if (!matcher || text === '') return;
+  const words = matcher.find(text);
   if (words.length > 0)
     throw new RelayError(400, `请求包含敏感词：${named(words)}`, 'sensitive_words_detected', 'invalid_request_error');
 }

@@ -7,6 +7,8 @@ import { WordMatcher } from '../../server/relay/word-matcher.js';
 import { matcherFor, promptOf, sensitiveWordList } from '../../server/relay/sensitive.js';
 import type { RelayInput } from '../../server/relay/pipeline.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
+import { startMidjourneyStandIn, type MidjourneyStandIn } from '../helpers/upstreams/midjourney.js';
+import { startSunoStandIn, type SunoStandIn } from '../helpers/upstreams/suno.js';
 
 describe('WordMatcher', () => {
   it('finds every listed word in one pass, ignoring case, overlaps included', () => {
@@ -96,10 +98,21 @@ describe('sensitive words through the relay', () => {
       body: JSON.stringify(body),
     });
 
+  let mj: MidjourneyStandIn;
+  let suno: SunoStandIn;
+
   beforeAll(async () => {
     f = await startRelayFixture('sqlite');
+    mj = await startMidjourneyStandIn();
+    suno = await startSunoStandIn();
+    await f.addChannel({ type: 2, name: 'mj', key: mj.secret, base_url: mj.url, models: 'mj_imagine' });
+    await f.addChannel({ type: 36, name: 'suno', key: suno.key, base_url: suno.url, models: 'suno_music,suno_lyrics' });
   });
-  afterAll(async () => f?.close());
+  afterAll(async () => {
+    await f?.close();
+    await mj?.close();
+    await suno?.close();
+  });
   afterEach(async () => {
     for (const [key, value] of Object.entries({
       CheckSensitiveEnabled: 'false',
@@ -139,6 +152,29 @@ describe('sensitive words through the relay', () => {
     expect((await chat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] })).status).toBe(200);
     await setOption('CheckSensitiveOnPromptEnabled', 'false');
     expect((await chat(prompt)).status).toBe(200);
+  });
+
+  it('refuses drawing and music prompts holding a listed word, in each platform’s shape, charging nothing', async () => {
+    await setOption('SensitiveWords', '违禁');
+    await setOption('CheckSensitiveEnabled', 'true');
+    const submit = (path: string, body: unknown) =>
+      fetch(`${f.tg.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${f.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const quota = await userQuota();
+    const sent = mj.requests.length + suno.requests.length;
+    const drawing = await submit('/mj/submit/imagine', { prompt: 'a cat with 违禁 things' });
+    expect(drawing.status).toBe(400);
+    expect(await drawing.json()).toMatchObject({ description: '请求包含敏感词：违禁' });
+    const music = await submit('/suno/submit/music', { prompt: '[Verse] 违禁', tags: 'pop' });
+    expect(music.status).toBe(400);
+    expect(await music.json()).toMatchObject({ message: '请求包含敏感词：违禁' });
+    expect(mj.requests.length + suno.requests.length).toBe(sent);
+    expect(await userQuota()).toBe(quota);
+    // Clean prompts go through.
+    expect((await submit('/suno/submit/music', { prompt: '[Verse] the sea', tags: 'pop' })).status).toBe(200);
   });
 
   it("refuses in the client's own error shape (Claude clients), system prompt included", async () => {

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import type { Midjourney } from '../../db/types.js';
 import { resolveCaller } from '../../relay/caller.js';
+import { checkTextSensitive } from '../../relay/sensitive.js';
 import { upstreamErrorMessage } from '../../relay/upstream.js';
 import { charge, storedPayer, type TaskCharge } from '../billing.js';
 import { MIDJOURNEY_TYPES, baseUrl, int, isRecord, parseJson, str } from '../channel.js';
@@ -155,6 +156,7 @@ export async function submitMidjourney(
   const started = performance.now();
   const caller = await resolveCaller(ctx, request);
   const plan = planSubmit(kind, request.body);
+  checkTextSensitive(ctx, plan.prompt ?? '');
   const origin = plan.originId ? await findOwnTask(ctx, caller.user.id, plan.originId) : undefined;
   if (plan.originId && !origin) throw new TaskError(404, 'task_not_found', 'task_not_found');
   if (origin && plan.action !== 'MODAL' && ctx.options.bool('MjActionCheckSuccessEnabled') && origin.status !== STATUS_SUCCESS) {

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import type { Task } from '../../db/types.js';
 import { resolveCaller } from '../../relay/caller.js';
+import { checkTextSensitive } from '../../relay/sensitive.js';
 import { reportUpstreamFailure } from '../../relay/health.js';
 import { upstreamErrorMessage } from '../../relay/upstream.js';
 import { charge, storedPayer } from '../billing.js';
@@ -41,6 +42,13 @@ export async function submitSuno(
   const caller = await resolveCaller(ctx, request);
   const body = request.body;
   if (!isRecord(body)) throw new TaskError(400, 'request body must be a JSON object', 'invalid_request');
+  checkTextSensitive(
+    ctx,
+    ['prompt', 'gpt_description_prompt', 'title', 'tags']
+      .map((key) => str(body[key]))
+      .join('\n')
+      .trim(),
+  );
   // A continuation (`task_id` of an earlier song) must go to the channel that made that song.
   const originId = action === 'music' ? str(body.task_id).trim() : '';
   const origin = originId ? await findOwnSunoTask(ctx, caller.user.id, originId) : undefined;
