@@ -66,13 +66,24 @@ type Route =
   /** A Gemini client's embeddings for an OpenAI-protocol channel, as an OpenAI /v1/embeddings body. */
   | { kind: 'embeddings'; body: Record<string, unknown> };
 
-/** A Claude or Gemini request as OpenAI chat. */
+/**
+ * A Claude, Gemini or Responses request as OpenAI chat, converted once per request: the route is
+ * asked for more than once (to send, to read the answer, to read an error).
+ */
+const converted = new WeakMap<object, Record<string, unknown>>();
 function asOpenAIChat(input: RelayInput, body: Record<string, unknown>): Record<string, unknown> {
-  const chat =
-    input.client === 'claude'
-      ? convertFromClaudeRequest(body as unknown as ClaudeRequest)
-      : convertFromGeminiRequest(body as unknown as GeminiRequest, { model: input.model, stream: input.stream });
-  return chat as unknown as Record<string, unknown>;
+  let chat = converted.get(body);
+  if (!chat) {
+    const result =
+      input.endpoint === 'responses'
+        ? convertResponsesToChat(body)
+        : input.client === 'claude'
+          ? convertFromClaudeRequest(body as unknown as ClaudeRequest)
+          : convertFromGeminiRequest(body as unknown as GeminiRequest, { model: input.model, stream: input.stream });
+    chat = result as unknown as Record<string, unknown>;
+    converted.set(body, chat);
+  }
+  return chat;
 }
 
 /** `/v1/responses` for a channel that does not serve it: converted through OpenAI chat. */
@@ -90,17 +101,6 @@ export function servesEndpoint(provider: ProviderDefinition, endpoint: Endpoint)
   return provider.supports(endpoint) || convertsResponses(provider, endpoint);
 }
 
-/** A Responses request as OpenAI chat, converted once per request (the route is asked for more than once). */
-const responsesChat = new WeakMap<object, Record<string, unknown>>();
-function responsesAsChat(body: Record<string, unknown>): Record<string, unknown> {
-  let chat = responsesChat.get(body);
-  if (!chat) {
-    chat = convertResponsesToChat(body) as unknown as Record<string, unknown>;
-    responsesChat.set(body, chat);
-  }
-  return chat;
-}
-
 /** The adapter converting an endpoint's calls to the provider's own protocol, when it has one. */
 export function adapterFor(provider: ProviderDefinition, endpoint: Endpoint): ChatAdapter | undefined {
   return endpoint === 'chat.completions' ? provider.chat : provider.adapters?.[endpoint];
@@ -112,13 +112,9 @@ function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
     const adapter = adapterFor(provider, 'embeddings');
     return adapter ? { kind: 'adapter', adapter, chat: body } : { kind: 'embeddings', body };
   }
-  if (input.client !== 'openai' && input.body) {
-    if (provider.protocol === input.client) return { kind: 'native' };
+  if (input.body && input.client !== 'openai' && provider.protocol === input.client) return { kind: 'native' };
+  if (input.body && (input.client !== 'openai' || convertsResponses(provider, input.endpoint))) {
     const chat = asOpenAIChat(input, input.body);
-    return provider.chat ? { kind: 'adapter', adapter: provider.chat, chat } : { kind: 'openai', chat };
-  }
-  if (input.body && convertsResponses(provider, input.endpoint)) {
-    const chat = responsesAsChat(input.body);
     return provider.chat ? { kind: 'adapter', adapter: provider.chat, chat } : { kind: 'openai', chat };
   }
   const adapter = adapterFor(provider, input.endpoint);

@@ -58,32 +58,9 @@ function named(words: string[]): string {
   return words.length > NAMED_WORDS ? `${shown} 等` : shown;
 }
 
-/** Texts of Gemini `parts` lists found under `value` (contents, systemInstruction, embedding content). */
-function geminiTexts(value: unknown, out: string[]): void {
-  if (Array.isArray(value)) {
-    for (const item of value) geminiTexts(item, out);
-    return;
-  }
-  const o = obj(value);
-  if (!o) return;
-  if (Array.isArray(o.parts))
-    for (const part of o.parts) if (typeof obj(part)?.text === 'string') out.push(obj(part)!.text as string);
-  for (const key of ['contents', 'systemInstruction', 'system_instruction', 'content', 'requests'])
-    if (key in o) geminiTexts(o[key], out);
-}
-
-/** Everything the caller wrote, in any client format. */
+/** Everything the caller wrote, in any client format (promptText reads OpenAI, Claude and Gemini bodies). */
 export function promptOf(input: RelayInput): string {
-  const body = input.body;
-  if (!body) return '';
-  const out = [promptText(input.endpoint, body)];
-  if (input.client === 'claude') {
-    if (typeof body.system === 'string') out.push(body.system);
-    else if (Array.isArray(body.system))
-      for (const b of body.system) if (typeof obj(b)?.text === 'string') out.push(obj(b)!.text as string);
-  }
-  if (input.client === 'gemini') geminiTexts(body, out);
-  return out.join('\n');
+  return input.body ? promptText(input.endpoint, input.body) : '';
 }
 
 function checks(
