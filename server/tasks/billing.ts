@@ -6,12 +6,14 @@
  * row so that a later refund credits the same user and token.
  */
 import type { GatewayContext } from '../context.js';
-import { lookupPrice, quotaFor, type Price } from '../billing/pricing.js';
+import { quotaFor, type Price } from '../billing/pricing.js';
 import { checkModelRateLimit } from '../ratelimit/model-limit.js';
 import { credit, debit, type Payer } from '../billing/ledger.js';
 import { LOG_CONSUME } from '../relay/log.js';
 import { relayErrors } from '../relay/errors.js';
 import type { Caller } from '../relay/caller.js';
+import { payerOf, priceFor } from '../relay/charge.js';
+import { checkModelLimit, tokenCaller } from '../relay/request.js';
 
 /** What the task row remembers of the payer (inside its `properties` JSON). */
 export interface StoredPayer {
@@ -25,10 +27,6 @@ export interface TaskCharge {
   price: Price;
   quota: number;
   payer: Payer;
-}
-
-export function payerOf(caller: Caller): Payer {
-  return { userId: caller.user.id, tokenId: caller.token.id, unlimitedToken: caller.token.unlimited_quota };
 }
 
 export function storedPayer(payer: Payer): StoredPayer {
@@ -50,12 +48,9 @@ export function payerFromProperties(userId: number, properties: string | null): 
 }
 
 /** Refuses a model the token may not use, then prices one call of it (refused when unpriced). */
-export function priceCall(ctx: GatewayContext, caller: Caller, model: string): { price: Price; quota: number } {
-  if (caller.token.model_limits_enabled && !caller.token.model_limits.has(model)) throw relayErrors.modelDenied(model);
-  const accept = caller.user.acceptUnsetModelRatio || ctx.options.bool('SelfUseModeEnabled');
-  const priced = lookupPrice(ctx.options, model, caller.group, accept);
-  if (!priced.ok) throw relayErrors.priceNotSet(model);
-  const price = priced.price;
+function priceCall(ctx: GatewayContext, caller: Caller, model: string): { price: Price; quota: number } {
+  checkModelLimit(caller, model);
+  const price = priceFor(ctx, tokenCaller(caller), model);
   // A per-call task has no tokens: without a fixed price it costs nothing (self-use mode).
   const quota =
     price.modelPrice === null ? 0 : quotaFor(price, { promptTokens: 0, completionTokens: 0 }, ctx.options.number('QuotaPerUnit'));
@@ -66,7 +61,7 @@ export function priceCall(ctx: GatewayContext, caller: Caller, model: string): {
 export async function charge(ctx: GatewayContext, caller: Caller, model: string): Promise<TaskCharge> {
   const { price, quota } = priceCall(ctx, caller, model);
   await checkModelRateLimit(ctx, { userId: caller.user.id, group: caller.group });
-  const payer = payerOf(caller);
+  const payer = payerOf(tokenCaller(caller));
   const result = await debit(ctx.db, payer, quota);
   if (!result.ok) throw result.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();
   ctx.users.spent(caller.user.id, quota);
