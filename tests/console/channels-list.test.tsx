@@ -1,31 +1,19 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import { clearLoadedChoices } from '../../src/resources/schema';
-import { callsTo, calls, logIn } from './harness';
+import { callsTo, logIn, rowOf, serveDuringTests } from './harness';
 import { channelHandlers, renderChannels, resetChannels } from './channels-fixtures';
 
 const server = setupServer(...channelHandlers);
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+serveDuringTests(server);
 beforeEach(() => {
   resetChannels();
   clearLoadedChoices();
   logIn({ id: 1, role: 100, username: 'root' });
 });
-afterEach(() => {
-  server.resetHandlers();
-  calls.length = 0;
-});
-afterAll(() => server.close());
-
-async function rowOf(name: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(name);
-  const row = cell.closest('tr');
-  if (!row) throw new Error(`no row for ${name}`);
-  return row;
-}
 
 const speedOf = (row: HTMLElement) => row.querySelector('[data-speed]')?.getAttribute('data-speed');
 

@@ -1,11 +1,15 @@
 /**
  * Shared set-up of the shell and resource tests: an msw server whose requests are recorded, a
- * logged-in user in localStorage, and a react-admin context with the real providers.
+ * logged-in user in localStorage, a react-admin context with the real providers, and a table row
+ * found by its text.
  */
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ReactNode } from 'react';
+import { screen } from '@testing-library/react';
 import { AdminContext, Notification, memoryStore } from 'react-admin';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { http, HttpResponse, type JsonBodyType } from 'msw';
+import type { SetupServer } from 'msw/node';
 import type { StoredUser } from '../../src/api/client';
 import { authProvider } from '../../src/authProvider';
 import { dataProvider } from '../../src/dataProvider';
@@ -57,6 +61,19 @@ export function callsTo(method: string, path: string): Call[] {
   return calls.filter((c) => c.method === method && c.path === path);
 }
 
+/**
+ * Starts `server` for the file (an unknown request fails the test); after each test drops the
+ * handlers the test added and the recorded calls.
+ */
+export function serveDuringTests(server: SetupServer): void {
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    server.resetHandlers();
+    calls.length = 0;
+  });
+  afterAll(() => server.close());
+}
+
 export function logIn(user: Partial<StoredUser> & { id: number; role: number }): void {
   localStorage.setItem('user', JSON.stringify({ username: `user${user.id}`, display_name: '', ...user }));
 }
@@ -79,4 +96,12 @@ export function AdminHarness({ url, path, children }: { url: string; path: strin
       </AdminContext>
     </MemoryRouter>
   );
+}
+
+/** The table row that shows `text`, once it is there. */
+export async function rowOf(text: string): Promise<HTMLElement> {
+  const cell = await screen.findByText(text);
+  const row = cell.closest('tr');
+  if (!row) throw new Error(`no row for ${text}`);
+  return row;
 }

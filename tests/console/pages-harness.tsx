@@ -1,14 +1,19 @@
 /**
  * Shared set-up of the custom page tests: a page rendered inside react-admin's AdminContext (real
  * i18nProvider and authProvider) at a route, with the notifications a person would see and a probe
- * that shows where the page navigated to. The server is msw; `received` records what it was sent.
+ * that shows where the page navigated to. The server is msw, started for the file by
+ * `serveDuringTests`; `received` records what it was sent. Also the answers several pages share: the
+ * site status, the signed-in user and an option store.
  */
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { AdminContext, Notification, memoryStore, testDataProvider } from 'react-admin';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { http, HttpResponse, type JsonBodyType } from 'msw';
+import type { SetupServer } from 'msw/node';
 import type { SiteStatus } from '../../server/status/schemas';
+import type { SelfUser } from '../../server/users/schemas';
 import { i18nProvider } from '../../src/i18n';
 import { authProvider } from '../../src/authProvider';
 
@@ -38,6 +43,75 @@ export function ok(method: 'get' | 'post' | 'put' | 'delete', path: string, data
 
 export function sentTo(method: string, path: string): Received[] {
   return received.filter((r) => r.method === method && r.path === path);
+}
+
+/**
+ * Starts `server` for the file (an unknown request fails the test); after each test drops the
+ * handlers the test added and what was received.
+ */
+export function serveDuringTests(server: SetupServer): void {
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    server.resetHandlers();
+    received.length = 0;
+  });
+  afterAll(() => server.close());
+}
+
+/** GET and PUT /api/option/ over the options `stored()` returns, as the gateway keeps them; a PUT is recorded and stored. */
+export function optionHandlers(stored: () => Record<string, string>) {
+  return [
+    http.get('/api/option/', () =>
+      HttpResponse.json({ success: true, message: '', data: Object.entries(stored()).map(([key, value]) => ({ key, value })) }),
+    ),
+    http.put('/api/option/', async ({ request }) => {
+      const body = (await request.json()) as { key: string; value: string };
+      received.push({ method: 'PUT', path: '/api/option/', search: '', body });
+      stored()[body.key] = body.value;
+      return HttpResponse.json({ success: true, message: '' });
+    }),
+  ];
+}
+
+/** GET /api/user/self's answer: a plain user (carol, $2 quota, nothing bound) with `overrides`. */
+export function selfUser(overrides: Partial<SelfUser> = {}): SelfUser {
+  return {
+    id: 5,
+    username: 'carol',
+    display_name: 'Carol',
+    role: 1,
+    status: 1,
+    email: '',
+    github_id: '',
+    oidc_id: '',
+    wechat_id: '',
+    telegram_id: '',
+    linux_do_id: '',
+    quota: 1_000_000,
+    used_quota: 0,
+    request_count: 0,
+    group: 'default',
+    aff_code: 'CAROL1',
+    aff_count: 0,
+    aff_quota: 0,
+    aff_history_quota: 0,
+    inviter_id: 0,
+    setting: null,
+    remark: null,
+    create_time: 0,
+    last_use_time: 0,
+    DeletedAt: null,
+    has_access_token: false,
+    settings: {
+      notify_type: 'email',
+      quota_warning_threshold: 500_000,
+      webhook_url: '',
+      webhook_secret_set: false,
+      notification_email: '',
+      accept_unset_model_ratio_model: false,
+    },
+    ...overrides,
+  };
 }
 
 export function siteStatus(overrides: Partial<SiteStatus> = {}): SiteStatus {
@@ -97,6 +171,11 @@ function WhereAmI() {
 
 /** Renders `element` mounted at `path`, starting from `url` (defaults to `path`). */
 export function renderPage(element: ReactElement, path: string, url: string = path) {
+  return renderRoutes([[path, element]], url);
+}
+
+/** Renders several pages, each mounted at its path (in this order), starting from `url`. */
+export function renderRoutes(routes: Array<[path: string, element: ReactElement]>, url: string) {
   return render(
     <MemoryRouter initialEntries={[url]}>
       <AdminContext
@@ -106,7 +185,9 @@ export function renderPage(element: ReactElement, path: string, url: string = pa
         store={memoryStore()}
       >
         <Routes>
-          <Route path={path} element={element} />
+          {routes.map(([path, element]) => (
+            <Route key={path} path={path} element={element} />
+          ))}
           <Route path="*" element={<WhereAmI />} />
         </Routes>
         <Notification />

@@ -1,47 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
-import type { SelfUser } from '../../server/users/schemas';
 import PersonalPage from '../../src/customPages/personal/PersonalPage';
-import { ok, received, renderPage, sentTo, siteStatus } from './pages-harness';
+import { ok, renderPage, selfUser, sentTo, serveDuringTests, siteStatus } from './pages-harness';
 
-const self: SelfUser = {
-  id: 5,
-  username: 'carol',
-  display_name: 'Carol',
-  role: 1,
-  status: 1,
+const self = selfUser({
   email: 'carol@example.com',
-  github_id: '',
-  oidc_id: '',
-  wechat_id: '',
-  telegram_id: '',
-  linux_do_id: '',
-  quota: 1_000_000,
   used_quota: 250_000,
   request_count: 42,
-  group: 'default',
-  aff_code: 'CAROL1',
   aff_count: 3,
   aff_quota: 600_000,
   aff_history_quota: 900_000,
-  inviter_id: 0,
-  setting: null,
-  remark: null,
-  create_time: 0,
-  last_use_time: 0,
-  DeletedAt: null,
-  has_access_token: false,
-  settings: {
-    notify_type: 'email',
-    quota_warning_threshold: 500_000,
-    webhook_url: '',
-    webhook_secret_set: false,
-    notification_email: '',
-    accept_unset_model_ratio_model: false,
-  },
-};
+});
 const models = Array.from({ length: 12 }, (_, i) => `model-${i + 1}`);
 
 const server = setupServer(
@@ -56,17 +27,14 @@ const server = setupServer(
   ok('post', '/api/user/aff_transfer', { quota: 1_600_000, aff_quota: 0 }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+serveDuringTests(server);
 beforeEach(() => {
   localStorage.setItem('user', JSON.stringify({ id: 5, username: 'carol', role: 1 }));
   vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: () => Promise.resolve() } });
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  server.resetHandlers();
-  received.length = 0;
 });
-afterAll(() => server.close());
 
 const openPage = async () => {
   renderPage(<PersonalPage />, '/personal');

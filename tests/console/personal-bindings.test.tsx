@@ -4,58 +4,19 @@
  * the redirect_uri the server expects), WeChat's and Telegram's bind calls, refusals, and the way
  * back from /oauth/{type} through /setting to /personal for a non-root user.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { AdminContext, Notification, memoryStore, testDataProvider } from 'react-admin';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { SiteStatus } from '../../server/status/schemas';
 import type { SelfUser } from '../../server/users/schemas';
-import { authProvider } from '../../src/authProvider';
 import OAuthCallbackPage from '../../src/customPages/login/OAuthCallbackPage';
 import PersonalPage from '../../src/customPages/personal/PersonalPage';
 import SettingPage from '../../src/customPages/setting/SettingPage';
-import { i18nProvider } from '../../src/i18n';
-import { ok, received, renderPage, sentTo, siteStatus } from './pages-harness';
+import { ok, received, renderPage, renderRoutes, selfUser, sentTo, serveDuringTests, siteStatus } from './pages-harness';
 
-const self: SelfUser = {
-  id: 5,
-  username: 'carol',
-  display_name: 'Carol',
-  role: 1,
-  status: 1,
-  email: '',
-  github_id: '4242',
-  oidc_id: '',
-  wechat_id: '',
-  telegram_id: '',
-  linux_do_id: '',
-  quota: 1_000_000,
-  used_quota: 0,
-  request_count: 0,
-  group: 'default',
-  aff_code: 'CAROL1',
-  aff_count: 0,
-  aff_quota: 0,
-  aff_history_quota: 0,
-  inviter_id: 0,
-  setting: null,
-  remark: null,
-  create_time: 0,
-  last_use_time: 0,
-  DeletedAt: null,
-  has_access_token: false,
-  settings: {
-    notify_type: 'email',
-    quota_warning_threshold: 500_000,
-    webhook_url: '',
-    webhook_secret_set: false,
-    notification_email: '',
-    accept_unset_model_ratio_model: false,
-  },
-};
+const self = selfUser({ github_id: '4242' });
 
 /** Every provider switched on, with the addresses the console needs. */
 const allEnabled: Partial<SiteStatus> = {
@@ -86,17 +47,14 @@ const server = setupServer(
   ok('get', '/api/oauth/state', 'st4te-1'),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+serveDuringTests(server);
 beforeEach(() => {
   current = { ...self };
   localStorage.setItem('user', JSON.stringify({ id: 5, username: 'carol', role: 1 }));
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  server.resetHandlers();
-  received.length = 0;
 });
-afterAll(() => server.close());
 
 async function openBindings() {
   renderPage(<PersonalPage />, '/personal');
@@ -246,29 +204,14 @@ describe('personal page bindings', () => {
   });
 });
 
-function WhereAmI() {
-  const location = useLocation();
-  return <p>{`now at ${location.pathname}${location.search}`}</p>;
-}
-
 /** The callback and the settings page mounted together, as App.tsx routes them. */
 function renderCallback(url: string) {
-  return render(
-    <MemoryRouter initialEntries={[url]}>
-      <AdminContext
-        i18nProvider={i18nProvider}
-        authProvider={authProvider}
-        dataProvider={testDataProvider()}
-        store={memoryStore()}
-      >
-        <Routes>
-          <Route path="/oauth/:type" element={<OAuthCallbackPage />} />
-          <Route path="/setting" element={<SettingPage />} />
-          <Route path="*" element={<WhereAmI />} />
-        </Routes>
-        <Notification />
-      </AdminContext>
-    </MemoryRouter>,
+  return renderRoutes(
+    [
+      ['/oauth/:type', <OAuthCallbackPage />],
+      ['/setting', <SettingPage />],
+    ],
+    url,
   );
 }
 

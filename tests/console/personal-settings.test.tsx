@@ -2,42 +2,21 @@
  * The personal page's settings tabs and e-mail binding against msw: the bodies the tabs save, the
  * client checks, the code button's 30 s countdown, the bot check and the bind call.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { SelfUser } from '../../server/users/schemas';
 import PersonalPage from '../../src/customPages/personal/PersonalPage';
-import { ok, received, renderPage, sentTo, siteStatus } from './pages-harness';
+import { ok, received, renderPage, selfUser, sentTo, serveDuringTests, siteStatus } from './pages-harness';
 
-const baseSelf: SelfUser = {
+const baseSelf = selfUser({
   id: 7,
   username: 'dave',
   display_name: 'Dave',
-  role: 1,
-  status: 1,
-  email: '',
-  github_id: '',
-  oidc_id: '',
-  wechat_id: '',
-  telegram_id: '',
-  linux_do_id: '',
-  quota: 1_000_000,
-  used_quota: 0,
-  request_count: 0,
-  group: 'default',
   aff_code: 'DAVE01',
-  aff_count: 0,
-  aff_quota: 0,
-  aff_history_quota: 0,
-  inviter_id: 0,
   setting: '{"notify_type":"webhook"}',
-  remark: null,
-  create_time: 0,
-  last_use_time: 0,
-  DeletedAt: null,
-  has_access_token: false,
   settings: {
     notify_type: 'webhook',
     quota_warning_threshold: 500_000,
@@ -46,7 +25,7 @@ const baseSelf: SelfUser = {
     notification_email: '',
     accept_unset_model_ratio_model: false,
   },
-};
+});
 
 let self: SelfUser = baseSelf;
 
@@ -59,18 +38,15 @@ const server = setupServer(
   ok('get', '/api/verification'),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+serveDuringTests(server);
 beforeEach(() => {
   self = baseSelf;
   localStorage.setItem('user', JSON.stringify({ id: 7, username: 'dave', role: 1, email: '' }));
 });
 afterEach(() => {
   vi.useRealTimers();
-  server.resetHandlers();
-  received.length = 0;
   localStorage.clear();
 });
-afterAll(() => server.close());
 
 const openPage = async () => {
   renderPage(<PersonalPage />, '/personal');

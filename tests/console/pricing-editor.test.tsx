@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -6,7 +6,7 @@ import { setupServer } from 'msw/node';
 import { OptionsGate } from '../../src/customPages/setting/operation/OptionsGate';
 import { RatioSettings } from '../../src/customPages/setting/operation/RatioSettings';
 import { useOptions } from '../../src/customPages/setting/useOptions';
-import { ok, received, renderPage, sentTo } from './pages-harness';
+import { ok, optionHandlers, renderPage, sentTo, serveDuringTests } from './pages-harness';
 
 let stored: Record<string, string> = {};
 const initial = () => ({
@@ -20,28 +20,15 @@ const initial = () => ({
 });
 
 const server = setupServer(
-  http.get('/api/option/', () =>
-    HttpResponse.json({ success: true, message: '', data: Object.entries(stored).map(([key, value]) => ({ key, value })) }),
-  ),
-  http.put('/api/option/', async ({ request }) => {
-    const body = (await request.json()) as { key: string; value: string };
-    received.push({ method: 'PUT', path: '/api/option/', search: '', body });
-    stored[body.key] = body.value;
-    return HttpResponse.json({ success: true, message: '' });
-  }),
+  ...optionHandlers(() => stored),
   ok('get', '/api/channel/models_enabled', ['gpt-4o', 'new-a', 'new-b', 'dall-e-3']),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+serveDuringTests(server);
 beforeEach(() => {
   stored = initial();
   localStorage.setItem('user', JSON.stringify({ id: 1, username: 'root', role: 100 }));
 });
-afterEach(() => {
-  server.resetHandlers();
-  received.length = 0;
-});
-afterAll(() => server.close());
 
 /** The saved options, parsed, by key. */
 const saved = () =>

@@ -10,8 +10,8 @@ import { setupServer } from 'msw/node';
 import type { RedemptionView } from '../../server/redemptions/schemas';
 import RedemptionList from '../../src/resources/redemption/RedemptionList';
 import { toCreateBody } from '../../src/resources/redemption/redemptionForm';
-import { api, callsTo, refuse } from './harness';
-import { renderList, rowOf, setUpSelectableList } from './selectable-list-harness';
+import { api, callsTo, refuse, rowOf } from './harness';
+import { renderList, setUpSelectableList } from './selectable-list-harness';
 
 const base: RedemptionView = {
   id: 0,

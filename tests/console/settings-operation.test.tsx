@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { OPTION_REGISTRY } from '../../server/options/registry';
 import SettingPage from '../../src/customPages/setting/SettingPage';
-import { ok, received, renderPage, sentTo } from './pages-harness';
+import { ok, optionHandlers, received, renderPage, sentTo, serveDuringTests } from './pages-harness';
 
 /** The options as the gateway stores them: registry defaults (secrets never listed), changed by PUTs. */
 let stored: Record<string, string> = {};
@@ -17,15 +17,7 @@ const defaults = () =>
   );
 
 const server = setupServer(
-  http.get('/api/option/', () =>
-    HttpResponse.json({ success: true, message: '', data: Object.entries(stored).map(([key, value]) => ({ key, value })) }),
-  ),
-  http.put('/api/option/', async ({ request }) => {
-    const body = (await request.json()) as { key: string; value: string };
-    received.push({ method: 'PUT', path: '/api/option/', search: '', body });
-    stored[body.key] = body.value;
-    return HttpResponse.json({ success: true, message: '' });
-  }),
+  ...optionHandlers(() => stored),
   http.post('/api/option/rest_model_ratio', () => {
     received.push({ method: 'POST', path: '/api/option/rest_model_ratio', search: '', body: undefined });
     for (const key of ['ModelRatio', 'ModelPrice', 'CompletionRatio', 'CacheRatio']) stored[key] = defaults()[key]!;
@@ -34,16 +26,11 @@ const server = setupServer(
   ok('delete', '/api/log/', 5),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+serveDuringTests(server);
 beforeEach(() => {
   stored = defaults();
   localStorage.setItem('user', JSON.stringify({ id: 1, username: 'root', role: 100 }));
 });
-afterEach(() => {
-  server.resetHandlers();
-  received.length = 0;
-});
-afterAll(() => server.close());
 
 const puts = () =>
   sentTo('PUT', '/api/option/')

@@ -4,11 +4,10 @@
  * with one page, logins as an admin or as alice, the screen rendered at its route, and lookups of a
  * row by its task id, the column headers and the last query sent to a path.
  */
-import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ComponentType } from 'react';
 import { render, screen } from '@testing-library/react';
 import { setupServer } from 'msw/node';
-import { AdminHarness, api, callsTo, calls, logIn } from './harness';
+import { AdminHarness, api, callsTo, logIn, serveDuringTests } from './harness';
 
 interface ListedRow {
   channel_id: number;
@@ -30,12 +29,7 @@ export function setUpTaskLog<R extends ListedRow>(opts: {
     api('get', `${opts.api}/`, () => page(opts.adminRows())),
     api('get', `${opts.api}/self/`, () => page(selfRows())),
   );
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-  afterEach(() => {
-    server.resetHandlers();
-    calls.length = 0;
-  });
-  afterAll(() => server.close());
+  serveDuringTests(server);
 
   const { List } = opts;
   return {

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import type { TokenView } from '../../server/tokens/schemas';
 import TokenList from '../../src/resources/tokens/TokenList';
-import { api, calls, callsTo, refuse } from './harness';
-import { renderList, rowOf, setUpSelectableList } from './selectable-list-harness';
+import { api, calls, callsTo, refuse, rowOf } from './harness';
+import { renderList, setUpSelectableList } from './selectable-list-harness';
 
 const base: TokenView = {
   id: 0,

@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import UserList from '../../src/resources/users/UserList';
 import { clearLoadedChoices } from '../../src/resources/schema';
-import { AdminHarness, api, calls, callsTo, logIn, refuse } from './harness';
+import { AdminHarness, api, callsTo, logIn, refuse, rowOf, serveDuringTests } from './harness';
 
 const base = {
   display_name: '',
@@ -120,17 +120,12 @@ const server = setupServer(
   }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+serveDuringTests(server);
 beforeEach(() => {
   users = seed();
   clearLoadedChoices();
   logIn({ id: 1, role: 100, username: 'root' });
 });
-afterEach(() => {
-  server.resetHandlers();
-  calls.length = 0;
-});
-afterAll(() => server.close());
 
 function renderUsers(url = '/user') {
   return render(
@@ -138,13 +133,6 @@ function renderUsers(url = '/user') {
       <UserList />
     </AdminHarness>,
   );
-}
-
-async function rowOf(username: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(username);
-  const row = cell.closest('tr');
-  if (!row) throw new Error(`no row for ${username}`);
-  return row;
 }
 
 describe('users list', () => {

@@ -122,3 +122,24 @@ export async function startRelayFixture(kind: DbName = 'sqlite', opts: { userQuo
     },
   };
 }
+
+/** Streams a one-message chat with usage asked for; returns the joined text and the usage chunk. */
+export async function streamChat(
+  client: OpenAI,
+  model: string,
+  content: string,
+): Promise<{ text: string; usage: OpenAI.CompletionUsage | undefined }> {
+  const stream = await client.chat.completions.create({
+    model,
+    messages: [{ role: 'user', content }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  let text = '';
+  let usage: OpenAI.CompletionUsage | undefined;
+  for await (const chunk of stream) {
+    text += chunk.choices[0]?.delta?.content ?? '';
+    if (chunk.usage) usage = chunk.usage;
+  }
+  return { text, usage };
+}

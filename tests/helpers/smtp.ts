@@ -158,3 +158,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The six-character code in a verification mail. */
+export function codeOf(mail: ReceivedMail): string {
+  const code = /<strong>([A-Z0-9]{6})<\/strong>/.exec(mail.body)?.[1];
+  if (!code) throw new Error(`no code in mail: ${mail.body}`);
+  return code;
+}

@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTurnstile } from '../../server/accounts/turnstile.js';
 import { randomBytes } from 'node:crypto';
 import { REDIS_URL, forEachDatabase, redisAvailable } from '../helpers/databases.js';
 import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from '../helpers/gateway.js';
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../helpers/smtp.js';
+import { mailGateway, SMTP_ACCOUNT } from '../helpers/mail-gateway.js';
+import { codeOf, type ReceivedMail, type TestSmtp } from '../helpers/smtp.js';
 
-const SMTP_ACCOUNT = 'gateway@example.com';
 const PASSWORD = 'secret-pass-1';
 const LINK_INVALID = '重置链接非法或已过期';
 const CODE_INVALID = '验证码错误或已过期';
@@ -26,12 +26,6 @@ const RESET_OPTIONS: Record<string, string> = {
   ServerAddress: '',
 };
 
-function codeOf(mail: ReceivedMail): string {
-  const code = /<strong>([A-Z0-9]{6})<\/strong>/.exec(mail.body)?.[1];
-  if (!code) throw new Error(`no code in mail: ${mail.body}`);
-  return code;
-}
-
 function linkOf(mail: ReceivedMail): URL {
   const href = /href="([^"]+)"/.exec(mail.body)?.[1];
   if (!href) throw new Error(`no link in mail: ${mail.body}`);
@@ -39,19 +33,18 @@ function linkOf(mail: ReceivedMail): URL {
 }
 
 await forEachDatabase('accounts: registration and recovery', (kind) => {
+  const gw = mailGateway(kind, RESET_OPTIONS);
+  const { setOption } = gw;
   let tg: TestGateway;
   let smtp: TestSmtp;
-  let root: ApiClient;
+  beforeAll(() => {
+    ({ tg, smtp } = gw);
+  });
 
   const db = () => tg.gateway.ctx.db;
   const userCount = async () => (await db().selectFrom('users').select('id').execute()).length;
   const userNamed = (username: string) =>
     db().selectFrom('users').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
-
-  async function setOption(key: string, value: string | number | boolean): Promise<void> {
-    const res = await root.put('/api/option/', { key, value });
-    expect(res.body, `setting ${key}`).toEqual({ success: true, message: '' });
-  }
 
   function register(body: Record<string, unknown>, path = '/api/user/register') {
     return tg.client().post(path, body);
@@ -59,24 +52,6 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
 
   const signUp = (username: string, extra: Record<string, unknown> = {}) =>
     register({ username, password: PASSWORD, password2: PASSWORD, ...extra });
-
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    tg = await startTestGateway(kind);
-    root = await setupRoot(tg);
-    await setOption('SMTPServer', smtp.host);
-    await setOption('SMTPPort', smtp.port);
-    await setOption('SMTPAccount', SMTP_ACCOUNT);
-    await setOption('SMTPToken', 'smtp-secret');
-    await setOption('SMTPSSLEnabled', false);
-  });
-  afterAll(async () => {
-    await tg?.close();
-    await smtp?.close();
-  });
-  afterEach(async () => {
-    for (const [key, value] of Object.entries(RESET_OPTIONS)) await setOption(key, value);
-  });
 
   it('registers a user who can then log in', async () => {
     const res = await signUp('alice');

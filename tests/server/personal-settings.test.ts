@@ -3,11 +3,12 @@
  * /api/user/setting, stored in users.setting and read by the relay), and e-mail binding with a
  * code mailed through a real local SMTP listener.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
-import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from '../helpers/gateway.js';
+import type { ApiClient, TestGateway } from '../helpers/gateway.js';
+import { mailGateway } from '../helpers/mail-gateway.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../helpers/smtp.js';
+import { codeOf, type TestSmtp } from '../helpers/smtp.js';
 
 const PASSWORD = 'secret-pass-1';
 const CODE_INVALID = '验证码错误或已过期';
@@ -23,25 +24,19 @@ const RESET_OPTIONS: Record<string, string> = {
   TurnstileCheckEnabled: 'false',
 };
 
-function codeOf(mail: ReceivedMail): string {
-  const code = /<strong>([A-Z0-9]{6})<\/strong>/.exec(mail.body)?.[1];
-  if (!code) throw new Error(`no code in mail: ${mail.body}`);
-  return code;
-}
-
 await forEachDatabase('personal settings', (kind) => {
+  const gw = mailGateway(kind, RESET_OPTIONS);
+  const { setOption } = gw;
   let tg: TestGateway;
   let smtp: TestSmtp;
   let root: ApiClient;
+  beforeAll(() => {
+    ({ tg, smtp, root } = gw);
+  });
   let seq = 0;
 
   const db = () => tg.gateway.ctx.db;
   const row = (id: number) => db().selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-
-  async function setOption(key: string, value: string | number | boolean): Promise<void> {
-    const res = await root.put('/api/option/', { key, value });
-    expect(res.body, `setting ${key}`).toEqual({ success: true, message: '' });
-  }
 
   async function newUser(): Promise<{ id: number; client: ApiClient }> {
     const username = `ps${++seq}`;
@@ -63,24 +58,6 @@ await forEachDatabase('personal settings', (kind) => {
 
   const bind = (client: ApiClient, email: string, code: string) =>
     client.get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${encodeURIComponent(code)}`);
-
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    tg = await startTestGateway(kind);
-    root = await setupRoot(tg);
-    await setOption('SMTPServer', smtp.host);
-    await setOption('SMTPPort', smtp.port);
-    await setOption('SMTPAccount', 'gateway@example.com');
-    await setOption('SMTPToken', 'smtp-secret');
-    await setOption('SMTPSSLEnabled', false);
-  });
-  afterAll(async () => {
-    await tg?.close();
-    await smtp?.close();
-  });
-  afterEach(async () => {
-    for (const [key, value] of Object.entries(RESET_OPTIONS)) await setOption(key, value);
-  });
 
   describe('notification and price settings', () => {
     const good = {

@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import { setupRoot, startTestGateway, type ApiClient, type ApiResponse, type TestGateway } from '../helpers/gateway.js';
+import { loginAs, PASSWORD } from '../helpers/users.js';
 import { createUser } from '../../server/users/repository.js';
 import { ROLE_ADMIN } from '../../server/auth/roles.js';
-
-const PASSWORD = 'secret-pass-1';
 
 const MSG = {
   notFound: '兑换码不存在',
@@ -59,12 +58,6 @@ await forEachDatabase('redemption codes', (kind) => {
       ).n,
     );
 
-  async function login(username: string): Promise<ApiClient> {
-    const client = tg.client();
-    expectOk(await client.login(username, PASSWORD));
-    return client;
-  }
-
   async function create(body: Record<string, unknown>): Promise<string[]> {
     return expectOk<string[]>(await admin.post('/api/redemption/', body));
   }
@@ -80,9 +73,9 @@ await forEachDatabase('redemption codes', (kind) => {
     await createUser(database, dbKind, { username: 'boss', password: PASSWORD, role: ROLE_ADMIN });
     aliceId = await createUser(database, dbKind, { username: 'alice', password: PASSWORD });
     bobId = await createUser(database, dbKind, { username: 'bob', password: PASSWORD, group: 'vip' });
-    admin = await login('boss');
-    alice = await login('alice');
-    bob = await login('bob');
+    admin = await loginAs(tg, 'boss');
+    alice = await loginAs(tg, 'alice');
+    bob = await loginAs(tg, 'bob');
   });
   afterAll(async () => tg?.close());
 
@@ -266,7 +259,7 @@ await forEachDatabase('redemption codes', (kind) => {
       const racers: { client: ApiClient; id: number }[] = [];
       for (let i = 0; i < 8; i += 1) {
         const id = await createUser(database, dbKind, { username: `racer${i}`, password: PASSWORD });
-        racers.push({ client: await login(`racer${i}`), id });
+        racers.push({ client: await loginAs(tg, `racer${i}`), id });
       }
       const [key] = await create({ name: 'race', quota: 500000 });
       const results = await Promise.all(

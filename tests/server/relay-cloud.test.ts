@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
+import { startRelayFixture, streamChat, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startBedrockStandIn, type BedrockStandIn } from '../helpers/upstreams/bedrock.js';
 import { startVertexStandIn, type VertexStandIn } from '../helpers/upstreams/vertex.js';
 
@@ -176,18 +176,7 @@ describe('AWS Claude and Vertex AI channels', () => {
     });
 
     it('streams OpenAI chat from an AWS event stream, through the US inference profile', async () => {
-      const stream = await f.openai().chat.completions.create({
-        model: 'claude-sonnet-4-20250514',
-        messages: [{ role: 'user', content: 'Why is the sky blue?' }],
-        stream: true,
-        stream_options: { include_usage: true },
-      });
-      let text = '';
-      let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        if (chunk.usage) usage = chunk.usage;
-      }
+      const { text, usage } = await streamChat(f.openai(), 'claude-sonnet-4-20250514', 'Why is the sky blue?');
       expect(text).toBe('The sky looks blue because air scatters short wavelengths of sunlight the most.');
       expect(usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 19 });
       const sent = bedrock.requests.at(-1)!;
@@ -363,18 +352,7 @@ describe('AWS Claude and Vertex AI channels', () => {
     });
 
     it('converts OpenAI and Gemini clients for Claude models on Vertex', async () => {
-      const stream = await f.openai().chat.completions.create({
-        model: 'claude-3-7-sonnet-20250219',
-        messages: [{ role: 'user', content: 'Rain?' }],
-        stream: true,
-        stream_options: { include_usage: true },
-      });
-      let text = '';
-      let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        if (chunk.usage) usage = chunk.usage;
-      }
+      const { text, usage } = await streamChat(f.openai(), 'claude-3-7-sonnet-20250219', 'Rain?');
       expect(text).toBe('Rain falls when droplets in clouds grow too heavy to float.');
       expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 15 });
       const sent = vertex.requests.at(-1)!;

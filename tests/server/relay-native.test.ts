@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
+import { startRelayFixture, streamChat, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startReplayServer, type ReplayServer } from '../helpers/upstreams/replay.js';
 
 // OpenAI clients reaching Claude (14) and Gemini (24) channels through the converters.
@@ -73,18 +73,7 @@ describe('OpenAI chat to native Claude and Gemini channels', () => {
   });
 
   it('streams Claude events as OpenAI chunks', async () => {
-    const stream = await f.openai().chat.completions.create({
-      model: 'claude-sonnet-4-20250514',
-      messages: [{ role: 'user', content: 'Hi' }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    let text = '';
-    let usage: OpenAI.CompletionUsage | undefined;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta?.content ?? '';
-      if (chunk.usage) usage = chunk.usage;
-    }
+    const { text, usage } = await streamChat(f.openai(), 'claude-sonnet-4-20250514', 'Hi');
     expect(text).toBe('Hello! How can I help you today?');
     expect(usage?.completion_tokens).toBe(12);
     expect((await f.lastLog()).is_stream).toBe(1);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Insertable } from 'kysely';
 import { forEachDatabase } from '../helpers/databases.js';
 import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from '../helpers/gateway.js';
+import { loginAs, PASSWORD } from '../helpers/users.js';
 import { createUser } from '../../server/users/repository.js';
 import { insertWithId } from '../../server/db/helpers.js';
 import { nowSeconds } from '../../server/db/index.js';
@@ -14,7 +15,6 @@ import type { MidjourneysTable, TasksTable } from '../../server/db/types.js';
 import { listMidjourneys, listTasks } from '../../server/tasks/list-repository.js';
 import type { MjItem, MjPage, TaskPage } from '../../server/tasks/list-schemas.js';
 
-const PASSWORD = 'secret-pass-1';
 const NO_RIGHTS = '无权进行此操作，权限不足';
 const TIME_RANGE = '参数错误：开始时间不能晚于结束时间';
 
@@ -35,13 +35,6 @@ await forEachDatabase('task logs', (kind) => {
   const T = nowSeconds() - 100_000;
 
   const db = () => tg.gateway.ctx.db;
-
-  async function login(username: string): Promise<ApiClient> {
-    const client = tg.client();
-    const res = await client.login(username, PASSWORD);
-    expect(res.body.success, res.body.message).toBe(true);
-    return client;
-  }
 
   async function insertMj(name: string, row: Insertable<MidjourneysTable>): Promise<void> {
     ids[name] = await insertWithId(db(), tg.gateway.ctx.dbKind, 'midjourneys', { created_at: T, ...row });
@@ -77,9 +70,9 @@ await forEachDatabase('task logs', (kind) => {
     aliceId = await createUser(database, dbKind, { username: 'alice', password: PASSWORD });
     bobId = await createUser(database, dbKind, { username: 'bob', password: PASSWORD });
     await createUser(database, dbKind, { username: 'boss', password: PASSWORD, role: 10 });
-    alice = await login('alice');
-    bob = await login('bob');
-    admin = await login('boss');
+    alice = await loginAs(tg, 'alice');
+    bob = await loginAs(tg, 'bob');
+    admin = await loginAs(tg, 'boss');
 
     chA = await insertWithId(database, dbKind, 'channels', { name: 'mj-channel-a', key: 'k-a', models: 'mj_imagine', type: 2 });
     chB = await insertWithId(database, dbKind, 'channels', {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from '../helpers/gateway.js';
+import { loginAs, PASSWORD } from '../helpers/users.js';
 import { createUser } from '../../server/users/repository.js';
 import { nowSeconds } from '../../server/db/index.js';
 import type { Token } from '../../server/db/types.js';
@@ -9,7 +10,6 @@ import { checkToken, type CachedToken } from '../../server/tokens/check.js';
 import { generateKey, maskKey } from '../../server/tokens/keys.js';
 import { parseAllowIps } from '../../server/tokens/allow-ips.js';
 
-const PASSWORD = 'secret-pass-1';
 const MASKED = /^[A-Za-z0-9]{4}\*{10}[A-Za-z0-9]{4}$/;
 
 const MSG = {
@@ -37,13 +37,6 @@ await forEachDatabase('tokens', (kind) => {
       ).n,
     );
 
-  async function login(username: string): Promise<ApiClient> {
-    const client = tg.client();
-    const res = await client.login(username, PASSWORD);
-    expect(res.body.success, res.body.message).toBe(true);
-    return client;
-  }
-
   async function create(client: ApiClient, body: Record<string, unknown>): Promise<any> {
     const res = await client.post('/api/token/', body);
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ success: true });
@@ -56,8 +49,8 @@ await forEachDatabase('tokens', (kind) => {
     const { db: database, dbKind } = tg.gateway.ctx;
     aliceId = await createUser(database, dbKind, { username: 'alice', password: PASSWORD });
     await createUser(database, dbKind, { username: 'bob', password: PASSWORD, group: 'team' });
-    alice = await login('alice');
-    bob = await login('bob');
+    alice = await loginAs(tg, 'alice');
+    bob = await loginAs(tg, 'bob');
   });
   afterAll(async () => tg?.close());
 

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import { setupRoot, startTestGateway, type ApiClient, type ApiResponse, type TestGateway } from '../helpers/gateway.js';
+import { loginAs, PASSWORD } from '../helpers/users.js';
 import { startPaymentStandIn, standInSign, type PaymentStandIn } from '../helpers/payment-standin.js';
 import { createUser } from '../../server/users/repository.js';
 
-const PASSWORD = 'secret-pass-1';
 const QUOTA_PER_DOLLAR = 500000;
 
 const MSG = {
@@ -58,12 +58,6 @@ await forEachDatabase('online top-up', (kind) => {
     expectOk(await root.put('/api/option/', { key, value }));
   }
 
-  async function login(username: string): Promise<ApiClient> {
-    const client = tg.client();
-    expectOk(await client.login(username, PASSWORD));
-    return client;
-  }
-
   /** An order made by `client` and submitted to the stand-in, as the wallet page does. */
   async function checkout(client: ApiClient, amount: number, method = 'zfb'): Promise<PayForm> {
     const form = expectOk<PayForm>(await client.post('/api/user/pay', { amount, top_up_code: '', payment_method: method }));
@@ -79,8 +73,8 @@ await forEachDatabase('online top-up', (kind) => {
     const { db: database, dbKind } = tg.gateway.ctx;
     aliceId = await createUser(database, dbKind, { username: 'alice', password: PASSWORD });
     bobId = await createUser(database, dbKind, { username: 'bob', password: PASSWORD, group: 'vip' });
-    alice = await login('alice');
-    bob = await login('bob');
+    alice = await loginAs(tg, 'alice');
+    bob = await loginAs(tg, 'bob');
   });
   afterAll(async () => {
     await tg?.close();
