@@ -1,11 +1,15 @@
-// bench/relay: the relay's overhead. Starts the OpenAI stand-in and the built gateway (pinned to one
-// core with taskset; the stand-in and the load generator share the other), then loads both with
-// autocannon at concurrency 50 and 200, streaming (20-chunk SSE) and not, and prints requests/s
-// direct and through the gateway, their ratio, the latency the gateway adds (p50/p99), the
-// gateway's CPU time per request and its peak memory; finally a 60 s soak for memory flatness.
-// Needs `npm run build`. Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`.
-// Targets (2 cores, gateway on one): CPU ≤ 150 µs per request, ≤ 250 µs per 20-chunk stream,
-// zero errors at concurrency 200, memory flat across 60 s.
+// bench/relay: the relay's overhead against a bare pass-through. Starts the OpenAI stand-in, the
+// built gateway and bench/baseline.mjs (Fastify + undici, the key in a Map, no database) — the
+// gateway and the baseline pinned to the same core with taskset, the stand-in and the load generator
+// on the other — then loads each with autocannon at concurrency 50 and 200, streaming (20-chunk SSE)
+// and not, for two payers: a large balance (the pre-charge is skipped) and a small one (every call
+// reserves and settles quota). Prints requests/s, the latency the gateway adds, the CPU time per
+// request of the gateway and of the baseline and their ratio, and the gateway's peak memory; then a
+// 60 s soak for memory flatness. Needs `npm run build`.
+// Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`; BENCH_SQL_DSN=postgres://… runs
+// the gateway on that database instead of a fresh SQLite file (the database must be empty).
+// Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
+// payers; zero errors at concurrency 200; memory flat across 60 s.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +96,7 @@ const gateway = spawn(gwCmd, gwArgs, {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
-    SQL_DSN: '',
+    SQL_DSN: process.env.BENCH_SQL_DSN ?? '',
     SQLITE_PATH: join(dir, 'gw.db'),
     LOG_LEVEL: 'warn',
     GLOBAL_API_RATE_LIMIT: '1000000',
@@ -102,8 +106,9 @@ const gateway = spawn(gwCmd, gwArgs, {
 await waitForLine(gateway, /gateway listening/);
 const base = `http://127.0.0.1:${port}`;
 
-// Root (200 USD of quota: the pre-charge is skipped as for any large balance), a channel to the
-// stand-in, and an unlimited token.
+// Root (200 USD of quota: the pre-charge is skipped as for any large balance) with an unlimited
+// token, and a user with 8 USD on a token limited to the same (below the 10 USD shortcut: every call
+// reserves its estimate and settles), both on a channel to the stand-in.
 await api(base, '', 0, 'POST', '/api/setup', { username: 'root', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
 let { json, cookie } = await api(base, '', 0, 'POST', '/api/user/login', { username: 'root', password: 'bench-pass-1' });
 const rootId = json.data.id;
@@ -115,56 +120,81 @@ await api(base, cookie, rootId, 'POST', '/api/channel/', {
   models: 'gpt-4o-mini',
   group: 'default',
 });
-const token = (
-  await api(base, cookie, rootId, 'POST', '/api/token/', {
-    name: 'bench',
-    remain_quota: 0,
-    unlimited_quota: true,
-    expired_time: -1,
+async function tokenKey(session, userId, remainQuota) {
+  const token = (
+    await api(base, session, userId, 'POST', '/api/token/', {
+      name: 'bench',
+      remain_quota: remainQuota,
+      unlimited_quota: remainQuota === 0,
+      expired_time: -1,
+    })
+  ).json.data;
+  return (await api(base, session, userId, 'POST', `/api/token/${token.id}/key`, {})).json.data.key;
+}
+const SMALL = 4_000_000;
+const small = (
+  await api(base, cookie, rootId, 'POST', '/api/user/', {
+    username: 'bench-small',
+    password: 'bench-pass-2',
+    display_name: 'small',
   })
 ).json.data;
-const key = (await api(base, cookie, rootId, 'POST', `/api/token/${token.id}/key`, {})).json.data.key;
+await api(base, cookie, rootId, 'PUT', '/api/user/', { ...small, password: '', quota: SMALL });
+const smallLogin = await api(base, '', 0, 'POST', '/api/user/login', { username: 'bench-small', password: 'bench-pass-2' });
+const keys = {
+  large: await tokenKey(cookie, rootId, 0),
+  small: await tokenKey(smallLogin.cookie, small.id, SMALL),
+};
 await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
 
-const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+const [blCmd, blArgs] = taskset(1, process.execPath, ['bench/baseline.mjs', upstreamUrl, keys.large]);
+const baseline = spawn(blCmd, blArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+const baselineUrl = (await waitForLine(baseline, /baseline (http:\/\/\S+)/))[1];
+
 const bodies = {
   plain: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }] }),
   stream: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }], stream: true }),
 };
+const headersFor = (key) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` });
 
 let peakRss = rssMb(gateway.pid);
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, rssMb(gateway.pid));
 }, 250);
 
+/** One measured run against a server: requests/s, latency and the server's CPU µs per answered request. */
+async function measure(url, pid, key, body, connections) {
+  const before = cpuTicks(pid);
+  const r = await load(`${url}/v1/chat/completions`, headersFor(key), body, connections, SECONDS);
+  const cpuMs = ((cpuTicks(pid) - before) / CLK_TCK) * 1000;
+  const ok = r.requests.total - r.errors - r.non2xx;
+  return { r, ok, cpuUs: (cpuMs * 1000) / Math.max(1, ok), errors: r.errors + r.non2xx + r.timeouts };
+}
+
 const rows = [];
 for (const mode of ['plain', 'stream']) {
   for (const connections of [50, 200]) {
-    await load(`${base}/v1/chat/completions`, headers, bodies[mode], connections, 2); // warm-up
-    const direct = await load(`${upstreamUrl}/v1/chat/completions`, headers, bodies[mode], connections, SECONDS);
-    const before = cpuTicks(gateway.pid);
-    const through = await load(`${base}/v1/chat/completions`, headers, bodies[mode], connections, SECONDS);
-    const cpuMs = ((cpuTicks(gateway.pid) - before) / CLK_TCK) * 1000;
-    const ok = through.requests.total - through.errors - through.non2xx;
-    rows.push({
-      mode,
-      connections,
-      directRps: direct.requests.average,
-      gatewayRps: through.requests.average,
-      ratio: through.requests.average / direct.requests.average,
-      addedP50: through.latency.p50 - direct.latency.p50,
-      addedP99: through.latency.p99 - direct.latency.p99,
-      cpuUsPerReq: (cpuMs * 1000) / Math.max(1, ok),
-      errors: through.errors + through.non2xx + through.timeouts,
-    });
+    const body = bodies[mode];
+    await load(`${baselineUrl}/v1/chat/completions`, headersFor(keys.large), body, connections, 2); // warm-up
+    const bl = await measure(baselineUrl, baseline.pid, keys.large, body, connections);
+    for (const payer of ['large', 'small']) {
+      await load(`${base}/v1/chat/completions`, headersFor(keys[payer]), body, connections, 2); // warm-up
+      const gw = await measure(base, gateway.pid, keys[payer], body, connections);
+      rows.push({ mode, connections, payer, bl, gw });
+    }
   }
 }
 
-console.log(`\nrelay overhead (${SECONDS} s per run; gateway pinned to core 1, stand-in and load on core 0)`);
-console.log('mode    conc  direct req/s  gateway req/s  ratio  +p50 ms  +p99 ms  gateway CPU µs/req  errors');
-for (const r of rows) {
+const SQL = process.env.BENCH_SQL_DSN ? process.env.BENCH_SQL_DSN.split(':')[0] : 'sqlite';
+console.log(
+  `\nrelay overhead on ${SQL} (${SECONDS} s per run; gateway and baseline pinned to core 1, stand-in and load on core 0)`,
+);
+console.log(
+  'mode    conc  payer  baseline req/s  gateway req/s  +p50 ms  +p99 ms  baseline CPU µs  gateway CPU µs  ratio  errors',
+);
+for (const { mode, connections, payer, bl, gw } of rows) {
   console.log(
-    `${r.mode.padEnd(7)} ${String(r.connections).padStart(4)}  ${r.directRps.toFixed(0).padStart(12)}  ${r.gatewayRps.toFixed(0).padStart(13)}  ${r.ratio.toFixed(2).padStart(5)}  ${r.addedP50.toFixed(1).padStart(7)}  ${r.addedP99.toFixed(1).padStart(7)}  ${r.cpuUsPerReq.toFixed(0).padStart(18)}  ${String(r.errors).padStart(6)}`,
+    `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(5)}  ${bl.r.requests.average.toFixed(0).padStart(14)}  ${gw.r.requests.average.toFixed(0).padStart(13)}  ${(gw.r.latency.p50 - bl.r.latency.p50).toFixed(1).padStart(7)}  ${(gw.r.latency.p99 - bl.r.latency.p99).toFixed(1).padStart(7)}  ${bl.cpuUs.toFixed(0).padStart(15)}  ${gw.cpuUs.toFixed(0).padStart(14)}  ${(gw.cpuUs / bl.cpuUs).toFixed(2).padStart(5)}  ${String(gw.errors + bl.errors).padStart(6)}`,
   );
 }
 console.log(`peak gateway RSS during the runs: ${peakRss.toFixed(1)} MB`);
@@ -172,7 +202,7 @@ console.log(`peak gateway RSS during the runs: ${peakRss.toFixed(1)} MB`);
 if (SOAK_SECONDS > 0) {
   const samples = [];
   const soak = setInterval(() => samples.push(rssMb(gateway.pid)), 1000);
-  const result = await load(`${base}/v1/chat/completions`, headers, bodies.stream, 50, SOAK_SECONDS);
+  const result = await load(`${base}/v1/chat/completions`, headersFor(keys.small), bodies.stream, 50, SOAK_SECONDS);
   clearInterval(soak);
   const third = Math.max(1, Math.floor(samples.length / 3));
   const avg = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -185,6 +215,7 @@ if (SOAK_SECONDS > 0) {
 
 clearInterval(sampler);
 gateway.kill('SIGTERM');
+baseline.kill('SIGTERM');
 upstream.kill('SIGTERM');
 await new Promise((r) => setTimeout(r, 500));
 rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { GatewayContext } from './context.js';
+import type { Balances } from './billing/journal-ops.js';
 import { migrate, openDb } from './db/index.js';
 import { OptionStore } from './options/store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
@@ -16,7 +17,12 @@ import { Bus } from './cache/bus.js';
 import { createTokenCache } from './tokens/cache.js';
 import { createChannelCache } from './channels/cache.js';
 import { UserCache } from './users/user-cache.js';
-import { UsageWriter } from './logs/writer.js';
+import { HourlyTotals } from './logs/hourly-totals.js';
+import { Journal } from './billing/journal.js';
+import { Holds } from './billing/holds.js';
+import { balanceHints } from './billing/hints.js';
+import { NodeWatch } from './cluster/nodes.js';
+import { TRUSTED_USD } from './relay/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
 import { AppError } from './http/errors.js';
 import { clientIp } from './http/client-ip.js';
@@ -77,6 +83,11 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
   const bus = await Bus.create(redis, config.redisPrefix);
   const base = { db: handle.db, bus, config };
+  let onBalances = (_: Balances) => undefined as void;
+  const journal = new Journal(handle.db, handle.kind, {
+    onBalances: (balances) => onBalances(balances),
+    onError: (err, what) => console.error(`${what}:`, err),
+  });
   const ctx: GatewayContext = {
     config,
     db: handle.db,
@@ -90,10 +101,24 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     tokens: createTokenCache(base),
     users: new UserCache(handle.db, bus),
     channels: await createChannelCache(base),
-    usage: new UsageWriter(handle.db, handle.kind, (err) => console.error('usage write failed', err), options),
+    journal,
+    holds: new Holds(journal),
+    totals: new HourlyTotals(handle.db, handle.kind, (err) => console.error('hourly totals write failed', err), options),
     startTime: Math.floor(Date.now() / 1000),
     version: readVersion(),
   };
+
+  onBalances = balanceHints(ctx, TRUSTED_USD);
+  const nodes = new NodeWatch({
+    db: handle.db,
+    kind: handle.kind,
+    id: ctx.holds.node,
+    isLive: (id) => ctx.holds.live.has(id),
+    timeoutMs: config.nodeTimeoutMs,
+    onRecovered: (rows) => console.warn(`resolved ${rows.length} held reservation(s) left by stopped gateway processes`),
+    onError: (err) => console.error('node heartbeat failed:', err),
+  });
+  await nodes.start();
 
   const stopSync = syncOptions(ctx);
   const stopChannelScheduler = startChannelScheduler(ctx);
@@ -160,7 +185,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       await stopChannelScheduler();
       stopSync();
       ctx.channels.close();
-      await ctx.usage.close();
+      await ctx.journal.close();
+      await nodes.stop();
+      await ctx.totals.close();
       ctx.bus.close();
       ctx.limiter.close();
       redis?.disconnect();

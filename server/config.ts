@@ -19,6 +19,11 @@ export interface Config {
   consoleDir: string | null;
   /** Run migrations and background jobs (one master node in a cluster). */
   isMaster: boolean;
+  /**
+   * Milliseconds without a heartbeat after which another gateway process is taken for dead and the
+   * quota its calls held is resolved (NODE_TIMEOUT, seconds).
+   */
+  nodeTimeoutMs: number;
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
   logLevel: string;
@@ -94,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionSecret,
     consoleDir: env.CONSOLE_DIR === '' ? null : (env.CONSOLE_DIR ?? null),
     isMaster: env.NODE_TYPE !== 'slave',
+    nodeTimeoutMs: intVar(env, 'NODE_TIMEOUT', 30, 2, 3600) * 1000,
     trustProxy: boolVar(env, 'TRUST_PROXY', false),
     logLevel,
   };

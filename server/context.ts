@@ -10,7 +10,9 @@ import type { Bus } from './cache/bus.js';
 import type { TokenCache } from './tokens/cache.js';
 import type { ChannelCache } from './channels/cache.js';
 import type { UserCache } from './users/user-cache.js';
-import type { UsageWriter } from './logs/writer.js';
+import type { HourlyTotals } from './logs/hourly-totals.js';
+import type { Journal } from './billing/journal.js';
+import type { Holds } from './billing/holds.js';
 
 /** Everything a route needs, built once at start-up and reached as `app.ctx`. */
 export interface GatewayContext {
@@ -28,8 +30,12 @@ export interface GatewayContext {
   tokens: TokenCache;
   users: UserCache;
   channels: ChannelCache;
-  /** Logs, hourly totals and usage counters, written in batches. */
-  usage: UsageWriter;
+  /** Quota movements and log rows, committed in batches shared by concurrent calls. */
+  journal: Journal;
+  /** Quota held by calls in flight. */
+  holds: Holds;
+  /** Hourly usage totals (dashboard, channel statistics), written every DataExportInterval. */
+  totals: HourlyTotals;
   startTime: number;
   version: string;
 }

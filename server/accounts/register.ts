@@ -9,11 +9,11 @@ import { formatQuota } from '../users/quota-format.js';
 import { consumeVerificationCode } from './codes.js';
 import { emailRuleViolation, emailTaken, isValidEmail, normaliseEmail } from './email-rules.js';
 import type { RegisterBody } from './schemas.js';
+import { LOG_SYSTEM } from '../logs/types.js';
 
 const USERNAME_MAX = 12;
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 20;
-const LOG_SYSTEM = 4;
 
 const USERNAME_TAKEN = '用户名已存在，或已注销';
 

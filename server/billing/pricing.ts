@@ -12,6 +12,8 @@ export interface Price {
   cacheRatio: number;
   cacheWriteRatio: number;
   groupRatio: number;
+  /** The model has neither price nor ratio: priced at the DefaultModelRatio option. */
+  unset: boolean;
 }
 
 export interface Usage {
@@ -57,7 +59,8 @@ export type PriceLookup = { ok: true; price: Price } | { ok: false; reason: 'mod
 
 /**
  * The price of `model` for a caller in `group`. A model with neither a fixed price nor a ratio is
- * refused unless `acceptUnset` (self-use mode, or the user's accept_unset_model_ratio_model).
+ * refused unless `acceptUnset` (self-use mode, or the user's accept_unset_model_ratio_model), and
+ * then priced at the DefaultModelRatio option — never free unless an admin sets that to 0.
  */
 export function lookupPrice(options: OptionStore, model: string, group: string, acceptUnset: boolean): PriceLookup {
   const groupRatios = options.json<Record<string, number>>('GroupRatio');
@@ -67,18 +70,18 @@ export function lookupPrice(options: OptionStore, model: string, group: string, 
   const cacheRatios = options.json<Record<string, number>>('CacheRatio');
   const fixed = prices[model];
   const ratio = ratios[model];
-  if (typeof fixed !== 'number' && typeof ratio !== 'number' && !acceptUnset) {
-    return { ok: false, reason: 'model_ratio_not_set' };
-  }
+  const unset = typeof fixed !== 'number' && typeof ratio !== 'number';
+  if (unset && !acceptUnset) return { ok: false, reason: 'model_ratio_not_set' };
   return {
     ok: true,
     price: {
       modelPrice: typeof fixed === 'number' ? fixed : null,
-      modelRatio: typeof ratio === 'number' ? ratio : 0,
+      modelRatio: typeof ratio === 'number' ? ratio : unset ? Math.max(0, options.number('DefaultModelRatio')) : 0,
       completionRatio: completionRatioFor(model, options.json<Record<string, number>>('CompletionRatio')),
       cacheRatio: typeof cacheRatios[model] === 'number' ? cacheRatios[model] : 1,
       cacheWriteRatio: DEFAULT_CACHE_WRITE_RATIO,
       groupRatio,
+      unset,
     },
   };
 }

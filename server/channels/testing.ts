@@ -18,7 +18,7 @@ import { mapModel } from '../relay/model-mapping.js';
 import { providerFor } from '../relay/providers/registry.js';
 import { readText } from '../relay/upstream.js';
 import { adapterFor, errorMessageOf, sendUpstream } from '../relay/exchange.js';
-import type { RelayInput } from '../relay/pipeline.js';
+import type { RelayInput } from '../relay/types.js';
 import type { ProviderDefinition } from '../relay/providers/types.js';
 import { splitList } from './input.js';
 import { setChannelStatus } from './status.js';

@@ -16,6 +16,7 @@ import type { Database } from './types.js';
 import * as m0001 from './migrations/0001_init.js';
 import * as m0002 from './migrations/0002_logs_group_index.js';
 import * as m0003 from './migrations/0003_user_oauth_indexes.js';
+import * as m0004 from './migrations/0004_reservations.js';
 
 export type Db = Kysely<Database>;
 
@@ -99,6 +100,7 @@ const migrations: Record<string, { up(db: Kysely<any>, kind: DbKind): Promise<vo
   '0001_init': m0001,
   '0002_logs_group_index': m0002,
   '0003_user_oauth_indexes': m0003,
+  '0004_reservations': m0004,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

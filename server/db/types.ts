@@ -219,6 +219,41 @@ export interface QuotaDataTable {
   quota: D<number>;
 }
 
+/**
+ * Quota held by one call in flight (written with the debit that holds it, deleted with the settlement
+ * that replaces it by a log row). `delivered` is the cost of what the call had delivered at its last
+ * checkpoint; `record` the JSON of the log row's fixed fields, for whoever resolves an orphaned hold.
+ */
+export interface ReservationsTable {
+  id: string;
+  node: string;
+  user_id: number;
+  token_id: D<number>;
+  unlimited_token: D<Flag>;
+  amount: D<number>;
+  delivered: D<number>;
+  prompt_tokens: D<number>;
+  completion_tokens: D<number>;
+  channel_id: D<number>;
+  record: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Gateway processes, by the heartbeat each writes (`seen_at`, milliseconds). `scope` names where
+ * `pid` means something (host, boot and pid namespace); `pid_start` tells a pid from its reuse.
+ */
+export interface NodesTable {
+  id: string;
+  host: D<string>;
+  scope: D<string>;
+  pid: D<number>;
+  pid_start: D<number>;
+  started_at: number;
+  seen_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -232,6 +267,8 @@ export interface Database {
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
   quota_data: QuotaDataTable;
+  reservations: ReservationsTable;
+  nodes: NodesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -245,4 +282,5 @@ export type TopUp = Selectable<TopUpsTable>;
 export type Midjourney = Selectable<MidjourneysTable>;
 export type Task = Selectable<TasksTable>;
 export type QuotaData = Selectable<QuotaDataTable>;
+export type Reservation = Selectable<ReservationsTable>;
 export type { ColumnType };

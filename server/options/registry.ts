@@ -132,6 +132,8 @@ export const OPTION_REGISTRY = {
   QuotaRemindThreshold: int(1000),
   QuotaForNewUser: int(0),
   PreConsumedQuota: int(500),
+  /** The model ratio of models without a price or ratio, where unset prices are accepted. */
+  DefaultModelRatio: float(30),
   QuotaForInviter: int(0),
   QuotaForInvitee: int(0),
   StreamCacheQueueLength: int(0),

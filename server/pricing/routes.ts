@@ -43,12 +43,12 @@ export function pricingItems(ctx: Pick<GatewayContext, 'options' | 'channels'>):
     // The group ratio is not part of an item; any group gives the same model figures. With unset
     // prices accepted the lookup always answers; a model without price or ratio reads as ratio 0.
     const found = lookupPrice(ctx.options, model, DEFAULT_GROUP, true);
-    const price = found.ok ? found.price : { modelPrice: null, modelRatio: 0, completionRatio: 1 };
+    const price = found.ok ? found.price : { modelPrice: null, modelRatio: 0, completionRatio: 1, unset: true };
     const fixed = price.modelPrice;
     return {
       model_name: model,
       quota_type: fixed !== null ? QUOTA_TYPE_CALL : QUOTA_TYPE_TOKENS,
-      model_ratio: fixed !== null ? 0 : price.modelRatio,
+      model_ratio: fixed !== null || price.unset ? 0 : price.modelRatio,
       completion_ratio: price.completionRatio,
       model_price: fixed ?? 0,
       enable_groups: byModel.get(model) ?? [],

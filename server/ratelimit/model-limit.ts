@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { GatewayContext } from '../context.js';
-import type { RelayCaller } from '../relay/pipeline.js';
+import type { RelayCaller } from '../relay/types.js';
 import { RelayError } from '../relay/errors.js';
 
 export interface ModelLimits {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import { credit } from '../billing/ledger.js';
+import { creditUser } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
 import { likeExpr } from '../db/helpers.js';
 import type { Database, Redemption } from '../db/types.js';
@@ -174,7 +174,7 @@ export async function redeem(
     // Another request claimed it between the read and the write.
     if (Number(claimed.numUpdatedRows) !== 1) return { ok: false, reason: 'used' } as const;
     const quota = Number(code.quota);
-    await credit(trx, { userId: user.id, tokenId: 0, unlimitedToken: true }, quota);
+    await creditUser(trx, user.id, quota);
     await trx
       .insertInto('logs')
       .values({

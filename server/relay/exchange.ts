@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import type { Usage } from '../billing/pricing.js';
-import type { RelayInput } from './pipeline.js';
+import type { RelayInput } from './types.js';
 import type { Endpoint } from './endpoints.js';
 import type { ChatAdapter, PreparedCall, ProviderDefinition, ProviderSettings } from './providers/types.js';
 import { claudeSettingsFrom } from './providers/claude/convert-to-claude-messages.js';
@@ -48,11 +48,9 @@ import {
   forwardStream,
   inspectOpenAIEvent,
   inspectWith,
+  type AnswerHooks,
   type ForwardResult,
 } from './forward.js';
-
-/** The wire format a client speaks. */
-export type ClientFormat = 'openai' | 'claude' | 'gemini';
 
 /**
  * How a request travels: `native` when client and channel speak the same protocol; `adapter` when
@@ -251,7 +249,7 @@ export function forwardAnswer(
   res: UpstreamResponse,
   out: ServerResponse,
   started: number,
-  isClientGone: () => boolean,
+  hooks: AnswerHooks,
 ): Promise<ForwardResult> {
   if (isGeminiEmbed(input)) {
     const adapter = provider.protocol === 'gemini' ? undefined : adapterFor(provider, 'embeddings');
@@ -264,8 +262,7 @@ export function forwardAnswer(
   const route = routeFor(provider, input);
   if (route.kind !== 'native') {
     const parser = route.kind === 'adapter' ? route.adapter.stream(input.model) : createOpenAIStreamParser();
-    if (streaming)
-      return forwardConvertedStream(res, out, started, { parser, serializer: serializerFor(input), isClientGone, decoder });
+    if (streaming) return forwardConvertedStream(res, out, started, { parser, serializer: serializerFor(input), hooks, decoder });
     return forwardConvertedJson(res, out, started, (payload) => {
       const { completion, usage }: { completion: unknown; usage: Usage | null } =
         route.kind === 'adapter'
@@ -275,13 +272,12 @@ export function forwardAnswer(
     });
   }
   if (input.client === 'claude') {
-    if (streaming)
-      return forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), isClientGone, decoder });
+    if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), hooks, decoder });
     return forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage));
   }
   if (input.client === 'gemini') {
     const parser = createGeminiStreamParser({ model: input.model });
-    if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(parser), isClientGone, decoder });
+    if (streaming) return forwardStream(res, out, started, { inspect: inspectWith(parser), hooks, decoder });
     return forwardJson(
       res,
       out,
@@ -290,7 +286,7 @@ export function forwardAnswer(
     );
   }
   if (streaming)
-    return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), isClientGone, decoder });
+    return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), hooks, decoder });
   if (contentType.includes('json') || contentType.startsWith('text/')) return forwardJson(res, out, started);
   return forwardBinary(res, out, started);
 }

@@ -21,6 +21,8 @@ export interface ForwardResult {
   firstTokenMs: number;
   /** The client went away before the end. */
   clientAborted: boolean;
+  /** The upstream broke off mid-answer (its error's message): what was delivered is billed. */
+  interrupted?: string;
   /**
    * Completes the answer. Called after billing, so a client that has seen the end of its answer
    * also sees its balance and log settled.
@@ -42,11 +44,29 @@ class RunningCount {
       this.pending = '';
     }
   }
+  /** Counted so far, the uncounted rest estimated (cheap: for checkpoints). */
+  estimate(): number {
+    return this.counted + estimateTokens(this.pending);
+  }
   async total(): Promise<number> {
     const rest = await countTokens(this.pending);
     this.pending = '';
     return this.counted + rest;
   }
+}
+
+/** Where a stream reports its progress for billing checkpoints. */
+export interface StreamProgress {
+  /** Whether a checkpoint is due (asked for each chunk: must be cheap). */
+  due(): boolean;
+  /** What has been delivered so far: the usage seen, or the completion tokens counted. */
+  report(usage: Usage | null, completionTokens: number): void;
+}
+
+/** What the relay tells the forwarding of an answer. */
+export interface AnswerHooks {
+  isClientGone: () => boolean;
+  progress?: StreamProgress | undefined;
 }
 
 /** Waits until the client can take more, or is gone. */
@@ -151,10 +171,11 @@ async function relayStream(
   opts: {
     render: (ev: SseEvent, tally: StreamTally) => string;
     tail: () => string;
-    isClientGone: () => boolean;
+    hooks: AnswerHooks;
     decoder?: FrameDecoder | undefined;
   },
 ): Promise<ForwardResult> {
+  const { isClientGone, progress } = opts.hooks;
   out.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -180,17 +201,19 @@ async function relayStream(
   };
   let firstTokenMs = 0;
   let clientAborted = false;
+  let interrupted: string | undefined;
   try {
     for await (const chunk of upstream.body) {
       if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
       const text = renderAll(sse.push(chunk as Buffer));
       if (text !== '') {
-        if (opts.isClientGone()) {
+        if (isClientGone()) {
           clientAborted = true;
           break;
         }
         if (!out.write(text)) await drained(out);
       }
+      if (progress?.due()) progress.report(tally.usage, tally.count.estimate());
       // Leaving the loop closes the upstream connection: the rest is not generated.
       if (stopped) break;
     }
@@ -200,16 +223,19 @@ async function relayStream(
       if (rest !== '') out.write(rest);
     }
   } catch (err) {
-    if (!opts.isClientGone()) throw err;
-    clientAborted = true;
+    if (isClientGone()) clientAborted = true;
+    else interrupted = (err as Error).message || 'upstream connection lost';
   }
-  if (opts.isClientGone()) clientAborted = true;
+  if (isClientGone()) clientAborted = true;
   const finish = () => {
-    if (!clientAborted) out.end(stopped ? opts.tail() || watch!.stoppedTail() : opts.tail());
+    // A broken answer ends broken: the client must not take it for complete.
+    if (interrupted) out.destroy();
+    else if (!clientAborted) out.end(stopped ? opts.tail() || watch!.stoppedTail() : opts.tail());
   };
-  // A cut stream never reached its usage report: what was generated is counted here.
-  const usage = stopped ? null : tally.usage;
-  return { usage, completionTokens: usage ? 0 : await tally.count.total(), firstTokenMs, clientAborted, finish };
+  // A cut or broken stream never reached its usage report: what was generated is counted here.
+  const usage = stopped || interrupted ? null : tally.usage;
+  const completionTokens = usage ? 0 : await tally.count.total();
+  return { usage, completionTokens, firstTokenMs, clientAborted, interrupted, finish };
 }
 
 /** An SSE event as text again, its `event:` name kept. */
@@ -222,7 +248,7 @@ export function forwardStream(
   upstream: UpstreamResponse,
   out: ServerResponse,
   started: number,
-  opts: { inspect: (ev: SseEvent) => EventInspection; isClientGone: () => boolean; decoder?: FrameDecoder | undefined },
+  opts: { inspect: (ev: SseEvent) => EventInspection; hooks: AnswerHooks; decoder?: FrameDecoder | undefined },
 ): Promise<ForwardResult> {
   return relayStream(upstream, out, started, {
     decoder: opts.decoder,
@@ -232,7 +258,7 @@ export function forwardStream(
       return seen.drop ? '' : frame(ev);
     },
     tail: () => '',
-    isClientGone: opts.isClientGone,
+    hooks: opts.hooks,
   });
 }
 
@@ -288,7 +314,7 @@ export function forwardConvertedStream(
   opts: {
     parser: { push(event: SseEvent): StreamEvent[] };
     serializer: { push(event: StreamEvent): string; end(): string };
-    isClientGone: () => boolean;
+    hooks: AnswerHooks;
     decoder?: FrameDecoder | undefined;
   },
 ): Promise<ForwardResult> {
@@ -305,7 +331,7 @@ export function forwardConvertedStream(
       return text;
     },
     tail: () => opts.serializer.end(),
-    isClientGone: opts.isClientGone,
+    hooks: opts.hooks,
   });
 }
 

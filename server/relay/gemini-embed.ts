@@ -6,7 +6,7 @@
  * is counted locally.
  */
 import type { ServerResponse } from 'node:http';
-import type { RelayInput } from './pipeline.js';
+import type { RelayInput } from './types.js';
 import type { UpstreamResponse } from './upstream.js';
 import type { ProviderDefinition } from './providers/types.js';
 import { forwardConvertedJson, forwardJson, type ForwardResult } from './forward.js';

@@ -9,7 +9,8 @@ import type { GatewayContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import { RelayError, relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
-import { relay, type RelayInput } from './pipeline.js';
+import { relay } from './pipeline.js';
+import type { RelayInput } from './types.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './request.js';
 import { geminiErrorBody } from './providers/gemini/convert-from-gemini-request.js';
 

@@ -1,101 +1,123 @@
-/** The log rows and usage counters of relayed requests (queued; written in batches). */
+/**
+ * The log rows of relayed calls: the consume row a settlement writes with its quota, and the error
+ * row of a call no channel served. Both go through the journal with the quota they record.
+ */
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import type { Price, Usage } from '../billing/pricing.js';
+import type { HoldRecord } from '../billing/holds.js';
+import type { LogRow } from '../billing/journal-ops.js';
+import { LOG_CONSUME, LOG_ERROR } from '../logs/types.js';
 import type { RelayError } from './errors.js';
-import type { RelayCaller, RelayInput } from './pipeline.js';
+import type { RelayCaller, RelayInput } from './types.js';
 
-export const LOG_TOPUP = 1;
-export const LOG_CONSUME = 2;
-export const LOG_MANAGE = 3;
-export const LOG_SYSTEM = 4;
-export const LOG_ERROR = 5;
-export const LOG_REFUND = 6;
-
-interface Common {
+export interface ServedCall {
   caller: RelayCaller;
   input: RelayInput;
+  channel: Channel;
+  price: Price;
+  usage: Usage;
+  quota: number;
+  upstreamModel: string;
   tried: number[];
   clientIp: string;
   useTimeMs: number;
+  firstTokenMs: number;
+  localCount: boolean;
+  clientAborted: boolean;
+  /** Why the answer ended early (the upstream broke off): billed for what was delivered. */
+  interrupted?: string;
 }
 
-export type RelayLog =
-  | (Common & {
-      channel: Channel;
-      price: Price;
-      usage: Usage;
-      quota: number;
-      upstreamModel: string;
-      firstTokenMs: number;
-      localCount: boolean;
-      clientAborted: boolean;
-      error?: undefined;
-    })
-  | (Common & { error: RelayError; channel?: undefined });
-
-export function writeRelayLog(ctx: GatewayContext, entry: RelayLog): void {
-  const { caller, input } = entry;
-  const now = Math.floor(Date.now() / 1000);
-  const base = {
-    user_id: caller.userId,
-    created_at: now,
-    username: caller.username,
-    token_name: caller.tokenName,
-    token_id: caller.tokenId,
-    model_name: input.model,
-    use_time: Math.round(entry.useTimeMs / 1000),
-    is_stream: input.stream ? 1 : 0,
-    group: caller.group,
-    ip: entry.clientIp,
-  };
-  if (entry.error) {
-    ctx.usage.log({
-      ...base,
-      type: LOG_ERROR,
-      content: entry.error.message,
-      channel_id: entry.tried.at(-1) ?? 0,
-      other: JSON.stringify({ status_code: entry.error.status, admin_info: { use_channel: entry.tried } }),
-    });
-    return;
-  }
-  const { usage, price, channel } = entry;
-  ctx.usage.usage({
-    userId: caller.userId,
-    username: caller.username,
-    tokenId: caller.tokenId,
-    channelId: channel.id,
-    model: input.model,
-    quota: entry.quota,
-    tokens: usage.promptTokens + usage.completionTokens,
-  });
-  if (!ctx.options.bool('LogConsumeEnabled')) return;
-  const other = {
+/** What the log row's `other` starts from: the prices of the call. */
+function priceDetails(price: Price): Record<string, unknown> {
+  return {
     model_ratio: price.modelRatio,
     group_ratio: price.groupRatio,
     completion_ratio: price.completionRatio,
     cache_ratio: price.cacheRatio,
     model_price: price.modelPrice ?? -1,
+    unset_price: price.unset || undefined,
+  };
+}
+
+function priceContent(price: Price): string {
+  const base =
+    price.modelPrice !== null
+      ? `模型价格 ${price.modelPrice}，分组倍率 ${price.groupRatio}`
+      : `模型倍率 ${price.modelRatio}，补全倍率 ${price.completionRatio}，分组倍率 ${price.groupRatio}`;
+  return price.unset ? `${base}（模型未设置价格，按默认倍率计费）` : base;
+}
+
+/** The fixed fields of a call's log row, kept with its hold for a recovery. */
+export function holdRecord(caller: RelayCaller, input: RelayInput, price: Price, clientIp: string): HoldRecord {
+  return {
+    username: caller.username,
+    token_name: caller.tokenName,
+    model_name: input.model,
+    group: caller.group,
+    ip: clientIp,
+    is_stream: input.stream ? 1 : 0,
+    other: priceDetails(price),
+  };
+}
+
+/** The consume row of a served call; null when consume logs are switched off (LogConsumeEnabled). */
+export function consumeLog(ctx: GatewayContext, call: ServedCall): LogRow | null {
+  if (!ctx.options.bool('LogConsumeEnabled')) return null;
+  const { caller, input, usage, price, channel } = call;
+  const other = {
+    ...priceDetails(price),
     cache_tokens: usage.cachedTokens ?? 0,
     cache_creation_tokens: usage.cacheWriteTokens ?? 0,
-    frt: entry.firstTokenMs,
-    is_model_mapped: entry.upstreamModel !== input.model,
-    upstream_model_name: entry.upstreamModel,
-    local_count: entry.localCount || undefined,
-    client_aborted: entry.clientAborted || undefined,
-    admin_info: { use_channel: entry.tried },
+    frt: call.firstTokenMs,
+    is_model_mapped: call.upstreamModel !== input.model,
+    upstream_model_name: call.upstreamModel,
+    local_count: call.localCount || undefined,
+    client_aborted: call.clientAborted || undefined,
+    interrupted: call.interrupted,
+    admin_info: { use_channel: call.tried },
   };
-  ctx.usage.log({
-    ...base,
+  return {
+    user_id: caller.userId,
+    created_at: Math.floor(Date.now() / 1000),
     type: LOG_CONSUME,
-    content:
-      price.modelPrice !== null
-        ? `模型价格 ${price.modelPrice}，分组倍率 ${price.groupRatio}`
-        : `模型倍率 ${price.modelRatio}，补全倍率 ${price.completionRatio}，分组倍率 ${price.groupRatio}`,
-    quota: entry.quota,
+    content: call.interrupted ? `${priceContent(price)}；上游中断，按已送达部分计费` : priceContent(price),
+    username: caller.username,
+    token_name: caller.tokenName,
+    token_id: caller.tokenId,
+    model_name: input.model,
+    quota: call.quota,
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
+    use_time: Math.round(call.useTimeMs / 1000),
+    is_stream: input.stream ? 1 : 0,
     channel_id: channel.id,
+    group: caller.group,
+    ip: call.clientIp,
     other: JSON.stringify(other),
+  };
+}
+
+/** The error row of a call that was not served (no channel answered, or the answer broke off before any of it). */
+export function writeErrorLog(
+  ctx: GatewayContext,
+  e: { caller: RelayCaller; input: RelayInput; error: RelayError; tried: number[]; clientIp: string; useTimeMs: number },
+): void {
+  ctx.journal.log({
+    user_id: e.caller.userId,
+    created_at: Math.floor(Date.now() / 1000),
+    type: LOG_ERROR,
+    content: e.error.message,
+    username: e.caller.username,
+    token_name: e.caller.tokenName,
+    token_id: e.caller.tokenId,
+    model_name: e.input.model,
+    use_time: Math.round(e.useTimeMs / 1000),
+    is_stream: e.input.stream ? 1 : 0,
+    channel_id: e.tried.at(-1) ?? 0,
+    group: e.caller.group,
+    ip: e.clientIp,
+    other: JSON.stringify({ status_code: e.error.status, admin_info: { use_channel: e.tried } }),
   });
 }

@@ -1,77 +1,42 @@
 /**
- * One relayed request, end to end: price, pre-charge, channel choice with retries down the
- * priority tiers, the upstream call, forwarding, settlement and the log. Reads only caches on the
- * way in; the only synchronous database work is the atomic debit and credit of quota.
+ * One relayed request, end to end: price, hold, channel choice with retries down the priority tiers,
+ * the upstream call, forwarding (a stream's delivered cost checkpointed as it goes), the settlement
+ * with its log row, or the error row when nothing was served. Reads only caches on the way in; quota
+ * moves through the journal (server/billing/journal.ts), which batches the writes of concurrent calls.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.js';
 import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
-import { credit, debit } from '../billing/ledger.js';
-import { payerOf, priceFor, settle } from './charge.js';
-import type { Endpoint } from './endpoints.js';
+import type { Hold } from '../billing/holds.js';
+import type { Channel } from '../db/types.js';
+import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from './charge.js';
 import { RelayError, relayErrors } from './errors.js';
 import { providerFor } from './providers/registry.js';
 import { ChannelConfigError } from './providers/channel-config-error.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { readText, type UpstreamResponse } from './upstream.js';
-import type { ForwardResult } from './forward.js';
-import { errorMessageOf, forwardAnswer, sendUpstream, servesEndpoint, type ClientFormat } from './exchange.js';
+import type { ForwardResult, StreamProgress } from './forward.js';
+import { errorMessageOf, forwardAnswer, sendUpstream, servesEndpoint } from './exchange.js';
 import { geminiChannelTakesEmbed } from './gemini-embed.js';
 import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure } from './health.js';
-import { writeRelayLog } from './log.js';
+import { consumeLog, holdRecord, writeErrorLog } from './log.js';
 import { checkPromptSensitive, guardCompletion } from './sensitive.js';
 import { checkModelRateLimit, recordModelSuccess } from '../ratelimit/model-limit.js';
-
-/** Who pays, in the relay's terms (an sk- token, or the playground's console session). */
-export interface RelayCaller {
-  userId: number;
-  username: string;
-  group: string;
-  tokenId: number;
-  tokenName: string;
-  unlimitedToken: boolean;
-  /** Balance hints from the caches (not authoritative) for skipping the pre-charge. */
-  userQuotaHint: number;
-  tokenQuotaHint: number;
-  acceptUnsetPrice: boolean;
-  pinnedChannelId: number | null;
-}
-
-export interface RelayInput {
-  endpoint: Endpoint;
-  /** The parsed JSON body; null for multipart bodies sent on as `raw`. */
-  body: Record<string, unknown> | null;
-  raw: Buffer | null;
-  contentType: string;
-  model: string;
-  stream: boolean;
-  /** The client's wire format (OpenAI unless a native endpoint such as /v1/messages was called). */
-  client: ClientFormat;
-  /** Client headers a channel of the client's own protocol should see (e.g. `anthropic-beta`). */
-  forwardHeaders?: Record<string, string>;
-}
-
-const TRUSTED_USD = 10;
+import type { RelayCaller, RelayInput } from './types.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
   return status >= 500 || status === 401 || status === 403 || status === 404 || status === 408 || status === 429;
 }
 
-function estimateQuota(input: RelayInput, price: Price, quotaPerUnit: number): number {
-  const body = input.body ?? {};
-  const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? 0) || 0;
-  const usage: Usage = { promptTokens: estimateTokens(promptText(input.endpoint, body)), completionTokens: maxTokens };
-  const quota = quotaFor(price, usage, quotaPerUnit) * perCallMultiplier(input, price);
-  // A priced call always reserves something, so an empty balance is refused before the upstream
-  // is called (a body whose text the estimate cannot read would otherwise reserve nothing).
-  return quota === 0 && !isFree(price) ? 1 : quota;
-}
-
-function isFree(price: Price): boolean {
-  return price.groupRatio === 0 || (price.modelPrice !== null ? price.modelPrice === 0 : price.modelRatio === 0);
+/** The completion limit a request sets, in whichever client format it came. */
+function maxTokensOf(body: Record<string, unknown>): number {
+  const generation = body.generationConfig as { maxOutputTokens?: unknown } | undefined;
+  const limit = body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? generation?.maxOutputTokens;
+  const n = Number(limit ?? 0);
+  return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
 /** Fixed-price image calls cost once per image. */
@@ -88,20 +53,36 @@ export async function relay(
   caller: RelayCaller,
   input: RelayInput,
 ): Promise<void> {
-  const started = performance.now();
   await checkModelRateLimit(ctx, caller);
   checkPromptSensitive(ctx, input);
   const price = priceFor(ctx, caller, input.model);
-  const quotaPerUnit = ctx.options.number('QuotaPerUnit');
-  const payer = payerOf(caller);
+  const body = input.body ?? {};
+  let promptEstimate: number | null = null;
+  const estimatePrompt = () => (promptEstimate ??= estimateTokens(promptText(input.endpoint, body)));
+  const times = perCallMultiplier(input, price);
+  const amount = isTrusted(ctx, caller) ? 0 : reservationFor(ctx, price, estimatePrompt(), maxTokensOf(body), times);
+  const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
+  try {
+    await serve(ctx, request, reply, { caller, input, price, hold, times, estimatePrompt });
+  } finally {
+    // Whatever did not settle the hold (no channel, an error on the way) gives the reservation back.
+    await hold.release();
+  }
+}
 
-  const trusted =
-    caller.userQuotaHint > TRUSTED_USD * quotaPerUnit &&
-    (caller.unlimitedToken || caller.tokenQuotaHint > TRUSTED_USD * quotaPerUnit);
-  const preQuota = trusted ? 0 : estimateQuota(input, price, quotaPerUnit);
-  const pre = await debit(ctx.db, payer, preQuota);
-  if (!pre.ok) throw pre.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();
+interface Call {
+  caller: RelayCaller;
+  input: RelayInput;
+  price: Price;
+  hold: Hold;
+  /** Items a fixed price is charged for. */
+  times: number;
+  estimatePrompt: () => number;
+}
 
+async function serve(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, call: Call): Promise<void> {
+  const { caller, input } = call;
+  const started = performance.now();
   let clientGone = false;
   const abort = new AbortController();
   reply.raw.on('close', () => {
@@ -158,45 +139,99 @@ export async function relay(
 
     reply.hijack();
     guardCompletion(ctx, input, reply.raw);
+    const log = { caller, input, tried, clientIp: request.ip, started };
     let outcome: ForwardResult;
     try {
-      outcome = await forwardAnswer(provider, input, res, reply.raw, started, () => clientGone);
+      outcome = await forwardAnswer(provider, input, res, reply.raw, started, {
+        isClientGone: () => clientGone,
+        progress: input.stream ? checkpoints(ctx, call, channel.id) : undefined,
+      });
     } catch (err) {
-      // The answer broke off mid-way: bill nothing for it and close the client's connection.
+      // A whole answer broke off before any of it was sent: nothing served, nothing billed.
       reply.raw.destroy();
-      await credit(ctx.db, payer, preQuota);
       request.log.warn({ err, channel: channel.id }, 'upstream answer broke off');
+      const error = new RelayError(502, `上游响应中断：${(err as Error).message}`, 'upstream_interrupted');
+      writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     }
-    const usage: Usage = outcome.usage ?? {
-      promptTokens: await countTokens(promptText(input.endpoint, input.body ?? {})),
-      completionTokens: outcome.completionTokens,
-    };
-    const actual = quotaFor(price, usage, quotaPerUnit) * perCallMultiplier(input, price);
-    const charged = await settle(ctx, payer, preQuota, actual);
-    writeRelayLog(ctx, {
-      caller,
-      input,
-      channel,
-      price,
-      usage,
-      quota: charged,
-      upstreamModel: mapped.model,
-      useTimeMs: performance.now() - started,
-      firstTokenMs: outcome.firstTokenMs,
-      tried,
-      localCount: outcome.usage === null,
-      clientIp: request.ip,
-      clientAborted: outcome.clientAborted,
-    });
-    await recordModelSuccess(ctx, caller);
-    outcome.finish();
+    if (outcome.interrupted && outcome.firstTokenMs === 0) {
+      outcome.finish();
+      const error = new RelayError(502, `上游响应中断：${outcome.interrupted}`, 'upstream_interrupted');
+      writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
+      return;
+    }
+    await settleServed(ctx, request, reply, call, { channel, upstreamModel: mapped.model, outcome, tried, started });
     return;
   }
 
-  await credit(ctx.db, payer, preQuota);
   if (clientGone) return;
   const error = failure ?? relayErrors.noChannel(input.model, caller.group);
-  writeRelayLog(ctx, { caller, input, error, tried, clientIp: request.ip, useTimeMs: performance.now() - started });
+  writeErrorLog(ctx, { caller, input, error, tried, clientIp: request.ip, useTimeMs: performance.now() - started });
   throw error;
+}
+
+/** A stream's checkpoints: the cost of what it has delivered so far, on its hold. */
+function checkpoints(ctx: GatewayContext, call: Call, channelId: number): StreamProgress {
+  const quotaPerUnit = ctx.options.number('QuotaPerUnit');
+  return {
+    due: () => call.hold.checkpointDue(),
+    report(usage, counted) {
+      const promptTokens = usage?.promptTokens || call.estimatePrompt();
+      const completionTokens = Math.max(usage?.completionTokens ?? 0, counted);
+      const usageSoFar: Usage = { promptTokens, completionTokens, cachedTokens: usage?.cachedTokens ?? 0 };
+      const delivered = quotaFor(call.price, usageSoFar, quotaPerUnit) * call.times;
+      call.hold.checkpoint(delivered, promptTokens, completionTokens, channelId);
+    },
+  };
+}
+
+/** Charges a served answer in full with its log row, then completes it for the client. */
+async function settleServed(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  a: { channel: Channel; upstreamModel: string; outcome: ForwardResult; tried: number[]; started: number },
+): Promise<void> {
+  const { caller, input, price } = call;
+  const { outcome, channel } = a;
+  const usage: Usage = outcome.usage ?? {
+    promptTokens: await countTokens(promptText(input.endpoint, input.body ?? {})),
+    completionTokens: outcome.completionTokens,
+  };
+  const quota = quotaFor(price, usage, ctx.options.number('QuotaPerUnit')) * call.times;
+  const log = consumeLog(ctx, {
+    caller,
+    input,
+    channel,
+    price,
+    usage,
+    quota,
+    upstreamModel: a.upstreamModel,
+    tried: a.tried,
+    clientIp: request.ip,
+    useTimeMs: performance.now() - a.started,
+    firstTokenMs: outcome.firstTokenMs,
+    localCount: outcome.usage === null,
+    clientAborted: outcome.clientAborted,
+    interrupted: outcome.interrupted,
+  });
+  try {
+    await call.hold.settle(quota, channel.id, log);
+  } catch (err) {
+    // Not recorded: the answer is not completed either (the hold's row is resolved by the recovery).
+    request.log.error({ err }, 'settlement failed');
+    reply.raw.destroy();
+    return;
+  }
+  afterSettle(ctx, {
+    userId: caller.userId,
+    username: caller.username,
+    channelId: channel.id,
+    model: input.model,
+    quota,
+    tokens: usage.promptTokens + usage.completionTokens,
+  });
+  await recordModelSuccess(ctx, caller);
+  outcome.finish();
 }

@@ -1,8 +1,8 @@
 /**
  * One realtime session once both websockets are open: frames relayed both ways as they come (text
- * and binary), each `response.done` settled from its usage and logged, closes passed on. The
- * session holds a reserve between responses; when the balance cannot pay a response or the next
- * reserve, the client gets an `error` event and the session closes.
+ * and binary), each `response.done` charged in full from its usage and logged, closes passed on. The
+ * session holds a reservation between responses; when the balance cannot cover the next one, the
+ * client gets an `error` event and the session closes.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -10,11 +10,12 @@ import { WebSocket, type RawData } from 'ws';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
-import { credit, debit, type Payer } from '../billing/ledger.js';
-import { RelayError, relayErrors } from './errors.js';
-import { settle } from './charge.js';
-import type { RelayCaller, RelayInput } from './pipeline.js';
-import { writeRelayLog } from './log.js';
+import type { Hold } from '../billing/holds.js';
+import type { Payer } from '../billing/journal-ops.js';
+import { RelayError } from './errors.js';
+import { afterSettle, holdFor } from './charge.js';
+import type { RelayCaller, RelayInput } from './types.js';
+import { consumeLog, holdRecord } from './log.js';
 
 /** An upstream websocket just opened; frames that came before the client was upgraded are in `early`. */
 export interface Opened {
@@ -29,7 +30,9 @@ export interface SessionTerms {
   input: RelayInput;
   price: Price;
   payer: Payer;
-  /** Quota held between responses (already debited once when the session starts). */
+  /** The hold taken when the session started. */
+  hold: Hold;
+  /** What each response reserves (the next hold's amount). */
   reserve: number;
   tried: number[];
 }
@@ -88,7 +91,7 @@ export class RealtimeSession {
   private client: WebSocket | null = null;
   private started = false;
   private ended = false;
-  private held: number;
+  private hold: Hold | null;
   /** Frames waiting behind the billing of a response.done (and the final refund), kept in order. */
   private queue: Promise<void> | null = null;
   private responseStarted = performance.now();
@@ -100,7 +103,7 @@ export class RealtimeSession {
     private readonly terms: SessionTerms,
     private readonly opened: Opened,
   ) {
-    this.held = terms.reserve;
+    this.hold = terms.hold;
   }
 
   /** Joins the upgraded client to the upstream; `null` when the upgrade failed. Only the first call counts. */
@@ -143,7 +146,7 @@ export class RealtimeSession {
     }
   }
 
-  /** The gateway is shutting down: resolves once the reserve is returned. */
+  /** The gateway is shutting down: resolves once the reservation is returned. */
   stop(): Promise<void> {
     if (this.client) closeWith(this.client, 1001, 'server shutting down');
     closeWith(this.opened.upstream, 1001, '');
@@ -196,20 +199,19 @@ export class RealtimeSession {
     });
   }
 
-  /** Settles one response; an error when the balance could not pay for it or for the next reserve. */
+  /** Settles one response; an error when the balance cannot cover the next reservation. */
   private async bill(usage: Usage): Promise<RelayError | null> {
     const { caller, input, price, payer, reserve, tried } = this.terms;
-    const actual = quotaFor(price, usage, this.ctx.options.number('QuotaPerUnit'));
-    const charged = await settle(this.ctx, payer, this.held, actual);
-    this.held = 0;
-    writeRelayLog(this.ctx, {
+    const { channel, upstreamModel } = this.opened;
+    const quota = quotaFor(price, usage, this.ctx.options.number('QuotaPerUnit'));
+    const log = consumeLog(this.ctx, {
       caller,
       input,
-      channel: this.opened.channel,
+      channel,
       price,
       usage,
-      quota: charged,
-      upstreamModel: this.opened.upstreamModel,
+      quota,
+      upstreamModel,
       useTimeMs: performance.now() - this.responseStarted,
       firstTokenMs: this.firstTokenMs,
       tried,
@@ -217,23 +219,37 @@ export class RealtimeSession {
       clientIp: this.request.ip,
       clientAborted: false,
     });
-    if (charged < actual) return relayErrors.userQuota();
+    const hold = this.hold;
+    this.hold = null;
+    if (hold) await hold.settle(quota, channel.id, log);
+    const tokens = usage.promptTokens + usage.completionTokens;
+    afterSettle(this.ctx, {
+      userId: caller.userId,
+      username: caller.username,
+      channelId: channel.id,
+      model: input.model,
+      quota,
+      tokens,
+    });
     if (this.ended) return null;
-    const next = await debit(this.ctx.db, payer, reserve);
-    if (!next.ok) return next.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();
-    this.held = reserve;
+    try {
+      this.hold = await holdFor(this.ctx, payer, reserve, () => holdRecord(caller, input, price, this.request.ip));
+    } catch (err) {
+      if (err instanceof RelayError) return err;
+      throw err;
+    }
     return null;
   }
 
-  /** Once: the reserve still held goes back after whatever billing is under way. */
+  /** Once: the reservation still held goes back after whatever billing is under way. */
   private end(): void {
     if (this.ended) return;
     this.ended = true;
     this.onEnd();
     this.enqueue(async () => {
-      const held = this.held;
-      this.held = 0;
-      await credit(this.ctx.db, this.terms.payer, held);
+      const hold = this.hold;
+      this.hold = null;
+      await hold?.release();
     });
   }
 }

@@ -7,8 +7,8 @@
  * The upgrade request goes through Fastify's router, so refusals (auth, model, quota, no channel,
  * upstream errors) answer as plain HTTP errors in OpenAI's shape before any websocket exists; the
  * upstream is reached first (with retries down the tiers) and the client upgraded only then. A
- * reserve of PreConsumedQuota is debited at the start — a caller who cannot pay it is refused —
- * and the session (realtime-session.ts) bills each `response.done`.
+ * reservation of PreConsumedQuota tokens is held from the start — a caller who cannot cover it is
+ * refused — and the session (realtime-session.ts) bills each `response.done`.
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -17,20 +17,19 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import { AppError } from '../http/errors.js';
-import { credit, debit } from '../billing/ledger.js';
 import { RelayError, relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
 import { checkModelRateLimit } from '../ratelimit/model-limit.js';
 import { checkModelLimit, tokenCaller } from './request.js';
-import { payerOf, priceFor } from './charge.js';
-import type { RelayInput } from './pipeline.js';
+import { holdFor, payerOf, priceFor, reservationFor } from './charge.js';
+import type { RelayInput } from './types.js';
 import { providerFor } from './providers/registry.js';
 import { azure, azureDeployment } from './providers/azure/index.js';
 import type { UpstreamTarget } from './providers/types.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { upstreamErrorMessage } from './upstream.js';
 import { reportUpstreamFailure } from './health.js';
-import { writeRelayLog } from './log.js';
+import { holdRecord, writeErrorLog } from './log.js';
 import { RealtimeSession, type Opened } from './realtime-session.js';
 
 const PATH = '/v1/realtime';
@@ -199,9 +198,9 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
       client: 'openai',
     };
 
-    const reserve = Math.max(1, ctx.options.number('PreConsumedQuota'));
-    const pre = await debit(ctx.db, payer, reserve);
-    if (!pre.ok) throw pre.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();
+    const reserve = reservationFor(ctx, price, 0, 0);
+    const record = () => holdRecord(caller, input, price, request.ip);
+    const hold = await holdFor(ctx, payer, reserve, record);
 
     // The client may leave while the upstream is being reached, or before its upgrade completes.
     const abort = new AbortController();
@@ -247,18 +246,18 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     if (!opened || abort.signal.aborted) {
       upgrade.socket.off('close', onGone);
       opened?.upstream.terminate();
-      await credit(ctx.db, payer, reserve);
+      await hold.release();
       if (abort.signal.aborted) {
         upgrade.socket.destroy();
         return reply.hijack();
       }
       const error = failure ?? relayErrors.noChannel(model, caller.group);
-      writeRelayLog(ctx, { caller, input, error, tried, clientIp: request.ip, useTimeMs: performance.now() - started });
+      writeErrorLog(ctx, { caller, input, error, tried, clientIp: request.ip, useTimeMs: performance.now() - started });
       throw error;
     }
 
     reply.hijack();
-    const session = new RealtimeSession(ctx, request, { caller, input, price, payer, reserve, tried }, opened);
+    const session = new RealtimeSession(ctx, request, { caller, input, price, payer, hold, reserve, tried }, opened);
     sessions.add(session);
     session.onEnd = () => sessions.delete(session);
     // A handshake ws refuses destroys the socket without calling back: the session ends unopened.

@@ -3,8 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Endpoint } from './endpoints.js';
 import { relayErrors } from './errors.js';
 import type { Caller } from './caller.js';
-import type { RelayCaller, RelayInput } from './pipeline.js';
-import type { ClientFormat } from './exchange.js';
+import type { ClientFormat, RelayCaller, RelayInput } from './types.js';
 
 /** Prompts with images or audio are large. */
 export const RELAY_BODY_LIMIT = 64 * 1024 * 1024;

@@ -12,7 +12,7 @@ import type { ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { GatewayContext } from '../context.js';
 import type { Endpoint } from './endpoints.js';
-import type { RelayInput } from './pipeline.js';
+import type { RelayInput } from './types.js';
 import { RelayError } from './errors.js';
 import { promptText } from './usage.js';
 import { watchCompletion, type CompletionWatch } from './forward.js';

@@ -1,24 +1,28 @@
 /**
  * What an asynchronous task (Midjourney drawing, Suno music) costs and who pays for it: a fixed
  * price per call from the ModelPrice option (`mj_imagine`, `suno_music` …) × QuotaPerUnit × the
- * group ratio, debited atomically through the ledger before the upstream is asked, given back when
- * the upstream refuses, and recorded as a type-2 consume log. The payer (token) is kept on the task
- * row so that a later refund credits the same user and token.
+ * group ratio, held (server/billing/holds.ts) before the upstream is asked, released when the
+ * upstream refuses, and settled together with the task row and its type-2 consume log when the
+ * upstream takes the task. The payer (token) is kept on the task row so that a later refund credits
+ * the same user and token and names the token in its log.
  */
+import type { Transaction } from 'kysely';
 import type { GatewayContext } from '../context.js';
+import type { Database } from '../db/types.js';
 import { quotaFor, type Price } from '../billing/pricing.js';
+import type { Hold } from '../billing/holds.js';
+import type { Payer } from '../billing/journal-ops.js';
 import { checkModelRateLimit } from '../ratelimit/model-limit.js';
-import { credit, debit, type Payer } from '../billing/ledger.js';
-import { LOG_CONSUME } from '../relay/log.js';
-import { relayErrors } from '../relay/errors.js';
+import { LOG_CONSUME } from '../logs/types.js';
 import type { Caller } from '../relay/caller.js';
-import { payerOf, priceFor } from '../relay/charge.js';
+import { afterSettle, holdFor, payerOf, priceFor } from '../relay/charge.js';
 import { checkModelLimit, tokenCaller } from '../relay/request.js';
 
 /** What the task row remembers of the payer (inside its `properties` JSON). */
 export interface StoredPayer {
   token_id: number;
   unlimited_token: boolean;
+  token_name?: string;
 }
 
 export interface TaskCharge {
@@ -27,51 +31,57 @@ export interface TaskCharge {
   price: Price;
   quota: number;
   payer: Payer;
+  hold: Hold;
 }
 
-export function storedPayer(payer: Payer): StoredPayer {
-  return { token_id: payer.tokenId, unlimited_token: payer.unlimitedToken };
+export function storedPayer(c: TaskCharge): StoredPayer {
+  return { token_id: c.payer.tokenId, unlimited_token: c.payer.unlimitedToken, token_name: c.caller.token.name };
 }
 
-/** The payer of a task row; rows without one are credited to the user alone. */
-export function payerFromProperties(userId: number, properties: string | null): Payer {
+/** The payer of a task row (and its token's name, when recorded); rows without one are credited to the user alone. */
+export function payerFromProperties(userId: number, properties: string | null): Payer & { tokenName: string } {
   try {
     const parsed = JSON.parse(properties ?? '') as { payer?: Partial<StoredPayer> };
     const p = parsed.payer;
     if (p && typeof p.token_id === 'number') {
-      return { userId, tokenId: p.token_id, unlimitedToken: p.unlimited_token === true };
+      return {
+        userId,
+        tokenId: p.token_id,
+        unlimitedToken: p.unlimited_token === true,
+        tokenName: typeof p.token_name === 'string' ? p.token_name : '',
+      };
     }
   } catch {
     /* no payer recorded */
   }
-  return { userId, tokenId: 0, unlimitedToken: true };
+  return { userId, tokenId: 0, unlimitedToken: true, tokenName: '' };
 }
 
 /** Refuses a model the token may not use, then prices one call of it (refused when unpriced). */
 function priceCall(ctx: GatewayContext, caller: Caller, model: string): { price: Price; quota: number } {
   checkModelLimit(caller, model);
   const price = priceFor(ctx, tokenCaller(caller), model);
-  // A per-call task has no tokens: without a fixed price it costs nothing (self-use mode).
+  // A per-call task has no tokens: without a fixed price it is billed by the model ratio's 0 tokens.
   const quota =
     price.modelPrice === null ? 0 : quotaFor(price, { promptTokens: 0, completionTokens: 0 }, ctx.options.number('QuotaPerUnit'));
   return { price, quota };
 }
 
-/** Takes the call's price from the user and the token, or refuses with the relay's quota errors. */
-export async function charge(ctx: GatewayContext, caller: Caller, model: string): Promise<TaskCharge> {
+/** Holds the call's price on the user and the token, or refuses with the relay's quota errors. */
+export async function charge(ctx: GatewayContext, caller: Caller, model: string, clientIp: string): Promise<TaskCharge> {
   const { price, quota } = priceCall(ctx, caller, model);
   await checkModelRateLimit(ctx, { userId: caller.user.id, group: caller.group });
   const payer = payerOf(tokenCaller(caller));
-  const result = await debit(ctx.db, payer, quota);
-  if (!result.ok) throw result.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();
-  ctx.users.spent(caller.user.id, quota);
-  return { caller, model, price, quota, payer };
-}
-
-/** Gives a charge back in full (the upstream refused or could not be reached). */
-export async function giveBack(ctx: GatewayContext, c: TaskCharge): Promise<void> {
-  await credit(ctx.db, c.payer, c.quota);
-  ctx.users.spent(c.caller.user.id, -c.quota);
+  const hold = await holdFor(ctx, payer, quota, () => ({
+    username: caller.user.username,
+    token_name: caller.token.name,
+    model_name: model,
+    group: caller.group,
+    ip: clientIp,
+    is_stream: 0,
+    other: { model_price: price.modelPrice ?? 0, group_ratio: price.groupRatio },
+  }));
+  return { caller, model, price, quota, payer, hold };
 }
 
 export interface ConsumeEntry {
@@ -85,39 +95,40 @@ export interface ConsumeEntry {
   taskId: string;
 }
 
-/** The usage counters and the type-2 log row of a charged task submission. */
-export function logConsume(ctx: GatewayContext, e: ConsumeEntry): void {
+/**
+ * Keeps the charge of a task the upstream took: the hold settled with its consume log in the same
+ * transaction as `store` (which writes the task row).
+ */
+export async function keepCharge(
+  ctx: GatewayContext,
+  e: ConsumeEntry,
+  store: (trx: Transaction<Database>) => Promise<void>,
+): Promise<void> {
   const { caller, model, price, quota } = e.charge;
-  ctx.usage.usage({
-    userId: caller.user.id,
-    username: caller.user.username,
-    tokenId: caller.token.id,
-    channelId: e.channelId,
-    model,
-    quota,
-    tokens: 0,
-  });
-  if (!ctx.options.bool('LogConsumeEnabled')) return;
-  ctx.usage.log({
-    user_id: caller.user.id,
-    created_at: Math.floor(Date.now() / 1000),
-    type: LOG_CONSUME,
-    content: `模型价格 ${price.modelPrice ?? 0}，分组倍率 ${price.groupRatio}，操作 ${e.action}`,
-    username: caller.user.username,
-    token_name: caller.token.name,
-    token_id: caller.token.id,
-    model_name: model,
-    quota,
-    use_time: Math.round(e.useTimeMs / 1000),
-    channel_id: e.channelId,
-    group: caller.group,
-    ip: e.clientIp,
-    other: JSON.stringify({
-      model_price: price.modelPrice ?? 0,
-      group_ratio: price.groupRatio,
-      task_action: e.action,
-      task_id: e.taskId,
-      admin_info: { use_channel: e.tried },
-    }),
-  });
+  const log = ctx.options.bool('LogConsumeEnabled')
+    ? {
+        user_id: caller.user.id,
+        created_at: Math.floor(Date.now() / 1000),
+        type: LOG_CONSUME,
+        content: `模型价格 ${price.modelPrice ?? 0}，分组倍率 ${price.groupRatio}，操作 ${e.action}`,
+        username: caller.user.username,
+        token_name: caller.token.name,
+        token_id: caller.token.id,
+        model_name: model,
+        quota,
+        use_time: Math.round(e.useTimeMs / 1000),
+        channel_id: e.channelId,
+        group: caller.group,
+        ip: e.clientIp,
+        other: JSON.stringify({
+          model_price: price.modelPrice ?? 0,
+          group_ratio: price.groupRatio,
+          task_action: e.action,
+          task_id: e.taskId,
+          admin_info: { use_channel: e.tried },
+        }),
+      }
+    : null;
+  await e.charge.hold.settleWith(quota, e.channelId, log, store);
+  afterSettle(ctx, { userId: caller.user.id, username: caller.user.username, channelId: e.channelId, model, quota, tokens: 0 });
 }

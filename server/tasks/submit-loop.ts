@@ -11,7 +11,9 @@ import type { Channel } from '../db/types.js';
 import { relayErrors } from '../relay/errors.js';
 import { reportUpstreamFailure } from '../relay/health.js';
 import { mapStatus } from '../relay/model-mapping.js';
-import { giveBack, logConsume, type TaskCharge } from './billing.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/types.js';
+import { keepCharge, type TaskCharge } from './billing.js';
 import { recordModelSuccess } from '../ratelimit/model-limit.js';
 import { callPlatform, pickChannel, platformHeaders, retryable, type UpstreamAnswer } from './channel.js';
 import { TaskError } from './errors.js';
@@ -23,8 +25,11 @@ export type Attempt<T> = { result: T } | { failure: TaskError; retry: boolean };
 
 /** How an answer settles the charge; the loop never gives back a settled charge. */
 export interface Settle {
-  /** The upstream took the task and it is stored: the charge stays, and its consume log is written. */
-  kept(action: string, taskId: string): void;
+  /**
+   * The upstream took the task: the charge is kept with its consume log, in one transaction with
+   * `store` (which writes the task row).
+   */
+  keep(action: string, taskId: string, store: (trx: Transaction<Database>) => Promise<void>): Promise<void>;
   /** The upstream refused the task: the charge is given back. */
   givenBack(): Promise<void>;
 }
@@ -49,22 +54,15 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
   let settled = false;
   const tried: number[] = [];
   const settleOn = (channel: Channel): Settle => ({
-    kept(action, taskId) {
+    async keep(action, taskId, store) {
       settled = true;
+      const entry = { charge: s.charged, channelId: channel.id, tried, clientIp: s.clientIp, action, taskId };
+      await keepCharge(ctx, { ...entry, useTimeMs: performance.now() - s.started }, store);
       void recordModelSuccess(ctx, { userId: s.charged.caller.user.id, group: s.charged.caller.group });
-      logConsume(ctx, {
-        charge: s.charged,
-        channelId: channel.id,
-        tried,
-        clientIp: s.clientIp,
-        useTimeMs: performance.now() - s.started,
-        action,
-        taskId,
-      });
     },
     async givenBack() {
-      await giveBack(ctx, s.charged);
       settled = true;
+      await s.charged.hold.release();
     },
   });
   try {
@@ -96,7 +94,7 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
     }
     throw failure ?? relayErrors.noChannel(model, caller.group);
   } finally {
-    if (!settled) await giveBack(ctx, s.charged);
+    if (!settled) await s.charged.hold.release();
   }
 }
 

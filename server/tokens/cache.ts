@@ -64,6 +64,8 @@ interface Entry {
 
 export class TokenCache {
   private readonly entries = new Map<string, Entry>();
+  /** Stored key by token id, for updates that know only the id. */
+  private readonly keys = new Map<number, string>();
   private readonly pending = new Map<string, Promise<CachedToken | null>>();
   private readonly ttlMs: number;
   private readonly negativeTtlMs: number;
@@ -102,12 +104,29 @@ export class TokenCache {
     }
   }
 
+  /**
+   * Sets the cached remain_quota of a token to what a write of this process left. Returns the key and
+   * the value it replaced, or null when the token is not cached.
+   */
+  setRemain(id: number, remain: number): { key: string; before: number } | null {
+    const key = this.keys.get(id);
+    const token = key === undefined ? null : this.entries.get(key)?.token;
+    if (!key || !token) return null;
+    const before = token.remain_quota;
+    token.remain_quota = remain;
+    return { key, before };
+  }
+
   private remember(key: string, token: CachedToken | null): void {
+    if (token) this.keys.set(token.id, key);
     this.entries.delete(key);
     this.entries.set(key, { token, expires: this.clock() + (token ? this.ttlMs : this.negativeTtlMs) });
     if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+      const oldest = this.entries.entries().next();
+      if (!oldest.done) {
+        this.entries.delete(oldest.value[0]);
+        if (oldest.value[1].token) this.keys.delete(oldest.value[1].token.id);
+      }
     }
   }
 
@@ -115,6 +134,7 @@ export class TokenCache {
   invalidate(key: string): void {
     if (key === '') {
       this.entries.clear();
+      this.keys.clear();
       this.pending.clear();
       return;
     }

@@ -4,7 +4,7 @@
  * conditional UPDATE decides, so a replayed or concurrent notification credits nothing more.
  */
 import { randomBytes } from 'node:crypto';
-import { credit } from '../billing/ledger.js';
+import { creditUser } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
 import { LOG_TYPES } from '../logs/schemas.js';
 
@@ -71,7 +71,7 @@ export async function completeOrder(
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return { kind: 'already' };
     const quota = Number(order.amount);
-    await credit(trx, { userId: order.user_id, tokenId: 0, unlimitedToken: true }, quota);
+    await creditUser(trx, order.user_id, quota);
     const user = await trx.selectFrom('users').select('username').where('id', '=', order.user_id).executeTakeFirst();
     await trx
       .insertInto('logs')

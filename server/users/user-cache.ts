@@ -1,7 +1,7 @@
 /**
  * What the relay needs of a token's owner, held in memory: status, group, role and settings.
- * Balances are not trusted from here (debits are atomic in the database); `quota` is only a hint
- * for skipping the pre-charge on large balances. Entries expire after a minute and are dropped at
+ * Balances are not trusted from here (debits are conditional in the database); `quota` is only a
+ * hint for skipping the reservation on large balances, kept exact by this process's own writes. Entries expire after a minute and are dropped at
  * once on the bus topic 'user' (payload: the user id).
  */
 import type { Bus } from '../cache/bus.js';
@@ -51,10 +51,13 @@ export class UserCache {
     return load;
   }
 
-  /** Lowers the cached balance hint after a debit made by this process. */
-  spent(id: number, quota: number): void {
-    const hit = this.entries.get(id);
-    if (hit?.user) hit.user.quota -= quota;
+  /** Sets the cached balance hint to what a write of this process left; returns the hint it replaced. */
+  setBalance(id: number, quota: number): number | undefined {
+    const user = this.entries.get(id)?.user;
+    if (!user) return undefined;
+    const before = user.quota;
+    user.quota = quota;
+    return before;
   }
 
   private async load(id: number): Promise<CachedUser | null> {

@@ -108,6 +108,12 @@ export class ApiClient {
   }
 }
 
+/** Waits until what the gateway has queued (quota movements, log rows, hourly totals) is written. */
+export async function flushWrites(tg: TestGateway): Promise<void> {
+  await tg.gateway.ctx.journal.flush();
+  await tg.gateway.ctx.totals.flush();
+}
+
 export const ROOT = { username: 'root', password: 'root-pass-123' };
 
 /** Completes the setup wizard and returns a client logged in as root. */

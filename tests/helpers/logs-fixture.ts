@@ -1,7 +1,7 @@
 /**
  * The ground the log API tests stand on, on one database: root, an admin (boss), alice and bob
  * logged in, two channels, alice's token, and eight log rows r1 … r8 (the two recent ones written
- * through the relay's batch writer) with two prompt/completion extends. `logsFixture` registers
+ * through the journal) with two prompt/completion extends. `logsFixture` registers
  * the beforeAll that builds it and the afterAll that drops it.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -182,9 +182,9 @@ export function logsFixture(kind: DbName): LogsFixture {
       completion_tokens: 1,
       other: JSON.stringify({ admin_info: { use_channel: [chA] } }),
     });
-    // The two recent rows go through the relay's batch writer.
-    const usage = tg.gateway.ctx.usage;
-    usage.log({
+    // The two recent rows go through the journal (the relay's batched writes).
+    const journal = tg.gateway.ctx.journal;
+    journal.log({
       ...common,
       user_id: aliceId,
       username: 'alice',
@@ -200,7 +200,7 @@ export function logsFixture(kind: DbName): LogsFixture {
       completion_tokens: 3,
       other: adminOther(chA),
     });
-    usage.log({
+    journal.log({
       ...common,
       user_id: bobId,
       username: 'bob',
@@ -215,7 +215,7 @@ export function logsFixture(kind: DbName): LogsFixture {
       completion_tokens: 4,
       other: adminOther(chB),
     });
-    await usage.flush();
+    await journal.flush();
     for (const [name, at] of [
       ['r6', now - 10],
       ['r7', now - 5],

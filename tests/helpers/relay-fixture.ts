@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import type { Selectable } from 'kysely';
 import type { LogsTable } from '../../server/db/types.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from './upstreams/openai.js';
-import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from './gateway.js';
+import { flushWrites, setupRoot, startTestGateway, type ApiClient, type TestGateway } from './gateway.js';
 import type { DbName } from './databases.js';
 
 export interface RelayFixture {
@@ -106,9 +106,9 @@ export async function startRelayFixture(kind: DbName = 'sqlite', opts: { userQuo
     tokenId: token.id,
     openai: (k = key) => new OpenAI({ apiKey: k, baseURL: `${tg.url}/v1`, maxRetries: 0 }),
     addChannel,
-    flush: () => tg.gateway.ctx.usage.flush(),
+    flush: () => flushWrites(tg),
     async lastLog() {
-      await tg.gateway.ctx.usage.flush();
+      await flushWrites(tg);
       return tg.gateway.ctx.db
         .selectFrom('logs')
         .selectAll()

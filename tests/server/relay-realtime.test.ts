@@ -93,6 +93,13 @@ describe('GET /v1/realtime (websocket relay)', () => {
       .execute();
   };
   const setQuota = async (quota: number) => {
+    // Sessions of earlier tests give their reservations back once the gateway sees them close.
+    await waitFor(
+      async () => f.tg.gateway.ctx.holds.live.size,
+      (n) => n === 0,
+      'earlier sessions to end',
+    );
+    await f.flush();
     await f.tg.gateway.ctx.db.updateTable('users').set({ quota }).where('id', '=', f.userId).execute();
   };
 
@@ -192,8 +199,8 @@ describe('GET /v1/realtime (websocket relay)', () => {
     if (!res.ok) throw new Error(`refused: ${res.status}`);
     const { client } = res;
     await client.next('session.created');
-    // The reserve (PreConsumedQuota, 500) is held while the session is open.
-    expect(await quotaOf()).toBe(1_000_000 - 500);
+    // The reservation (PreConsumedQuota, 500 completion tokens: 500 × 4 × 2.5) is held while the session is open.
+    expect(await quotaOf()).toBe(1_000_000 - 5000);
 
     client.send({ type: 'response.create' });
     const done = await client.next('response.done');
@@ -269,7 +276,9 @@ describe('GET /v1/realtime (websocket relay)', () => {
     const refused = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
     expect(refused).toMatchObject({ ok: false, status: 403, body: { error: { code: 'insufficient_user_quota' } } });
 
-    // 1000 pays the reserve and the first response (900), not the next reserve.
+    // With 40 tokens reserved (40 × 4 × 2.5 = 400), 1000 covers the first reservation; the first
+    // response (900) is charged in full, and the 100 left cannot cover the next reservation.
+    await f.root.put('/api/option/', { key: 'PreConsumedQuota', value: '40' });
     await setQuota(1000);
     const res = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
     if (!res.ok) throw new Error(`refused: ${res.status}`);
@@ -283,6 +292,7 @@ describe('GET /v1/realtime (websocket relay)', () => {
     await upstream.connections.at(-1)!.closed;
     await waitFor(quotaOf, (q) => q === 100, 'the settled balance');
     expect((await consumeLogs()).at(-1)!.quota).toBe(900);
+    await f.root.put('/api/option/', { key: 'PreConsumedQuota', value: '500' });
   });
 
   it('ends open sessions when the gateway shuts down', async () => {

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WordMatcher } from '../../server/relay/word-matcher.js';
 import { matcherFor, promptOf, sensitiveWordList } from '../../server/relay/sensitive.js';
-import type { RelayInput } from '../../server/relay/pipeline.js';
+import type { RelayInput } from '../../server/relay/types.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startMidjourneyStandIn, type MidjourneyStandIn } from '../helpers/upstreams/midjourney.js';
 import { startSunoStandIn, type SunoStandIn } from '../helpers/upstreams/suno.js';

@@ -9,12 +9,15 @@ describe('prompt and completion text for local counts', () => {
     expect(
       promptText('chat.completions', {
         systemInstruction: { parts: [{ text: 'sys' }] },
-        contents: [{ role: 'user', parts: [{ text: 'one' }, { inlineData: {} }] }, { role: 'model', parts: [{ text: 'two' }] }],
+        contents: [
+          { role: 'user', parts: [{ text: 'one' }, { inlineData: {} }] },
+          { role: 'model', parts: [{ text: 'two' }] },
+        ],
       }),
     ).toBe('sys\none\ntwo');
-    expect(promptText('embeddings', { requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] })).toBe(
-      'a\nb',
-    );
+    expect(
+      promptText('embeddings', { requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] }),
+    ).toBe('a\nb');
   });
 
   it('reads whole answers of the Responses API, Claude and Gemini', () => {
@@ -27,7 +30,14 @@ describe('prompt and completion text for local counts', () => {
         ],
       }),
     ).toBe('think Hello{"x":1}');
-    expect(completionText({ content: [{ type: 'thinking', thinking: 'hm' }, { type: 'text', text: 'Yes' }] })).toBe('Yeshm');
+    expect(
+      completionText({
+        content: [
+          { type: 'thinking', thinking: 'hm' },
+          { type: 'text', text: 'Yes' },
+        ],
+      }),
+    ).toBe('Yeshm');
     expect(completionText({ candidates: [{ content: { parts: [{ text: 'Paris' }] } }] })).toBe('Paris');
   });
 });

@@ -8,7 +8,7 @@ import type { Updateable } from 'kysely';
 import type { GatewayContext } from '../../context.js';
 import type { Midjourney, MidjourneysTable } from '../../db/types.js';
 import { int, isRecord, str } from '../channel.js';
-import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, markFailed, refundTask } from '../refund.js';
+import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, failAndRefund } from '../refund.js';
 import { pollRound, type Applied } from '../poll-round.js';
 import type { PollOptions, PollStats } from '../poller.js';
 import { modelOf } from './actions.js';
@@ -57,10 +57,8 @@ async function fail(
   fields: Updateable<MidjourneysTable>,
   reason: string,
 ): Promise<boolean> {
-  const marked = await markFailed(ctx, 'midjourneys', row.id, { ...fields, fail_reason: reason });
-  if (!marked) return false;
-  await refundTask(ctx, marked, { model: modelOf(row.action), taskId: row.mj_id, reason });
-  return true;
+  const detail = { model: modelOf(row.action), taskId: row.mj_id, reason };
+  return failAndRefund(ctx, 'midjourneys', row.id, { ...fields, fail_reason: reason }, detail);
 }
 
 /** Applies one upstream task to its row. */

@@ -9,6 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import type { Midjourney } from '../../db/types.js';
+import type { Db } from '../../db/index.js';
 import { resolveCaller } from '../../relay/caller.js';
 import { checkTextSensitive } from '../../relay/sensitive.js';
 import { upstreamErrorMessage } from '../../relay/upstream.js';
@@ -44,8 +45,13 @@ interface Accepted {
   mode: string | null;
 }
 
+/** The upstream's id of an accepted task ('' for an upload, which has none). */
+function acceptedId(plan: SubmitPlan, answer: Record<string, unknown>): string {
+  return plan.action === 'UPLOAD' && Array.isArray(answer.result) ? '' : str(answer.result);
+}
+
 /** Writes the task the upstream accepted: a new row, or the window task a modal submission completes. */
-async function storeAccepted(ctx: GatewayContext, a: Accepted): Promise<string> {
+async function storeAccepted(db: Db, a: Accepted): Promise<void> {
   const { plan, answer, charged } = a;
   const now = Date.now();
   const code = int(answer.code);
@@ -65,7 +71,7 @@ async function storeAccepted(ctx: GatewayContext, a: Accepted): Promise<string> 
 
   if (plan.action === 'MODAL' && a.origin && a.origin.mj_id === mjId) {
     // The window task goes on under its own id: it now carries this charge too.
-    const updated = await ctx.db
+    const updated = await db
       .updateTable('midjourneys')
       .set((eb) => ({
         code,
@@ -77,17 +83,17 @@ async function storeAccepted(ctx: GatewayContext, a: Accepted): Promise<string> 
       .where('id', '=', a.origin.id)
       .where('status', 'not in', FINISHED)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 1) return mjId;
+    if (Number(updated.numUpdatedRows) === 1) return;
   }
 
   const props: MjProperties = {
-    payer: storedPayer(charged.payer),
+    payer: storedPayer(charged),
     upstream: upstreamProps,
     ...(plan.kind === 'action' ? { customId: str(plan.body.customId) } : {}),
     ...(typeof plan.body.botType === 'string' ? { botType: plan.body.botType } : {}),
     ...(a.mode ? { mode: a.mode } : {}),
   };
-  await ctx.db
+  await db
     .insertInto('midjourneys')
     .values({
       code,
@@ -112,7 +118,6 @@ async function storeAccepted(ctx: GatewayContext, a: Accepted): Promise<string> 
       created_at: Math.floor(now / 1000),
     })
     .execute();
-  return mjId;
 }
 
 /** A refused submission is kept (quota 0, FAILURE) so the drawing log shows why. */
@@ -165,7 +170,7 @@ export async function submitMidjourney(
   const body = upstreamBody(plan, ctx.options);
   const mode = ctx.options.bool('MjModeClearEnabled') ? null : pathMode;
   const model = modelOf(plan.action);
-  const charged = await charge(ctx, caller, model);
+  const charged = await charge(ctx, caller, model, request.ip);
 
   return submitToChannels(ctx, {
     charged,
@@ -179,8 +184,8 @@ export async function submitMidjourney(
       const parsed = parseJson(answer.text);
       if (isRecord(parsed) && typeof parsed.code === 'number' && answer.status < 500) {
         if (ACCEPTED.has(parsed.code)) {
-          const mjId = await storeAccepted(ctx, { plan, answer: parsed, charged, channelId: channel.id, origin, mode });
-          settle.kept(plan.action, mjId);
+          const accepted = { plan, answer: parsed, charged, channelId: channel.id, origin, mode };
+          await settle.keep(plan.action, acceptedId(plan, parsed), (trx) => storeAccepted(trx, accepted));
         } else {
           await settle.givenBack();
           await storeRefused(ctx, plan, caller.user.id, channel.id, parsed);

@@ -9,7 +9,7 @@ import type { Updateable } from 'kysely';
 import type { GatewayContext } from '../../context.js';
 import type { Task, TasksTable } from '../../db/types.js';
 import { int, isRecord, str } from '../channel.js';
-import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, markFailed, refundTask } from '../refund.js';
+import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, failAndRefund } from '../refund.js';
 import { pollRound, type Applied } from '../poll-round.js';
 import type { PollOptions, PollStats } from '../poller.js';
 import { SUNO_PLATFORM } from './submit.js';
@@ -19,10 +19,8 @@ export const SUNO_TIMEOUT_SECONDS = 24 * 3600;
 const PAGE = 500;
 
 async function fail(ctx: GatewayContext, row: Task, fields: Updateable<TasksTable>, reason: string): Promise<boolean> {
-  const marked = await markFailed(ctx, 'tasks', row.id, { ...fields, fail_reason: reason });
-  if (!marked) return false;
-  await refundTask(ctx, marked, { model: `suno_${row.action.toLowerCase()}`, taskId: row.task_id, reason });
-  return true;
+  const detail = { model: `suno_${row.action.toLowerCase()}`, taskId: row.task_id, reason };
+  return failAndRefund(ctx, 'tasks', row.id, { ...fields, fail_reason: reason }, detail);
 }
 
 function unfinished(ctx: GatewayContext) {

@@ -54,7 +54,7 @@ export async function submitSuno(
   const origin = originId ? await findOwnSunoTask(ctx, caller.user.id, originId) : undefined;
   if (originId && !origin) throw new TaskError(404, 'task_not_exist', 'task_not_exist');
   const model = `suno_${action}`;
-  const charged = await charge(ctx, caller, model);
+  const charged = await charge(ctx, caller, model, request.ip);
 
   return submitToChannels(ctx, {
     charged,
@@ -69,27 +69,28 @@ export async function submitSuno(
       if (answer.status === 200 && isRecord(parsed) && parsed.code === 'success' && str(parsed.data) !== '') {
         const taskId = str(parsed.data);
         const now = Math.floor(Date.now() / 1000);
-        await ctx.db
-          .insertInto('tasks')
-          .values({
-            created_at: now,
-            updated_at: now,
-            task_id: taskId,
-            platform: SUNO_PLATFORM,
-            user_id: caller.user.id,
-            channel_id: channel.id,
-            quota: charged.quota,
-            action: action.toUpperCase(),
-            status: 'SUBMITTED',
-            submit_time: now,
-            progress: '0%',
-            properties: JSON.stringify({
-              payer: storedPayer(charged.payer),
-              ...(typeof body.prompt === 'string' ? { input: body.prompt.slice(0, 2000) } : {}),
-            }),
-          })
-          .execute();
-        settle.kept(action.toUpperCase(), taskId);
+        await settle.keep(action.toUpperCase(), taskId, async (trx) => {
+          await trx
+            .insertInto('tasks')
+            .values({
+              created_at: now,
+              updated_at: now,
+              task_id: taskId,
+              platform: SUNO_PLATFORM,
+              user_id: caller.user.id,
+              channel_id: channel.id,
+              quota: charged.quota,
+              action: action.toUpperCase(),
+              status: 'SUBMITTED',
+              submit_time: now,
+              progress: '0%',
+              properties: JSON.stringify({
+                payer: storedPayer(charged),
+                ...(typeof body.prompt === 'string' ? { input: body.prompt.slice(0, 2000) } : {}),
+              }),
+            })
+            .execute();
+        });
         return { result: reply.send({ code: 'success', message: '', data: taskId }) };
       }
       const message =

@@ -6,6 +6,7 @@
  * - key `sk-upstream-invalid` → 401 invalid_api_key; key `sk-upstream-broke` → 429 insufficient_quota
  * - model `fail-500` → 500; `fail-429` → 429 rate limit; `fail-400` → 400
  * - model `slow-<ms>` → waits before answering; `drip-<n>` → a stream of n chunks, 20 ms apart
+ * - model `cut-<n>` → a stream of n chunks, 20 ms apart, then the connection dropped (no end, no usage)
  * - model `no-usage` → a stream without the usage chunk even when include_usage was asked
  * - GET `[/v1]/dashboard/billing/subscription` and `…/usage` answer OpenAI's old billing shapes
  *   with OPENAI_BILLING's numbers (usage in cents)
@@ -93,9 +94,9 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
     });
     const model = String(body.model ?? '');
     const wantUsage = body.stream_options?.include_usage === true && model !== 'no-usage';
-    const drip = /^drip-(\d+)$/.exec(model);
+    const drip = /^(drip|cut)-(\d+)$/.exec(model);
     if (drip) {
-      const n = Number(drip[1]);
+      const n = Number(drip[2]);
       const base = { id: 'chatcmpl-drip', object: 'chat.completion.chunk', created: 1741570284, model };
       for (let i = 0; i < n && !closed; i++) {
         res.write(
@@ -104,6 +105,7 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
         await sleep(20);
       }
       if (closed) return;
+      if (drip[1] === 'cut') return void res.socket?.destroy();
       res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
       if (wantUsage) {
         const usage = { prompt_tokens: 10, completion_tokens: n * 2, total_tokens: 10 + n * 2 };

@@ -91,7 +91,15 @@ describe('Gemini answer → OpenAI chat.completion', () => {
       completion_tokens_details: { reasoning_tokens: 234 },
     });
     expect(usage).toEqual({ promptTokens: 2071, completionTokens: 245, cachedTokens: 2048 });
-    const price = { modelPrice: null, modelRatio: 1, completionRatio: 4, cacheRatio: 0.25, cacheWriteRatio: 1.25, groupRatio: 1 };
+    const price = {
+      modelPrice: null,
+      modelRatio: 1,
+      completionRatio: 4,
+      cacheRatio: 0.25,
+      cacheWriteRatio: 1.25,
+      groupRatio: 1,
+      unset: false,
+    };
     // (2071 − 2048) + 2048 × 0.25 + 245 × 4 = 23 + 512 + 980
     expect(quotaFor(price, usage, 500_000)).toBe(1515);
   });

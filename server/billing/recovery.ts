@@ -1,0 +1,123 @@
+/**
+ * Resolving holds nobody will settle: those of a process that died (or of this process, when their
+ * settlement failed). Each row is charged what its last checkpoint recorded as delivered and the rest
+ * of its reservation is given back, with a log row saying so, in one transaction per row: whoever
+ * deletes the row resolves it, so two processes recovering at once resolve each row once.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { DbKind } from '../db/dsn.js';
+import type { Database, Reservation } from '../db/types.js';
+import { LOG_CONSUME, LOG_ERROR } from '../logs/types.js';
+import type { HoldRecord } from './holds.js';
+import type { LogRow } from './journal-ops.js';
+
+type Trx = Transaction<Database>;
+
+export interface Recovered {
+  row: Reservation;
+  /** What the row was charged (its last checkpoint's delivered cost). */
+  charged: number;
+}
+
+/** Resolves the rows of `node` (only those `keep` says no to, when given). */
+export async function recoverNode(
+  db: Db,
+  kind: DbKind,
+  node: string,
+  keep: (id: string) => boolean = () => false,
+): Promise<Recovered[]> {
+  const rows = await db.selectFrom('reservations').select('id').where('node', '=', node).execute();
+  const done: Recovered[] = [];
+  for (const { id } of rows) {
+    if (keep(id)) continue;
+    const resolved = await db.transaction().execute((trx) => resolveRow(trx, kind, id));
+    if (resolved) done.push(resolved);
+  }
+  return done;
+}
+
+async function takeRow(trx: Trx, kind: DbKind, id: string): Promise<Reservation | undefined> {
+  if (kind !== 'mysql') return trx.deleteFrom('reservations').where('id', '=', id).returningAll().executeTakeFirst();
+  const row = await trx.selectFrom('reservations').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  if (row) await trx.deleteFrom('reservations').where('id', '=', id).execute();
+  return row;
+}
+
+async function resolveRow(trx: Trx, kind: DbKind, id: string): Promise<Recovered | null> {
+  const row = await takeRow(trx, kind, id);
+  if (!row) return null;
+  const amount = Number(row.amount);
+  const charged = Number(row.delivered);
+  const delta = amount - charged;
+  const now = Math.floor(Date.now() / 1000);
+  await trx
+    .updateTable('users')
+    .set({
+      quota: sql`quota + ${delta}`,
+      used_quota: sql`used_quota + ${charged}`,
+      request_count: sql`request_count + ${charged > 0 ? 1 : 0}`,
+    })
+    .where('id', '=', row.user_id)
+    .execute();
+  if (row.token_id > 0) {
+    await trx
+      .updateTable('tokens')
+      .set(
+        row.unlimited_token === 1
+          ? { used_quota: sql`used_quota + ${charged}` }
+          : { remain_quota: sql`remain_quota + ${delta}`, used_quota: sql`used_quota + ${charged}` },
+      )
+      .where('id', '=', row.token_id)
+      .execute();
+  }
+  if (row.channel_id > 0 && charged > 0) {
+    await trx
+      .updateTable('channels')
+      .set({ used_quota: sql`used_quota + ${charged}` })
+      .where('id', '=', row.channel_id)
+      .execute();
+  }
+  await trx
+    .insertInto('logs')
+    .values(recoveryLog(row, charged, now))
+    .execute();
+  return { row, charged };
+}
+
+function parseRecord(text: string | null): Partial<HoldRecord> {
+  try {
+    return JSON.parse(text ?? '{}') as Partial<HoldRecord>;
+  } catch {
+    return {};
+  }
+}
+
+/** The row's log: a consume row for what was delivered, or an error row when nothing was. */
+function recoveryLog(row: Reservation, charged: number, now: number): LogRow {
+  const record = parseRecord(row.record);
+  const amount = Number(row.amount);
+  const other = { ...record.other, interrupted: 'process_lost', reserved_quota: amount, local_count: true };
+  return {
+    user_id: row.user_id,
+    created_at: now,
+    type: charged > 0 ? LOG_CONSUME : LOG_ERROR,
+    content:
+      charged > 0
+        ? `服务进程中断，按已送达部分计费 ${charged}，预扣的其余额度已退还`
+        : `服务进程中断，未送达任何内容，预扣额度 ${amount} 已退还`,
+    username: record.username ?? '',
+    token_name: record.token_name ?? '',
+    token_id: row.token_id,
+    model_name: record.model_name ?? '',
+    quota: charged,
+    prompt_tokens: charged > 0 ? row.prompt_tokens : 0,
+    completion_tokens: charged > 0 ? row.completion_tokens : 0,
+    use_time: Math.max(0, now - Number(row.created_at)),
+    is_stream: record.is_stream ?? 0,
+    channel_id: row.channel_id,
+    group: record.group ?? '',
+    ip: record.ip ?? '',
+    other: JSON.stringify(other),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * This process among the gateway processes sharing the database: a row in `nodes` refreshed by a
+ * heartbeat, and the watch over the others. A process is taken for dead when its heartbeat has not
+ * moved for `timeoutMs` of this process's own clock (clock skew between hosts does not matter), or at
+ * once when it ran beside this process and is gone (server/cluster/process-identity.ts): a restart
+ * after a crash resolves the crashed process's holds on start. The holds of dead processes, and this process's own holds that no call
+ * owns any more, are resolved through server/billing/recovery.ts.
+ */
+import { hostname } from 'node:os';
+import type { Db } from '../db/index.js';
+import type { DbKind } from '../db/dsn.js';
+import { recoverNode, type Recovered } from '../billing/recovery.js';
+import { SELF, knownGone } from './process-identity.js';
+
+export interface NodeWatchOptions {
+  db: Db;
+  kind: DbKind;
+  /** This process's node id (the holds' `node`). */
+  id: string;
+  /** Whether a hold id of this process is still owned by a call. */
+  isLive: (holdId: string) => boolean;
+  timeoutMs: number;
+  onRecovered: (recovered: Recovered[]) => void;
+  onError: (err: unknown) => void;
+}
+
+interface Seen {
+  seenAt: number;
+  /** When this process last saw `seenAt` change (its own clock). */
+  changedAt: number;
+}
+
+export class NodeWatch {
+  private readonly seen = new Map<string, Seen>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly o: NodeWatchOptions) {}
+
+  /** Registers this process and resolves what dead processes left, before the first call. */
+  async start(): Promise<void> {
+    await this.register(Date.now());
+    await this.tick();
+    const every = Math.max(500, Math.floor(this.o.timeoutMs / 6));
+    this.timer = setInterval(() => void this.tick(), every);
+    this.timer.unref();
+  }
+
+  /** One heartbeat and one look at the others (never two at once). */
+  tick(): Promise<void> {
+    this.running ??= this.beatAndWatch()
+      .catch((err: unknown) => this.o.onError(err))
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  /** Stops the heartbeat; this process's row goes once its own holds are resolved. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+    const recovered = await recoverNode(this.o.db, this.o.kind, this.o.id, this.o.isLive);
+    if (recovered.length > 0) this.o.onRecovered(recovered);
+    const left = await this.o.db.selectFrom('reservations').select('id').where('node', '=', this.o.id).limit(1).execute();
+    if (left.length === 0) await this.o.db.deleteFrom('nodes').where('id', '=', this.o.id).execute();
+  }
+
+  private async register(now: number): Promise<void> {
+    await this.o.db
+      .insertInto('nodes')
+      .values({
+        id: this.o.id,
+        host: hostname(),
+        scope: SELF.scope,
+        pid: SELF.pid,
+        pid_start: SELF.pidStart,
+        started_at: now,
+        seen_at: now,
+      })
+      .execute();
+  }
+
+  private async beatAndWatch(): Promise<void> {
+    const { db, id } = this.o;
+    const now = Date.now();
+    const beat = await db.updateTable('nodes').set({ seen_at: now }).where('id', '=', id).executeTakeFirst();
+    if (Number(beat.numUpdatedRows) === 0) {
+      // Another process took this one for dead and removed its row: it is back.
+      await this.register(now);
+    }
+    const nodes = await db.selectFrom('nodes').select(['id', 'scope', 'pid', 'pid_start', 'seen_at']).execute();
+    const holders = await db.selectFrom('reservations').select('node').distinct().execute();
+    const known = new Map(nodes.map((n) => [n.id, n]));
+    const dead = new Set<string>();
+    for (const n of nodes) {
+      if (n.id === id) continue;
+      if (knownGone(n.scope, n.pid, Number(n.pid_start)) || this.silent(n.id, Number(n.seen_at), now)) dead.add(n.id);
+    }
+    for (const id of this.seen.keys()) if (!known.has(id)) this.seen.delete(id);
+    // Rows whose process is not registered at all: it was removed as dead before they were resolved.
+    for (const h of holders) if (h.node !== id && !known.has(h.node)) dead.add(h.node);
+
+    const recovered: Recovered[] = [];
+    if (holders.some((h) => h.node === id)) recovered.push(...(await recoverNode(db, this.o.kind, id, this.o.isLive)));
+    for (const node of dead) {
+      recovered.push(...(await recoverNode(db, this.o.kind, node)));
+      const seenAt = known.get(node)?.seen_at;
+      if (seenAt !== undefined) await db.deleteFrom('nodes').where('id', '=', node).where('seen_at', '=', seenAt).execute();
+    }
+    if (recovered.length > 0) this.o.onRecovered(recovered);
+  }
+
+  /** Whether the node's heartbeat has stood still for the timeout (as this process has watched it). */
+  private silent(node: string, seenAt: number, now: number): boolean {
+    const s = this.seen.get(node);
+    if (!s || s.seenAt !== seenAt) {
+      this.seen.set(node, { seenAt, changedAt: now });
+      return false;
+    }
+    return now - s.changedAt >= this.o.timeoutMs;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The hourly totals per user, model and channel (`quota_data`, behind the dashboard and the channel
+ * statistics), added up in memory and written every DataExportInterval minutes. Quota, the usage
+ * counters and the log rows that account for them are not here: they are written with each call
+ * (server/billing/journal.ts).
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { DbKind } from '../db/dsn.js';
+import type { OptionStore } from '../options/store.js';
+
+interface HourlyTotal {
+  user_id: number;
+  username: string;
+  model_name: string;
+  channel_id: number;
+  created_at: number;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
+export interface UsageRecord {
+  userId: number;
+  username: string;
+  channelId: number;
+  model: string;
+  quota: number;
+  tokens: number;
+  /** Calls this record adds (0 for a refund). Default 1. */
+  count?: number;
+  /** When the usage happened (Unix seconds): its hour takes it. Default now. */
+  at?: number;
+}
+
+/**
+ * The options behind the totals: DataExportEnabled (off: none are kept) and DataExportInterval
+ * (minutes between writes; checked every half second).
+ */
+type TotalsOptions = Pick<OptionStore, 'bool' | 'number'>;
+
+const CHECK_MS = 500;
+
+export class HourlyTotals {
+  private hourly = new Map<string, HourlyTotal>();
+  private timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+  private writtenAt = Date.now();
+
+  constructor(
+    private readonly db: Db,
+    private readonly kind: DbKind,
+    private readonly onError: (err: unknown) => void,
+    private readonly options?: TotalsOptions,
+  ) {
+    this.timer = setInterval(() => {
+      if (this.due()) void this.flush();
+    }, CHECK_MS);
+    this.timer.unref();
+  }
+
+  /** Adds one call's usage (or a refund's negative quota) to its hour. */
+  add(u: UsageRecord): void {
+    if (this.options && !this.options.bool('DataExportEnabled')) return;
+    const hour = Math.floor((u.at ?? Date.now() / 1000) / 3600) * 3600;
+    const count = u.count ?? 1;
+    const key = `${u.userId}\u0000${u.model}\u0000${u.channelId}\u0000${hour}`;
+    const total = this.hourly.get(key);
+    if (total) {
+      total.count += count;
+      total.quota += u.quota;
+      total.token_used += u.tokens;
+      return;
+    }
+    this.hourly.set(key, {
+      user_id: u.userId,
+      username: u.username,
+      model_name: u.model,
+      channel_id: u.channelId,
+      created_at: hour,
+      token_used: u.tokens,
+      count,
+      quota: u.quota,
+    });
+  }
+
+  /** Writes what is pending now; concurrent calls queue behind each other. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write()).catch(this.onError);
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private due(): boolean {
+    const minutes = this.options ? this.options.number('DataExportInterval') : 0;
+    return this.hourly.size > 0 && Date.now() - this.writtenAt >= Math.max(0, minutes) * 60_000;
+  }
+
+  private async write(): Promise<void> {
+    const totals = [...this.hourly.values()];
+    this.hourly = new Map();
+    this.writtenAt = Date.now();
+    if (totals.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const t of totals) {
+        const insert = trx.insertInto('quota_data').values(t);
+        if (this.kind === 'mysql') {
+          await insert
+            .onDuplicateKeyUpdate({
+              token_used: sql<number>`token_used + ${t.token_used}`,
+              count: sql<number>`count + ${t.count}`,
+              quota: sql<number>`quota + ${t.quota}`,
+            })
+            .execute();
+        } else {
+          await insert
+            .onConflict((oc) =>
+              oc.columns(['user_id', 'model_name', 'channel_id', 'created_at']).doUpdateSet({
+                token_used: sql<number>`quota_data.token_used + ${t.token_used}`,
+                count: sql<number>`quota_data.count + ${t.count}`,
+                quota: sql<number>`quota_data.quota + ${t.quota}`,
+              }),
+            )
+            .execute();
+        }
+      }
+    });
+  }
+}

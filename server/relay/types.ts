@@ -1,0 +1,34 @@
+/** The relay's shared vocabulary: who calls, and what a call asks for. */
+import type { Endpoint } from './endpoints.js';
+
+/** The wire format a client speaks. */
+export type ClientFormat = 'openai' | 'claude' | 'gemini';
+
+/** Who pays, in the relay's terms (an sk- token, or the playground's console session). */
+export interface RelayCaller {
+  userId: number;
+  username: string;
+  group: string;
+  tokenId: number;
+  tokenName: string;
+  unlimitedToken: boolean;
+  /** Balance hints from the caches (not authoritative) for skipping the pre-charge. */
+  userQuotaHint: number;
+  tokenQuotaHint: number;
+  acceptUnsetPrice: boolean;
+  pinnedChannelId: number | null;
+}
+
+export interface RelayInput {
+  endpoint: Endpoint;
+  /** The parsed JSON body; null for multipart bodies sent on as `raw`. */
+  body: Record<string, unknown> | null;
+  raw: Buffer | null;
+  contentType: string;
+  model: string;
+  stream: boolean;
+  /** The client's wire format (OpenAI unless a native endpoint such as /v1/messages was called). */
+  client: ClientFormat;
+  /** Client headers a channel of the client's own protocol should see (e.g. `anthropic-beta`). */
+  forwardHeaders?: Record<string, string>;
+}
