@@ -57,3 +57,5 @@ app.get('/usage-seen', async () => ({ usageSeen }));
 
 await app.listen({ port: 0, host: '127.0.0.1' });
 console.log(`baseline http://127.0.0.1:${app.server.address().port}`);
+// A clean exit on SIGTERM (node flags such as --cpu-prof write their output then).
+process.once('SIGTERM', () => process.exit(0));

@@ -7,7 +7,8 @@
 // request of the gateway and of the baseline and their ratio, and the gateway's peak memory; then a
 // 60 s soak for memory flatness. Needs `npm run build`.
 // Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`; BENCH_SQL_DSN=postgres://… runs
-// the gateway on that database instead of a fresh SQLite file (the database must be empty).
+// the gateway on that database instead of a fresh SQLite file (the database must be empty);
+// BENCH_MODES=plain,stream, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small narrow the runs.
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
 import { spawn } from 'node:child_process';
@@ -147,7 +148,7 @@ const keys = {
 };
 await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
 
-const [blCmd, blArgs] = taskset(1, process.execPath, ['bench/baseline.mjs', upstreamUrl, keys.large]);
+const [blCmd, blArgs] = taskset(1, process.execPath, [...gatewayNodeArgs, 'bench/baseline.mjs', upstreamUrl, keys.large]);
 const baseline = spawn(blCmd, blArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
 const baselineUrl = (await waitForLine(baseline, /baseline (http:\/\/\S+)/))[1];
 
@@ -162,39 +163,65 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, rssMb(gateway.pid));
 }, 250);
 
-/** One measured run against a server: requests/s, latency and the server's CPU µs per answered request. */
-async function measure(url, pid, key, body, connections) {
-  const before = cpuTicks(pid);
-  const r = await load(`${url}/v1/chat/completions`, headersFor(key), body, connections, SECONDS);
-  const cpuMs = ((cpuTicks(pid) - before) / CLK_TCK) * 1000;
-  const ok = r.requests.total - r.errors - r.non2xx;
-  return { r, ok, cpuUs: (cpuMs * 1000) / Math.max(1, ok), errors: r.errors + r.non2xx + r.timeouts };
+/** A measured target: where it listens, its process, the key it takes, and its totals so far. */
+function target(name, url, pid, key) {
+  return { name, url, pid, key, ticks: 0, ok: 0, errors: 0, rps: [], p50: [], p99: [] };
 }
 
-const rows = [];
-for (const mode of ['plain', 'stream']) {
-  for (const connections of [50, 200]) {
-    const body = bodies[mode];
-    await load(`${baselineUrl}/v1/chat/completions`, headersFor(keys.large), body, connections, 2); // warm-up
-    const bl = await measure(baselineUrl, baseline.pid, keys.large, body, connections);
-    for (const payer of ['large', 'small']) {
-      await load(`${base}/v1/chat/completions`, headersFor(keys[payer]), body, connections, 2); // warm-up
-      const gw = await measure(base, gateway.pid, keys[payer], body, connections);
-      rows.push({ mode, connections, payer, bl, gw });
+/**
+ * Loads the targets in turn, SLICE seconds each, round after round until each had SECONDS: noise on
+ * a shared machine (other processes, frequency changes) then falls on all of them alike.
+ */
+async function measureInterleaved(targets, body, connections) {
+  const slice = Math.min(SLICE, SECONDS);
+  for (let done = 0; done < SECONDS; done += slice) {
+    for (const t of targets) {
+      const before = cpuTicks(t.pid);
+      const r = await load(`${t.url}/v1/chat/completions`, headersFor(t.key), body, connections, slice);
+      t.ticks += cpuTicks(t.pid) - before;
+      t.ok += r.requests.total - r.errors - r.non2xx;
+      t.errors += r.errors + r.non2xx + r.timeouts;
+      t.rps.push(r.requests.average);
+      t.p50.push(r.latency.p50);
+      t.p99.push(r.latency.p99);
     }
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return targets.map((t) => ({
+    ...t,
+    rps: mean(t.rps),
+    p50: mean(t.p50),
+    p99: mean(t.p99),
+    cpuUs: ((t.ticks / CLK_TCK) * 1e6) / Math.max(1, t.ok),
+  }));
+}
+
+const SLICE = Number(process.env.BENCH_SLICE ?? 2);
+const list = (name, all) => (process.env[name] ? process.env[name].split(',') : all);
+const rows = [];
+for (const mode of list('BENCH_MODES', ['plain', 'stream'])) {
+  for (const connections of list('BENCH_CONNECTIONS', [50, 200]).map(Number)) {
+    const body = bodies[mode];
+    const targets = [
+      target('baseline', baselineUrl, baseline.pid, keys.large),
+      ...list('BENCH_PAYERS', ['large', 'small']).map((payer) => target(payer, base, gateway.pid, keys[payer])),
+    ];
+    for (const t of targets) await load(`${t.url}/v1/chat/completions`, headersFor(t.key), body, connections, 2); // warm-up
+    const [bl, ...gws] = await measureInterleaved(targets, body, connections);
+    for (const gw of gws) rows.push({ mode, connections, payer: gw.name, bl, gw });
   }
 }
 
 const SQL = process.env.BENCH_SQL_DSN ? process.env.BENCH_SQL_DSN.split(':')[0] : 'sqlite';
 console.log(
-  `\nrelay overhead on ${SQL} (${SECONDS} s per run; gateway and baseline pinned to core 1, stand-in and load on core 0)`,
+  `\nrelay overhead on ${SQL} (${SECONDS} s per target in ${SLICE} s turns; gateway and baseline pinned to core 1, stand-in and load on core 0)`,
 );
 console.log(
   'mode    conc  payer  baseline req/s  gateway req/s  +p50 ms  +p99 ms  baseline CPU µs  gateway CPU µs  ratio  errors',
 );
 for (const { mode, connections, payer, bl, gw } of rows) {
   console.log(
-    `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(5)}  ${bl.r.requests.average.toFixed(0).padStart(14)}  ${gw.r.requests.average.toFixed(0).padStart(13)}  ${(gw.r.latency.p50 - bl.r.latency.p50).toFixed(1).padStart(7)}  ${(gw.r.latency.p99 - bl.r.latency.p99).toFixed(1).padStart(7)}  ${bl.cpuUs.toFixed(0).padStart(15)}  ${gw.cpuUs.toFixed(0).padStart(14)}  ${(gw.cpuUs / bl.cpuUs).toFixed(2).padStart(5)}  ${String(gw.errors + bl.errors).padStart(6)}`,
+    `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(5)}  ${bl.rps.toFixed(0).padStart(14)}  ${gw.rps.toFixed(0).padStart(13)}  ${(gw.p50 - bl.p50).toFixed(1).padStart(7)}  ${(gw.p99 - bl.p99).toFixed(1).padStart(7)}  ${bl.cpuUs.toFixed(0).padStart(15)}  ${gw.cpuUs.toFixed(0).padStart(14)}  ${(gw.cpuUs / bl.cpuUs).toFixed(2).padStart(5)}  ${String(gw.errors + bl.errors).padStart(6)}`,
   );
 }
 console.log(`peak gateway RSS during the runs: ${peakRss.toFixed(1)} MB`);

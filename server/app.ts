@@ -149,13 +149,15 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     return reply.status(500).send({ success: false, message: '服务器内部错误，请联系管理员' });
   });
 
-  // The global per-address limit on the console API.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
+  // The global per-address limit on the console API (a plain callback: the relay's routes pass
+  // through without a promise).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.url.startsWith('/api/')) return done();
     const { max, windowSeconds } = config.rateLimits.global;
-    if (!(await ctx.limiter.hit(`global:${clientIp(request)}`, max, windowSeconds))) {
-      return reply.status(429).send({ success: false, message: '请求过于频繁，请稍后再试' });
-    }
+    ctx.limiter.hit(`global:${clientIp(request)}`, max, windowSeconds).then(
+      (allowed) => (allowed ? done() : reply.status(429).send({ success: false, message: '请求过于频繁，请稍后再试' })),
+      (err: unknown) => done(err as Error),
+    );
   });
 
   await registerRoutes(app);

@@ -97,7 +97,7 @@ export class Hold {
       this.row.state = 'queued';
       this.holds.live.add(this.row.id);
     }
-    this.journal.checkpoint({ hold: this.row, insert, delivered, promptTokens, completionTokens, channelId });
+    this.journal.checkpoint({ kind: 'checkpoint', hold: this.row, insert, delivered, promptTokens, completionTokens, channelId });
   }
 
   /** Charges `actual` in full and writes `log` (null: no log row) in the same transaction. */
@@ -115,7 +115,7 @@ export class Hold {
     if (this.done) throw new Error('hold already settled');
     this.done = true;
     try {
-      return await this.journal.settleWith({ hold: this.row, actual, channelId, log, counts: true }, alongside);
+      return await this.journal.settleWith(this.row, actual, channelId, log, alongside);
     } finally {
       this.holds.live.delete(this.row.id);
     }
@@ -131,7 +131,7 @@ export class Hold {
     this.done = true;
     if (this.row.state === 'none' && actual === 0 && !log) return;
     try {
-      await this.journal.settle({ hold: this.row, actual, channelId, log, counts });
+      await this.journal.settle(this.row, actual, channelId, log, counts);
     } finally {
       this.holds.live.delete(this.row.id);
     }

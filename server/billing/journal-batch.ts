@@ -13,10 +13,49 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
 import type { DbKind } from '../db/dsn.js';
+import type { PreparedStatements } from '../db/prepared.js';
 import { LOG_REFUND } from '../logs/types.js';
 import type { Balances, CheckpointOp, JournalOp, LogRow, ReserveOp, ReserveOutcome, SettleOp } from './journal-ops.js';
 
 type Trx = Transaction<Database>;
+
+/** The columns of every log row and reservation row the journal inserts (all rows name all of them). */
+export const LOG_COLUMNS = [
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'token_id',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'use_time',
+  'is_stream',
+  'channel_id',
+  'group',
+  'ip',
+  'other',
+] as const;
+export const RESERVATION_COLUMNS = [
+  'id',
+  'node',
+  'user_id',
+  'token_id',
+  'unlimited_token',
+  'amount',
+  'delivered',
+  'prompt_tokens',
+  'completion_tokens',
+  'channel_id',
+  'record',
+  'created_at',
+  'updated_at',
+] as const;
+
+const INSERT_CHUNK = 200;
 
 export interface BatchOutcome {
   reserves: Map<ReserveOp, ReserveOutcome>;
@@ -47,7 +86,13 @@ const account = (map: Map<number, Account>, id: number): Account => {
 
 const ascending = <T>(map: Map<number, T>): Array<[number, T]> => [...map].sort((a, b) => a[0] - b[0]);
 
-export async function commitBatch(trx: Trx, kind: DbKind, ops: readonly JournalOp[], now: number): Promise<BatchOutcome> {
+export async function commitBatch(
+  trx: Trx,
+  kind: DbKind,
+  st: PreparedStatements,
+  ops: readonly JournalOp[],
+  now: number,
+): Promise<BatchOutcome> {
   const out: BatchOutcome = {
     reserves: new Map(),
     taken: new Set(),
@@ -75,7 +120,7 @@ export async function commitBatch(trx: Trx, kind: DbKind, ops: readonly JournalO
 
   // 1. The rows settlements replace; a row already gone was taken by a recovery.
   const stored = settles.filter((s) => s.hold.state === 'stored').map((s) => s.hold.id);
-  const present = await deleteReservations(trx, kind, stored);
+  const present = await deleteReservations(trx, kind, st, stored);
   for (const s of settles) {
     if (s.hold.state === 'taken' || (s.hold.state === 'stored' && !present.has(s.hold.id))) out.taken.add(s);
   }
@@ -90,11 +135,10 @@ export async function commitBatch(trx: Trx, kind: DbKind, ops: readonly JournalO
     // A taken row was resolved by charging `landed` and returning the reservation: the rest is charged now.
     const charge = taken ? s.actual - landed : s.actual;
     const delta = taken ? -charge : reserved - s.actual;
-    const requests = s.counts && !(taken && landed > 0) ? 1 : 0;
     const u = account(users, payer.userId);
     u.delta += delta;
     u.used += charge;
-    u.requests += requests;
+    u.requests += s.counts && !(taken && landed > 0) ? 1 : 0;
     if (payer.tokenId > 0) {
       const t = account(tokens, payer.tokenId);
       if (!payer.unlimitedToken) t.delta += delta;
@@ -108,7 +152,7 @@ export async function commitBatch(trx: Trx, kind: DbKind, ops: readonly JournalO
   // 3. Users, then tokens (reservations refused by the token give the user's part back).
   const userOk = new Set<ReserveOp>();
   for (const [id, a] of ascending(users)) {
-    const ok = await applyAccount(trx, kind, 'users', id, a, now, out.balances.users);
+    const ok = await applyAccount(trx, kind, st, USERS, id, a, now, out.balances.users);
     for (const r of a.reserves) {
       if (ok.has(r)) userOk.add(r);
       else out.reserves.set(r, { ok: false, reason: 'user_quota' });
@@ -120,73 +164,155 @@ export async function commitBatch(trx: Trx, kind: DbKind, ops: readonly JournalO
     else out.reserves.set(r, { ok: true });
   }
   for (const [id, a] of ascending(tokens)) {
-    const ok = await applyAccount(trx, kind, 'tokens', id, a, now, out.balances.tokens);
+    const ok = await applyAccount(trx, kind, st, TOKENS, id, a, now, out.balances.tokens);
     for (const r of a.reserves) {
       if (ok.has(r)) {
         out.reserves.set(r, { ok: true });
         continue;
       }
       out.reserves.set(r, { ok: false, reason: 'token_quota' });
-      await trx
-        .updateTable('users')
-        .set({ quota: sql`quota + ${r.row.amount ?? 0}` })
-        .where('id', '=', r.hold.payer.userId)
-        .execute();
+      const amount = r.row.amount ?? 0;
+      await st.run(
+        trx,
+        'users.credit',
+        (p) =>
+          trx
+            .updateTable('users')
+            .set({ quota: sql`quota + ${p('amount')}` })
+            .where('id', '=', p('id')),
+        {
+          amount,
+          id: r.hold.payer.userId,
+        },
+      );
       out.balances.users.delete(r.hold.payer.userId);
     }
   }
   for (const [id, used] of ascending(channels)) {
-    await trx
-      .updateTable('channels')
-      .set({ used_quota: sql`used_quota + ${used}` })
-      .where('id', '=', id)
-      .execute();
+    await st.run(
+      trx,
+      'channels.used',
+      (p) =>
+        trx
+          .updateTable('channels')
+          .set({ used_quota: sql`used_quota + ${p('used')}` })
+          .where('id', '=', p('id')),
+      { used, id },
+    );
   }
 
   // 4. New rows, checkpoints, log rows.
-  const inserts = reserves.filter((r) => out.reserves.get(r)?.ok).map((r) => r.row);
+  const inserts = reserves.filter((r) => out.reserves.get(r)?.ok).map((r) => r.row as Record<string, unknown>);
   for (const c of live) {
     if (!c.insert) continue;
     inserts.push({ ...c.insert, delivered: c.delivered, prompt_tokens: c.promptTokens, completion_tokens: c.completionTokens });
     out.landed.add(c);
   }
-  if (inserts.length > 0) await trx.insertInto('reservations').values(inserts).execute();
+  await insertChunks(trx, st, 'reservations', RESERVATION_COLUMNS, inserts);
   for (const c of live) {
     if (c.insert) continue;
-    const result = await trx
-      .updateTable('reservations')
-      .set({
-        delivered: c.delivered,
-        prompt_tokens: c.promptTokens,
-        completion_tokens: c.completionTokens,
-        channel_id: c.channelId,
-        updated_at: now,
-      })
-      .where('id', '=', c.hold.id)
-      .executeTakeFirst();
-    (Number(result.numUpdatedRows) === 1 ? out.landed : out.lost).add(c);
+    const values = {
+      delivered: c.delivered,
+      prompt: c.promptTokens,
+      completion: c.completionTokens,
+      channel: c.channelId,
+      now,
+      id: c.hold.id,
+    };
+    const result = await st.run(
+      trx,
+      'reservations.checkpoint',
+      (p) =>
+        trx
+          .updateTable('reservations')
+          .set({
+            delivered: p('delivered'),
+            prompt_tokens: p('prompt'),
+            completion_tokens: p('completion'),
+            channel_id: p('channel'),
+            updated_at: p('now'),
+          })
+          .where('id', '=', p('id')),
+      values,
+    );
+    (Number(result.numAffectedRows ?? 0) === 1 ? out.landed : out.lost).add(c);
   }
-  for (let i = 0; i < logs.length; i += 200)
-    await trx
-      .insertInto('logs')
-      .values(logs.slice(i, i + 200))
-      .execute();
+  await insertChunks(trx, st, 'logs', LOG_COLUMNS, logs as Array<Record<string, unknown>>);
 
   if (kind === 'mysql') await readBalances(trx, out.balances, [...users.keys()], [...tokens.keys()]);
   return out;
 }
 
-/** Deletes the rows with these ids; returns the ids that were there. */
-async function deleteReservations(trx: Trx, kind: DbKind, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  if (kind === 'mysql') {
-    const rows = await trx.selectFrom('reservations').select('id').where('id', 'in', ids).forUpdate().execute();
-    if (rows.length > 0) await trx.deleteFrom('reservations').where('id', 'in', ids).execute();
-    return new Set(rows.map((r) => r.id));
+async function insertChunks(
+  trx: Trx,
+  st: PreparedStatements,
+  table: 'logs' | 'reservations',
+  columns: readonly string[],
+  rows: ReadonlyArray<Record<string, unknown>>,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await st.insertRows(trx, table, columns, rows.slice(i, i + INSERT_CHUNK));
   }
-  const rows = await trx.deleteFrom('reservations').where('id', 'in', ids).returning('id').execute();
-  return new Set(rows.map((r) => r.id));
 }
+
+/** Deletes the rows with these ids; returns the ids that were there. */
+async function deleteReservations(trx: Trx, kind: DbKind, st: PreparedStatements, ids: string[]): Promise<Set<string>> {
+  const present = new Set<string>();
+  for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+    const chunk = ids.slice(i, i + INSERT_CHUNK);
+    const value = (name: string) => chunk[Number(name)];
+    const marks = (p: (n: string) => never) => chunk.map((_, j) => p(String(j)));
+    if (kind === 'mysql') {
+      const found = await st.run<{ id: string }>(
+        trx,
+        `reservations.lock:${chunk.length}`,
+        (p) => trx.selectFrom('reservations').select('id').where('id', 'in', marks(p)).forUpdate(),
+        value,
+      );
+      if (found.rows.length > 0) {
+        await st.run(
+          trx,
+          `reservations.delete:${chunk.length}`,
+          (p) => trx.deleteFrom('reservations').where('id', 'in', marks(p)),
+          value,
+        );
+      }
+      for (const r of found.rows) present.add(r.id);
+      continue;
+    }
+    const deleted = await st.run<{ id: string }>(
+      trx,
+      `reservations.delete-returning:${chunk.length}`,
+      (p) => trx.deleteFrom('reservations').where('id', 'in', marks(p)).returning('id'),
+      value,
+    );
+    for (const r of deleted.rows) present.add(r.id);
+  }
+  return present;
+}
+
+/** How one balance table is written: its balance column and the counters a settlement bumps. */
+interface BalanceTable {
+  name: 'users' | 'tokens';
+  balance: 'quota' | 'remain_quota';
+  /** The counters' SET clause, from placeholders `used`, `requests` and `now`. */
+  counters: (p: (n: string) => never) => Record<string, unknown>;
+}
+
+const USERS: BalanceTable = {
+  name: 'users',
+  balance: 'quota',
+  counters: (p) => ({
+    used_quota: sql`used_quota + ${p('used')}`,
+    request_count: sql`request_count + ${p('requests')}`,
+    last_use_time: p('now'),
+  }),
+};
+const TOKENS: BalanceTable = {
+  name: 'tokens',
+  balance: 'remain_quota',
+  counters: (p) => ({ used_quota: sql`used_quota + ${p('used')}`, accessed_time: p('now') }),
+};
 
 /**
  * One user's or token's part of the batch: the settlements' change, counters, and the reservations,
@@ -195,59 +321,72 @@ async function deleteReservations(trx: Trx, kind: DbKind, ids: string[]): Promis
 async function applyAccount(
   trx: Trx,
   kind: DbKind,
-  table: 'users' | 'tokens',
+  st: PreparedStatements,
+  table: BalanceTable,
   id: number,
   a: Account,
   now: number,
   balances: Map<number, number>,
 ): Promise<Set<ReserveOp>> {
-  const column = table === 'users' ? 'quota' : 'remain_quota';
-  const counters =
-    table === 'users'
-      ? {
-          used_quota: sql<number>`used_quota + ${a.used}`,
-          request_count: sql<number>`request_count + ${a.requests}`,
-          last_use_time: now,
-        }
-      : { used_quota: sql<number>`used_quota + ${a.used}`, accessed_time: now };
-  const held = a.reserves.reduce((s, r) => s + (r.row.amount ?? 0), 0);
-  const run = async (change: number, condition: number | null): Promise<boolean> => {
-    let q = trx
-      .updateTable(table)
-      .set({ [column]: sql<number>`${sql.ref(column)} + ${change}`, ...counters } as never)
-      .where('id', '=', id);
-    if (condition !== null) q = q.where(sql<number>`${sql.ref(column)} + ${a.delta}`, '>=', condition);
-    if (kind === 'mysql') return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
-    const row = (await q.returning(sql<number>`${sql.ref(column)}`.as('balance')).executeTakeFirst()) as
-      { balance: number } | undefined;
-    if (row) balances.set(id, Number(row.balance));
-    return row !== undefined;
+  const column = sql.ref(table.balance);
+  const returning = kind !== 'mysql';
+  const note = (rows: Array<{ balance: number }>): boolean => {
+    if (rows[0]) balances.set(id, Number(rows[0].balance));
+    return rows.length > 0;
   };
+  const settle = async (): Promise<void> => {
+    const result = await st.run<{ balance: number }>(
+      trx,
+      `${table.name}.settle`,
+      (p) => {
+        const q = trx
+          .updateTable(table.name)
+          .set({ [table.balance]: sql`${column} + ${p('delta')}`, ...table.counters(p) } as never)
+          .where('id', '=', p('id'));
+        return returning ? q.returning(column.as('balance') as never) : q;
+      },
+      { delta: a.delta, used: a.used, requests: a.requests, now, id },
+    );
+    note(result.rows);
+  };
+  const held = a.reserves.reduce((s, r) => s + (r.row.amount ?? 0), 0);
   if (held === 0) {
-    await run(a.delta, null);
+    await settle();
     return new Set();
   }
-  if (await run(a.delta - held, held)) return new Set(a.reserves);
+  const all = await st.run<{ balance: number }>(
+    trx,
+    `${table.name}.settle-reserve`,
+    (p) => {
+      const q = trx
+        .updateTable(table.name)
+        .set({ [table.balance]: sql`${column} + ${p('change')}`, ...table.counters(p) } as never)
+        .where('id', '=', p('id'))
+        .where(sql`${column} + ${p('delta')}`, '>=', p('held'));
+      return returning ? q.returning(column.as('balance') as never) : q;
+    },
+    { change: a.delta - held, used: a.used, requests: a.requests, now, id, delta: a.delta, held },
+  );
+  if (returning ? note(all.rows) : Number(all.numAffectedRows ?? 0) === 1) return new Set(a.reserves);
   // Not enough for all of them: the settlements first, then each reservation while the balance lasts.
-  if (a.delta !== 0 || a.used !== 0 || a.requests !== 0) await run(a.delta, null);
+  if (a.delta !== 0 || a.used !== 0 || a.requests !== 0) await settle();
   const taken = new Set<ReserveOp>();
   for (const r of a.reserves) {
     const amount = r.row.amount ?? 0;
-    let q = trx
-      .updateTable(table)
-      .set({ [column]: sql<number>`${sql.ref(column)} - ${amount}` } as never)
-      .where('id', '=', id)
-      .where(sql.ref(column), '>=', amount);
-    if (kind === 'mysql') {
-      if (Number((await q.executeTakeFirst()).numUpdatedRows) === 1) taken.add(r);
-      continue;
-    }
-    const row = (await q.returning(sql<number>`${sql.ref(column)}`.as('balance')).executeTakeFirst()) as
-      { balance: number } | undefined;
-    if (row) {
-      balances.set(id, Number(row.balance));
-      taken.add(r);
-    }
+    const one = await st.run<{ balance: number }>(
+      trx,
+      `${table.name}.reserve`,
+      (p) => {
+        const q = trx
+          .updateTable(table.name)
+          .set({ [table.balance]: sql`${column} - ${p('amount')}` } as never)
+          .where('id', '=', p('id'))
+          .where(column, '>=', p('amount'));
+        return returning ? q.returning(column.as('balance') as never) : q;
+      },
+      { amount, id },
+    );
+    if (returning ? note(one.rows) : Number(one.numAffectedRows ?? 0) === 1) taken.add(r);
   }
   return taken;
 }

@@ -14,6 +14,7 @@ import type { Db } from '../db/index.js';
 import type { Database } from '../db/types.js';
 import type { DbKind } from '../db/dsn.js';
 import { isTransientDbError } from '../db/errors.js';
+import { PreparedStatements } from '../db/prepared.js';
 import { commitBatch, type BatchOutcome } from './journal-batch.js';
 import type {
   Balances,
@@ -46,7 +47,15 @@ const LOG_DEFAULTS = {
   other: '',
 } satisfies Partial<LogRow>;
 
-const complete = (row: LogRow | null): LogRow | null => (row ? { ...LOG_DEFAULTS, ...row } : null);
+/** Fills the columns a log row leaves out with their defaults (in place: rows are handed over, not shared). */
+function complete(row: LogRow | null): LogRow | null {
+  if (!row) return null;
+  const r = row as Record<string, unknown>;
+  for (const key in LOG_DEFAULTS) {
+    if (r[key] === undefined) r[key] = LOG_DEFAULTS[key as keyof typeof LOG_DEFAULTS];
+  }
+  return row;
+}
 const MAX_BACKOFF_MS = 5_000;
 
 export interface JournalHooks {
@@ -65,6 +74,7 @@ export class Journal {
   private queue: JournalOp[] = [];
   private running: Promise<void> | null = null;
   private closed = false;
+  private readonly statements = new PreparedStatements();
 
   constructor(
     private readonly db: Db,
@@ -78,12 +88,16 @@ export class Journal {
     return new Promise((resolve, reject) => this.push({ kind: 'reserve', hold, row, resolve, reject }));
   }
 
-  checkpoint(op: Omit<CheckpointOp, 'kind'>): void {
-    this.push({ kind: 'checkpoint', ...op });
+  checkpoint(op: CheckpointOp): void {
+    this.push(op);
   }
 
-  settle(op: Omit<SettleOp, 'kind' | 'resolve' | 'reject'>): Promise<void> {
-    return new Promise((resolve, reject) => this.push({ kind: 'settle', ...op, log: complete(op.log), resolve, reject }));
+  /** Charges `actual` on `hold` in full and replaces its reservation row with `log`. */
+  settle(hold: HoldRow, actual: number, channelId: number, log: LogRow | null, counts: boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const op: SettleOp = { kind: 'settle', hold, actual, channelId, log: complete(log), counts, resolve, reject };
+      this.push(op);
+    });
   }
 
   /**
@@ -91,13 +105,25 @@ export class Journal {
    * charge is for): both are committed or neither.
    */
   async settleWith<T>(
-    op: Omit<SettleOp, 'kind' | 'resolve' | 'reject'>,
+    hold: HoldRow,
+    actual: number,
+    channelId: number,
+    log: LogRow | null,
     alongside: (trx: Transaction<Database>) => Promise<T>,
   ): Promise<T> {
-    const settle: SettleOp = { kind: 'settle', ...op, log: complete(op.log), resolve: () => undefined, reject: () => undefined };
+    const settle: SettleOp = {
+      kind: 'settle',
+      hold,
+      actual,
+      channelId,
+      log: complete(log),
+      counts: true,
+      resolve: () => undefined,
+      reject: () => undefined,
+    };
     const now = Math.floor(Date.now() / 1000);
     const [out, result] = await this.db.transaction().execute(async (trx) => {
-      const batch = await commitBatch(trx, this.kind, [settle], now);
+      const batch = await commitBatch(trx, this.kind, this.statements, [settle], now);
       return [batch, await alongside(trx)] as const;
     });
     this.apply([settle], out);
@@ -144,7 +170,7 @@ export class Journal {
     for (let attempt = 0; batch.length > 0; attempt++) {
       try {
         const now = Math.floor(Date.now() / 1000);
-        const out = await this.db.transaction().execute((trx) => commitBatch(trx, this.kind, batch, now));
+        const out = await this.db.transaction().execute((trx) => commitBatch(trx, this.kind, this.statements, batch, now));
         this.apply(batch, out);
         return;
       } catch (err) {

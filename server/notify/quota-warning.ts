@@ -120,6 +120,20 @@ class QuotaWarnings {
     return p.email !== '' && this.ctx.mailer.configured;
   }
 
+  /**
+   * False when what this process holds in memory already rules a warning out (the common case, read
+   * without a promise: this runs after every charge); true when it must be looked into.
+   */
+  mayWarn(userId: number): boolean {
+    if (this.busy.has(userId)) return false;
+    const user = this.ctx.users.peek(userId);
+    const prefs = this.prefs.get(userId);
+    if (!user || !prefs || prefs.expires <= Date.now()) return true;
+    if (user.deleted || !prefs.value) return false;
+    const threshold = prefs.value.threshold ?? this.ctx.options.number('QuotaRemindThreshold');
+    return threshold > 0 && user.quota < threshold && this.deliverable(prefs.value);
+  }
+
   async check(userId: number): Promise<void> {
     const { ctx } = this;
     if (this.busy.has(userId)) return;
@@ -198,6 +212,7 @@ export function warnIfLowQuota(ctx: GatewayContext, userId: number): void {
     warner = new QuotaWarnings(ctx);
     warners.set(ctx, warner);
   }
+  if (!warner.mayWarn(userId)) return;
   const run = warner.check(userId).catch((err: unknown) => {
     console.warn(`quota warning for user ${userId} not delivered: ${(err as Error).message}`);
   });

@@ -38,7 +38,7 @@ import {
   geminiEmbedUrl,
   isGeminiEmbed,
 } from './gemini-embed.js';
-import { callUpstream, upstreamErrorMessage, type UpstreamResponse } from './upstream.js';
+import { callUpstream, upstreamErrorMessage, type CancelSignal, type UpstreamResponse } from './upstream.js';
 import { usageOf } from './usage.js';
 import {
   forwardBinary,
@@ -161,7 +161,7 @@ export async function sendUpstream(
   channel: Channel,
   input: RelayInput,
   upstreamModel: string,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<UpstreamResponse> {
   const route = routeFor(provider, input);
   const override = paramOverride(channel.param_override);

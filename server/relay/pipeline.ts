@@ -14,7 +14,7 @@ import { RelayError, relayErrors } from './errors.js';
 import { providerFor } from './providers/registry.js';
 import { ChannelConfigError } from './providers/channel-config-error.js';
 import { mapModel, mapStatus } from './model-mapping.js';
-import { readText, type UpstreamResponse } from './upstream.js';
+import { CallCancel, readText, type UpstreamResponse } from './upstream.js';
 import type { ForwardResult, StreamProgress } from './forward.js';
 import { errorMessageOf, forwardAnswer, sendUpstream, servesEndpoint } from './exchange.js';
 import { geminiChannelTakesEmbed } from './gemini-embed.js';
@@ -84,11 +84,11 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
   const { caller, input } = call;
   const started = performance.now();
   let clientGone = false;
-  const abort = new AbortController();
-  reply.raw.on('close', () => {
+  const cancel = new CallCancel();
+  reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) {
       clientGone = true;
-      abort.abort();
+      cancel.cancel();
     }
   });
 
@@ -113,7 +113,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     }
     let res: UpstreamResponse;
     try {
-      res = await sendUpstream(ctx, provider, channel, input, mapped.model, abort.signal);
+      res = await sendUpstream(ctx, provider, channel, input, mapped.model, cancel);
     } catch (err) {
       if (clientGone) break;
       if (err instanceof ChannelConfigError) {

@@ -1,4 +1,5 @@
 /** Calls upstream providers through one keep-alive connection pool (undici). */
+import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { UpstreamTarget } from './providers/types.js';
 
@@ -12,11 +13,40 @@ export const upstreamAgent = new Agent({
 
 export type UpstreamResponse = Dispatcher.ResponseData;
 
+/**
+ * Cancels one relayed call when its client goes away. An AbortController would do, but the hot path
+ * pays for one on every call (its EventTarget costs more than the rest of the call's bookkeeping);
+ * undici takes an emitter of 'abort' as its signal just as well.
+ */
+export class CallCancel extends EventEmitter {
+  aborted = false;
+  reason: Error | undefined;
+  cancel(reason = new Error('the client went away')): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
+/** What can cancel an upstream call: an AbortSignal (tests, background jobs) or a CallCancel (the relay). */
+export type CancelSignal = AbortSignal | CallCancel;
+
+/** Calls `listener` once when `signal` cancels; returns what removes it. */
+export function onCancel(signal: CancelSignal, listener: () => void): () => void {
+  if (signal instanceof CallCancel) {
+    signal.once('abort', listener);
+    return () => signal.off('abort', listener);
+  }
+  signal.addEventListener('abort', listener, { once: true });
+  return () => signal.removeEventListener('abort', listener);
+}
+
 export function callUpstream(
   target: UpstreamTarget,
   body: string | Buffer,
   contentType: string,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<UpstreamResponse> {
   return request(target.url, {
     method: 'POST',
@@ -27,19 +57,39 @@ export function callUpstream(
   });
 }
 
-/** Reads a whole (small) upstream body as text. */
-export async function readText(res: UpstreamResponse, limit = 4 * 1024 * 1024): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      res.body.destroy();
-      break;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * Reads a whole (small) upstream body as text; past `limit` bytes the body is dropped and what came
+ * so far is kept. Read through events rather than an async iterator: one promise per body, not one
+ * per chunk.
+ */
+export function readText(res: UpstreamResponse, limit = 4 * 1024 * 1024): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const body = res.body;
+    const done = () => {
+      body.off('data', onData);
+      body.off('error', onError);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        body.off('end', done);
+        body.destroy();
+        done();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onError = (err: Error) => {
+      body.off('end', done);
+      reject(err);
+    };
+    body.on('data', onData);
+    body.once('end', done);
+    body.once('error', onError);
+  });
 }
 
 /** The message of an upstream error body (OpenAI shape or plain text). */

@@ -51,6 +51,12 @@ export class UserCache {
     return load;
   }
 
+  /** The cached user when its entry is fresh, without loading it. */
+  peek(id: number): CachedUser | null | undefined {
+    const hit = this.entries.get(id);
+    return hit && hit.expires > Date.now() ? hit.user : undefined;
+  }
+
   /** Sets the cached balance hint to what a write of this process left; returns the hint it replaced. */
   setBalance(id: number, quota: number): number | undefined {
     const user = this.entries.get(id)?.user;

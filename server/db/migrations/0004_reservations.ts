@@ -1,11 +1,14 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DbKind } from '../dsn.js';
 
 // Quota held by calls in flight, written in the same transaction as the debit that holds it, and
 // the gateway processes that hold them (their heartbeat tells a live process from a dead one, whose
-// holds another process then resolves).
-export async function up(db: Kysely<any>): Promise<void> {
+// holds another process then resolves). Rows of `reservations` live for one call: the table stays
+// as small as the calls in flight, so it has no index but its key (on SQLite the rows are stored in
+// the key's tree itself: one tree to write per row, not two).
+export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   const big = 'bigint' as const;
-  await db.schema
+  let reservations = db.schema
     .createTable('reservations')
     .addColumn('id', 'varchar(48)', (c) => c.primaryKey())
     .addColumn('node', 'varchar(48)', (c) => c.notNull())
@@ -19,9 +22,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('channel_id', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('record', 'text')
     .addColumn('created_at', big, (c) => c.notNull())
-    .addColumn('updated_at', big, (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('reservations_node').on('reservations').column('node').execute();
+    .addColumn('updated_at', big, (c) => c.notNull());
+  if (kind === 'sqlite') reservations = reservations.modifyEnd(sql`without rowid`);
+  await reservations.execute();
 
   await db.schema
     .createTable('nodes')

@@ -4,7 +4,7 @@
  * returns `refusedCall(message)` and its `send` is `sendUnlessRefused`, so the client gets a 400
  * with that message, no upstream is called and no other channel is tried.
  */
-import { callUpstream, type UpstreamResponse } from '../upstream.js';
+import { callUpstream, type CancelSignal, type UpstreamResponse } from '../upstream.js';
 import { jsonAnswer } from './kit/http-like.js';
 import type { PreparedCall } from './types.js';
 
@@ -17,7 +17,7 @@ export function refusedCall(message: string): PreparedCall {
 }
 
 /** The refusal as a 400 answer, or the call POSTed as usual. */
-export function sendUnlessRefused(call: PreparedCall, exchange: { signal: AbortSignal }): Promise<UpstreamResponse> {
+export function sendUnlessRefused(call: PreparedCall, exchange: { signal: CancelSignal }): Promise<UpstreamResponse> {
   const message = refusals.get(call);
   if (message !== undefined) {
     return Promise.resolve(jsonAnswer(400, { error: { message, type: 'invalid_request_error' } }));

@@ -2,7 +2,7 @@ import type { Channel } from '../../db/types.js';
 import type { Usage } from '../../billing/pricing.js';
 import type { Endpoint } from '../endpoints.js';
 import type { SseEvent } from '../sse.js';
-import type { UpstreamResponse } from '../upstream.js';
+import type { CancelSignal, UpstreamResponse } from '../upstream.js';
 import type { StreamEvent } from '../protocol/events.js';
 import type { ClaudeSettings } from './claude/convert-to-claude-messages.js';
 import type { GeminiSettings } from './gemini/gemini-settings.js';
@@ -66,7 +66,7 @@ export interface ChatAdapter {
    */
   send?(
     call: PreparedCall,
-    exchange: { channel: ChannelAccess; stream: boolean; signal: AbortSignal },
+    exchange: { channel: ChannelAccess; stream: boolean; signal: CancelSignal },
   ): Promise<UpstreamResponse>;
 }
 

@@ -7,7 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import WebSocket, { type RawData } from 'ws';
-import type { UpstreamResponse } from '../../upstream.js';
+import { onCancel, type CancelSignal, type UpstreamResponse } from '../../upstream.js';
 import { httpLikeAnswer, jsonAnswer } from '../kit/http-like.js';
 import { obj, type Json } from '../kit/chat-text.js';
 import { SparkAnswer, isLastFrame, sparkErrorOf, sparkErrorStatus } from './convert.js';
@@ -32,7 +32,7 @@ function parseFrame(data: RawData): Json | null {
 }
 
 /** Sends `frame` to the signed `url` and answers with the whole reply or a stream of its frames. */
-export function sparkExchange(url: string, frame: string, stream: boolean, signal: AbortSignal): Promise<UpstreamResponse> {
+export function sparkExchange(url: string, frame: string, stream: boolean, signal: CancelSignal): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
     const ws = new WebSocket(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
@@ -44,7 +44,7 @@ export function sparkExchange(url: string, frame: string, stream: boolean, signa
     /** The exchange is over: no more waiting for frames or for the client's cancel. */
     const release = () => {
       clearTimeout(idle);
-      signal.removeEventListener('abort', onAbort);
+      stopListening();
     };
     /** Answers the relay; a stream keeps the exchange going until its last frame. */
     const answer = (res: UpstreamResponse, streaming = false) => {
@@ -70,7 +70,7 @@ export function sparkExchange(url: string, frame: string, stream: boolean, signa
       ws.terminate();
     };
     const onAbort = () => fail(new Error('请求已取消'));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stopListening = onCancel(signal, onAbort);
     const idle = setTimeout(() => fail(new Error('讯飞星火长时间没有应答')), IDLE_TIMEOUT_MS);
 
     ws.on('unexpected-response', (_req, res) => {
