@@ -28,7 +28,7 @@ export function spawnGateway(env: Record<string, string>): Promise<GatewayProces
           child,
           stop: () =>
             new Promise((done) => {
-              if (child.exitCode !== null) return done();
+              if (child.exitCode !== null || child.signalCode !== null) return done();
               child.once('exit', () => done());
               child.kill('SIGTERM');
             }),

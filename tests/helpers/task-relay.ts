@@ -33,6 +33,16 @@ export async function balancesOf(f: RelayFixture, tokenId: number): Promise<{ us
   return { user: user.quota, token: token.remain_quota };
 }
 
+/** What the fixture user, a token and a channel are recorded to have used (used_quota). */
+export async function usedOf(f: RelayFixture, tokenId: number, channelId: number) {
+  await f.flush();
+  const db = f.tg.gateway.ctx.db;
+  const user = await db.selectFrom('users').select('used_quota').where('id', '=', f.userId).executeTakeFirstOrThrow();
+  const token = await db.selectFrom('tokens').select('used_quota').where('id', '=', tokenId).executeTakeFirstOrThrow();
+  const channel = await db.selectFrom('channels').select('used_quota').where('id', '=', channelId).executeTakeFirstOrThrow();
+  return { user: Number(user.used_quota), token: Number(token.used_quota), channel: Number(channel.used_quota) };
+}
+
 /** The fixture user's log rows of one type, oldest first, once the queued ones are written. */
 export async function userLogs(f: RelayFixture, type: number) {
   await f.flush();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startSunoStandIn, type SunoStandIn } from '../helpers/upstreams/suno.js';
-import { balancesOf, callRelay, limitedToken, pollerOnDemand, userLogs } from '../helpers/task-relay.js';
+import { balancesOf, callRelay, limitedToken, pollerOnDemand, usedOf, userLogs } from '../helpers/task-relay.js';
 import { startTaskPoller, type TaskPoller } from '../../server/tasks/poller.js';
 import { applySunoTask } from '../../server/tasks/suno/poll.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -110,6 +110,8 @@ await forEachDatabase('suno relay', (kind) => {
 
   it('refunds a failed task exactly once, even with three pollers at once', async () => {
     const before = await balances();
+    const used = await usedOf(f, limitedTokenId, channelId);
+    const billed = (await call('/dashboard/billing/usage', undefined, limitedKey)).body.total_usage;
     const id = (await call('/suno/submit/music', { prompt: 'this will-fail' }, limitedKey)).body.data as string;
     await poller.pollOnce();
     up.listDelayMs = 150;
@@ -129,7 +131,20 @@ await forEachDatabase('suno relay', (kind) => {
     expect(await balances()).toEqual(before);
     const refunds = (await logsOf(6)).filter((l) => JSON.parse(l.other!).task_id === id);
     expect(refunds).toHaveLength(1);
-    expect(refunds[0]).toMatchObject({ quota: MUSIC, model_name: 'suno_music', token_id: limitedTokenId });
+    expect(refunds[0]).toMatchObject({ quota: MUSIC, model_name: 'suno_music', token_id: limitedTokenId, token_name: 'limited' });
+    // The whole charge is undone: what the user, the token and the channel are recorded to have used,
+    // what the old billing endpoint reports, and the hourly totals.
+    expect(await usedOf(f, limitedTokenId, channelId)).toEqual(used);
+    expect((await call('/dashboard/billing/usage', undefined, limitedKey)).body.total_usage).toBe(billed);
+    const consumed = (await logsOf(2)).filter((l) => l.model_name === 'suno_music').reduce((s, l) => s + l.quota, 0);
+    const refunded = (await logsOf(6)).filter((l) => l.model_name === 'suno_music').reduce((s, l) => s + l.quota, 0);
+    const totals = await ctx.db
+      .selectFrom('quota_data')
+      .select('quota')
+      .where('user_id', '=', f.userId)
+      .where('model_name', '=', 'suno_music')
+      .execute();
+    expect(totals.reduce((s, t) => s + t.quota, 0)).toBe(consumed - refunded);
 
     // A stale read applied again changes nothing.
     const stale = { ...(await task(id)), status: 'IN_PROGRESS' };

@@ -228,7 +228,7 @@ export const pages = {
       email_invalid: 'The notification e-mail address is invalid',
       accept_unset: 'Accept models without a price',
       accept_unset_hint:
-        'When on, you can call models the administrator has not priced yet (billed at zero or by the default rule).',
+        'When on, you can call models the administrator has not priced yet, billed at the default ratio the administrator set.',
       saved: 'Settings saved',
     },
   },

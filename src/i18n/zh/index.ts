@@ -16,4 +16,16 @@ import { pricing } from './pricing';
 import { playground } from './playground';
 import { dashboard } from './dashboard';
 
-export const zh = { ...ra, app, pages, wallet, pricing, playground, dashboard, settings, settings_system, settings_operation, resources: { users, tokens, channels, logs, midjourneys, tasks, redemptions } };
+export const zh = {
+  ...ra,
+  app,
+  pages,
+  wallet,
+  pricing,
+  playground,
+  dashboard,
+  settings,
+  settings_system,
+  settings_operation,
+  resources: { users, tokens, channels, logs, midjourneys, tasks, redemptions },
+};

@@ -225,7 +225,7 @@ export const pages = {
       webhook_https: 'Webhook 地址必须以 https:// 开头',
       email_invalid: '通知邮箱地址无效',
       accept_unset: '接受未设置价格的模型',
-      accept_unset_hint: '开启后，可以调用管理员尚未设置倍率或价格的模型（按 0 计费或按默认规则计费）。',
+      accept_unset_hint: '开启后，可以调用管理员尚未设置倍率或价格的模型，按管理员设定的默认倍率计费。',
       saved: '设置已保存',
     },
   },

@@ -53,6 +53,7 @@ export const MONITORING_FIELDS: readonly FieldSpec[] = [
 export const QUOTA_FIELDS: readonly FieldSpec[] = [
   { key: 'QuotaForNewUser', kind: 'int', min: 0 },
   { key: 'PreConsumedQuota', kind: 'int', min: 0, hint: true },
+  { key: 'DefaultModelRatio', kind: 'float', min: 0, hint: true },
   { key: 'QuotaForInviter', kind: 'int', min: 0 },
   { key: 'QuotaForInvitee', kind: 'int', min: 0 },
 ];

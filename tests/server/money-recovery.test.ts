@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { forEachDatabase } from '../helpers/databases.js';
+import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
+import { moneyOf, tokenWith } from '../helpers/money.js';
+import { recoverNode } from '../../server/billing/recovery.js';
+import type { Hold } from '../../server/billing/holds.js';
+
+// Holds that nobody will settle are resolved once: charged what their last checkpoint recorded as
+// delivered, the rest given back, with a log row. A hold whose row was resolved while its call was
+// still going (its process looked dead) settles the rest when the call ends: the logs still add up.
+await forEachDatabase('recovering holds', (kind) => {
+  let f: RelayFixture;
+  let token: { id: number; key: string };
+  const START = 1_000_000;
+
+  beforeAll(async () => {
+    f = await startRelayFixture(kind, { userQuota: START });
+    token = await tokenWith(f, { remain_quota: START, unlimited_quota: false });
+  });
+  afterAll(async () => f?.close());
+
+  const take = async (amount: number): Promise<Hold> => {
+    const ctx = f.tg.gateway.ctx;
+    const taken = await ctx.holds.take({ userId: f.userId, tokenId: token.id, unlimitedToken: false }, amount, () => ({
+      username: 'alice',
+      token_name: 'held',
+      model_name: 'gpt-4o-mini',
+      group: 'default',
+      ip: '127.0.0.1',
+      is_stream: 1,
+      other: { model_ratio: 1 },
+    }));
+    if (!taken.ok) throw new Error(taken.reason);
+    return taken.hold;
+  };
+  const settleLog = (quota: number) => ({
+    user_id: f.userId,
+    created_at: Math.floor(Date.now() / 1000),
+    type: 2,
+    username: 'alice',
+    token_id: token.id,
+    model_name: 'gpt-4o-mini',
+    quota,
+    other: '{}',
+  });
+
+  it('charges a dead hold its delivered part, gives back the rest, and logs it', async () => {
+    const ctx = f.tg.gateway.ctx;
+    const hold = await take(500);
+    hold.checkpoint(120, 10, 110, 1);
+    await f.flush();
+    // Another process resolves it (this one looked dead), while the call is still running here.
+    const recovered = await recoverNode(ctx.db, ctx.dbKind, ctx.holds.node);
+    expect(recovered.map((r) => r.charged)).toEqual([120]);
+    let m = await moneyOf(f, f.userId, token.id);
+    expect(m.reservations).toBe(0);
+    expect(m.logged).toBe(120);
+    expect(m.user.quota).toBe(START - 120);
+    expect(JSON.parse(m.consume[0]!.other ?? '{}')).toMatchObject({ interrupted: 'process_lost', reserved_quota: 500 });
+
+    // The call ends and costs 700: the 580 not yet charged are charged now.
+    await hold.settle(700, 1, settleLog(700));
+    m = await moneyOf(f, f.userId, token.id);
+    expect(m.consume.map((l) => l.quota)).toEqual([120, 580]);
+    expect(JSON.parse(m.consume[1]!.other ?? '{}').after_recovery).toEqual({ recovered_quota: 120 });
+    expect(m.logged).toBe(700);
+    expect(m.user.quota).toBe(START - 700);
+    expect(m.token!.remain_quota).toBe(START - 700);
+    expect(m.user.used_quota).toBe(700);
+  });
+
+  it('gives back what a recovery charged beyond the final cost, as a refund row', async () => {
+    const ctx = f.tg.gateway.ctx;
+    const before = await moneyOf(f, f.userId, token.id);
+    const hold = await take(500);
+    hold.checkpoint(300, 10, 290, 1);
+    await f.flush();
+    await recoverNode(ctx.db, ctx.dbKind, ctx.holds.node);
+    await hold.settle(250, 1, settleLog(250));
+    const m = await moneyOf(f, f.userId, token.id);
+    expect(m.refunds.at(-1)!.quota).toBe(50);
+    expect(m.logged - before.logged).toBe(250);
+    expect(before.user.quota - m.user.quota).toBe(250);
+  });
+
+  it('resolves each row once when two processes recover at the same time', async () => {
+    const ctx = f.tg.gateway.ctx;
+    const before = await moneyOf(f, f.userId, token.id);
+    const holds = await Promise.all(Array.from({ length: 10 }, () => take(100)));
+    for (const h of holds) h.checkpoint(40, 5, 35, 1);
+    await f.flush();
+    const [a, b] = await Promise.all([
+      recoverNode(ctx.db, ctx.dbKind, ctx.holds.node),
+      recoverNode(ctx.db, ctx.dbKind, ctx.holds.node),
+    ]);
+    expect(a.length + b.length).toBe(10);
+    const m = await moneyOf(f, f.userId, token.id);
+    expect(m.reservations).toBe(0);
+    expect(m.logged - before.logged).toBe(10 * 40);
+    expect(before.user.quota - m.user.quota).toBe(10 * 40);
+    // Each call then ends costing what it had delivered: nothing more moves.
+    for (const h of holds) await h.settle(40, 1, settleLog(40));
+    const after = await moneyOf(f, f.userId, token.id);
+    expect(after.user.quota).toBe(m.user.quota);
+    expect(after.logged).toBe(m.logged);
+  });
+
+  it('leaves the holds of calls still going to their own process', async () => {
+    const ctx = f.tg.gateway.ctx;
+    const hold = await take(100);
+    await f.flush();
+    const recovered = await recoverNode(ctx.db, ctx.dbKind, ctx.holds.node, (id) => ctx.holds.live.has(id));
+    expect(recovered).toEqual([]);
+    await hold.settle(80, 1, settleLog(80));
+    expect((await moneyOf(f, f.userId, token.id)).reservations).toBe(0);
+  });
+});
