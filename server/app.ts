@@ -115,7 +115,20 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     id: ctx.holds.node,
     isLive: (id) => ctx.holds.live.has(id),
     timeoutMs: config.nodeTimeoutMs,
-    onRecovered: (rows) => console.warn(`resolved ${rows.length} held reservation(s) left by stopped gateway processes`),
+    onRecovered: (resolved) => {
+      console.warn(`resolved ${resolved.length} held reservation(s) no call will settle`);
+      for (const { row, charged, record } of resolved) {
+        if (charged <= 0) continue;
+        ctx.totals.add({
+          userId: row.user_id,
+          username: record.username ?? '',
+          channelId: row.channel_id,
+          model: record.model_name ?? '',
+          quota: charged,
+          tokens: row.prompt_tokens + row.completion_tokens,
+        });
+      }
+    },
     onError: (err) => console.error('node heartbeat failed:', err),
   });
   await nodes.start();

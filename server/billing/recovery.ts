@@ -18,6 +18,8 @@ export interface Recovered {
   row: Reservation;
   /** What the row was charged (its last checkpoint's delivered cost). */
   charged: number;
+  /** The fixed fields of the call's log row, as the hold recorded them. */
+  record: Partial<HoldRecord>;
 }
 
 /** Resolves the rows of `node` (only those `keep` says no to, when given). */
@@ -78,11 +80,12 @@ async function resolveRow(trx: Trx, kind: DbKind, id: string): Promise<Recovered
       .where('id', '=', row.channel_id)
       .execute();
   }
+  const record = parseRecord(row.record);
   await trx
     .insertInto('logs')
-    .values(recoveryLog(row, charged, now))
+    .values(recoveryLog(row, record, charged, now))
     .execute();
-  return { row, charged };
+  return { row, charged, record };
 }
 
 function parseRecord(text: string | null): Partial<HoldRecord> {
@@ -94,8 +97,7 @@ function parseRecord(text: string | null): Partial<HoldRecord> {
 }
 
 /** The row's log: a consume row for what was delivered, or an error row when nothing was. */
-function recoveryLog(row: Reservation, charged: number, now: number): LogRow {
-  const record = parseRecord(row.record);
+function recoveryLog(row: Reservation, record: Partial<HoldRecord>, charged: number, now: number): LogRow {
   const amount = Number(row.amount);
   const other = { ...record.other, interrupted: 'process_lost', reserved_quota: amount, local_count: true };
   return {
