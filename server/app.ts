@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { Redis } from 'ioredis';
@@ -24,7 +24,9 @@ import { balanceHints } from './billing/hints.js';
 import { NodeWatch } from './cluster/nodes.js';
 import { TRUSTED_USD } from './relay/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
-import { AppError } from './http/errors.js';
+import { refuse } from './http/errors.js';
+import { installErrorHandling, notFound } from './http/error-handler.js';
+import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
 import { registerRoutes } from './routes.js';
 
@@ -145,22 +147,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   app.decorateRequest('user', null);
   await app.register(cookie, { secret });
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.status).send({ success: false, message: error.message });
-    }
-    if (error.validation) {
-      return reply.status(200).send({ success: false, message: `参数错误：${error.message}` });
-    }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send({ success: false, message: '请求体过大' });
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ success: false, message: `请求无效：${error.message}` });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ success: false, message: '服务器内部错误，请联系管理员' });
-  });
+  installErrorHandling(app);
 
   // The global per-address limit on the console API (a plain callback: the relay's routes pass
   // through without a promise).
@@ -168,7 +155,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     if (!request.url.startsWith('/api/')) return done();
     const { max, windowSeconds } = config.rateLimits.global;
     ctx.limiter.hit(`global:${clientIp(request)}`, max, windowSeconds).then(
-      (allowed) => (allowed ? done() : reply.status(429).send({ success: false, message: '请求过于频繁，请稍后再试' })),
+      (allowed) => done(allowed ? undefined : refuse(429, 'request.rate_limited')),
       (err: unknown) => done(err as Error),
     );
   });
@@ -182,12 +169,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   }
   app.setNotFoundHandler((request, reply) => {
     if (isApiPath(request.url) || request.method !== 'GET' || !hasConsole) {
-      if (request.url.startsWith('/v1')) {
-        return reply.status(404).send({
-          error: { message: `Invalid URL (${request.method} ${request.url})`, type: 'invalid_request_error', code: 'not_found' },
-        });
-      }
-      return reply.status(404).send({ success: false, message: `未找到 ${request.method} ${request.url}` });
+      const wire = wireOf(request);
+      const { status, body } = renderError(wire, notFound(request.method, request.url, wire));
+      return reply.status(status).send(body);
     }
     return reply.type('text/html').sendFile('index.html');
   });

@@ -41,12 +41,12 @@ async function heldByOther(ctx: GatewayContext, email: string, userId: number): 
 export async function bindEmail(ctx: GatewayContext, user: User, rawEmail: string, rawCode: string): Promise<string> {
   const email = normaliseEmail(rawEmail);
   const code = rawCode.trim();
-  if (!email || !code) throw fail('请输入邮箱地址和验证码');
-  if (!isValidEmail(email)) throw fail('无效的邮箱地址');
+  if (!email || !code) throw fail('account.email_and_code_required');
+  if (!isValidEmail(email)) throw fail('account.email_invalid');
   const refused = emailRuleViolation(ctx.options, email);
   if (refused) throw fail(refused);
-  if (await heldByOther(ctx, email, user.id)) throw fail('邮箱地址已被占用');
-  if (!(await consumeVerificationCode(ctx.kv, email, code))) throw fail('验证码错误或已过期');
+  if (await heldByOther(ctx, email, user.id)) throw fail('account.email_taken');
+  if (!(await consumeVerificationCode(ctx.kv, email, code))) throw fail('account.code_invalid');
   await ctx.db.updateTable('users').set({ email }).where('id', '=', user.id).execute();
   publishUserChange(ctx.bus, user.id);
   return email;

@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.js';
+import type { RefusalCode } from '../http/refusals.js';
 import type { OptionStore } from '../options/store.js';
 
 /** The users.email column's width. */
@@ -17,8 +18,8 @@ export function isValidEmail(email: string): boolean {
   return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email);
 }
 
-/** The admin's domain whitelist and alias rules; returns the refusal message, or null. */
-export function emailRuleViolation(options: OptionStore, email: string): string | null {
+/** The admin's domain whitelist and alias rules; returns the refusal's code, or null. */
+export function emailRuleViolation(options: OptionStore, email: string): RefusalCode | null {
   const at = email.lastIndexOf('@');
   const local = email.slice(0, at);
   const domain = email.slice(at + 1);
@@ -28,11 +29,11 @@ export function emailRuleViolation(options: OptionStore, email: string): string 
       .split(',')
       .map((d) => d.trim().toLowerCase())
       .filter(Boolean);
-    if (!allowed.includes(domain)) return '管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中';
+    if (!allowed.includes(domain)) return 'account.email_domain_not_allowed';
   }
   if (options.bool('EmailAliasRestrictionEnabled')) {
     if (local.includes('+') || (DOT_BLIND_DOMAINS.has(domain) && local.includes('.'))) {
-      return '管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝。';
+      return 'account.email_alias_not_allowed';
     }
   }
   return null;

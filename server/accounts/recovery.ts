@@ -6,8 +6,6 @@ import { RESET_MINUTES, consumeResetToken, issueResetToken, randomPassword } fro
 import { isValidEmail, normaliseEmail } from './email-rules.js';
 import { resetMail } from './mails.js';
 
-const LINK_INVALID = '重置链接非法或已过期';
-
 async function liveUserIdByEmail(db: Db, email: string): Promise<number | undefined> {
   const row = await db
     .selectFrom('users')
@@ -26,8 +24,8 @@ async function liveUserIdByEmail(db: Db, email: string): Promise<number | undefi
  */
 export async function sendResetLink(ctx: GatewayContext, rawEmail: string, origin: string): Promise<void> {
   const email = normaliseEmail(rawEmail);
-  if (!isValidEmail(email)) throw fail('无效的邮箱地址');
-  if ((await liveUserIdByEmail(ctx.db, email)) === undefined) throw fail('该邮箱地址未注册');
+  if (!isValidEmail(email)) throw fail('account.email_invalid');
+  if ((await liveUserIdByEmail(ctx.db, email)) === undefined) throw fail('account.email_not_registered');
   const token = await issueResetToken(ctx.kv, email);
   const base = ctx.options.string('ServerAddress') || origin;
   const link = `${base}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
@@ -38,9 +36,9 @@ export async function sendResetLink(ctx: GatewayContext, rawEmail: string, origi
 /** POST /api/user/reset: uses up the link's token and returns a new random password. */
 export async function resetPassword(ctx: GatewayContext, rawEmail: string, token: string): Promise<string> {
   const email = normaliseEmail(rawEmail);
-  if (!email || !token || !(await consumeResetToken(ctx.kv, email, token))) throw fail(LINK_INVALID);
+  if (!email || !token || !(await consumeResetToken(ctx.kv, email, token))) throw fail('account.reset_link_invalid');
   const userId = await liveUserIdByEmail(ctx.db, email);
-  if (userId === undefined) throw fail(LINK_INVALID);
+  if (userId === undefined) throw fail('account.reset_link_invalid');
   const password = randomPassword();
   await ctx.db
     .updateTable('users')

@@ -15,20 +15,18 @@ const USERNAME_MAX = 12;
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 20;
 
-const USERNAME_TAKEN = '用户名已存在，或已注销';
-
 /** Lengths in characters as a person counts them, not UTF-16 units. */
 const charCount = (s: string) => [...s].length;
 
 function validate(body: RegisterBody): { username: string; password: string } {
   const username = body.username.trim();
   const { password } = body;
-  if (!username) throw fail('用户名不能为空');
-  if (charCount(username) > USERNAME_MAX) throw fail(`用户名长度不能超过${USERNAME_MAX}个字符`);
-  if (/[\p{Cc}\s]/u.test(username)) throw fail('用户名不能包含空白或控制字符');
-  if (charCount(password) < PASSWORD_MIN) throw fail(`密码长度至少为${PASSWORD_MIN}个字符`);
-  if (charCount(password) > PASSWORD_MAX) throw fail(`密码长度不能超过${PASSWORD_MAX}个字符`);
-  if ((body.password2 ?? '') !== password) throw fail('两次输入的密码不一致');
+  if (!username) throw fail('account.username_required');
+  if (charCount(username) > USERNAME_MAX) throw fail('account.username_too_long', { max: USERNAME_MAX });
+  if (/[\p{Cc}\s]/u.test(username)) throw fail('account.username_whitespace');
+  if (charCount(password) < PASSWORD_MIN) throw fail('account.password_too_short', { min: PASSWORD_MIN });
+  if (charCount(password) > PASSWORD_MAX) throw fail('account.password_too_long', { max: PASSWORD_MAX });
+  if ((body.password2 ?? '') !== password) throw fail('account.passwords_differ');
   return { username, password };
 }
 
@@ -57,8 +55,8 @@ async function findInviter(db: Db, affCode: string | undefined): Promise<number>
  */
 export async function registerUser(ctx: GatewayContext, body: RegisterBody): Promise<void> {
   const { db, options } = ctx;
-  if (!options.bool('RegisterEnabled')) throw fail('管理员关闭了新用户注册');
-  if (!options.bool('PasswordRegisterEnabled')) throw fail('管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册');
+  if (!options.bool('RegisterEnabled')) throw fail('account.registration_closed');
+  if (!options.bool('PasswordRegisterEnabled')) throw fail('account.password_registration_closed');
   const { username, password } = validate(body);
 
   // Without verification an address is not kept: an unproven one would receive reset links.
@@ -66,24 +64,24 @@ export async function registerUser(ctx: GatewayContext, body: RegisterBody): Pro
   if (options.bool('EmailVerificationEnabled')) {
     email = normaliseEmail(body.email ?? '');
     const code = body.verification_code?.trim() ?? '';
-    if (!email || !code) throw fail('管理员开启了邮箱验证，请输入邮箱地址和验证码');
-    if (!isValidEmail(email)) throw fail('无效的邮箱地址');
+    if (!email || !code) throw fail('account.email_verification_required');
+    if (!isValidEmail(email)) throw fail('account.email_invalid');
     // Checked again here: the rules may have changed since the code was sent.
     const refused = emailRuleViolation(options, email);
     if (refused) throw fail(refused);
   }
-  if (await usernameExists(db, username)) throw fail(USERNAME_TAKEN);
+  if (await usernameExists(db, username)) throw fail('account.username_taken');
   if (email) {
-    if (await emailTaken(db, email)) throw fail('邮箱地址已被占用');
+    if (await emailTaken(db, email)) throw fail('account.email_taken');
     // Used up last, once everything else passed, so a typo elsewhere does not cost the code.
-    if (!(await consumeVerificationCode(ctx.kv, email, body.verification_code ?? ''))) throw fail('验证码错误或已过期');
+    if (!(await consumeVerificationCode(ctx.kv, email, body.verification_code ?? ''))) throw fail('account.code_invalid');
   }
 
   try {
     await createAccount(ctx, { username, password, email, aff_code: body.aff_code });
   } catch (err) {
     // Two sign-ups racing for the same name: the unique index decides.
-    if (isUniqueViolation(err)) throw fail(USERNAME_TAKEN);
+    if (isUniqueViolation(err)) throw fail('account.username_taken');
     throw err;
   }
 }
@@ -152,7 +150,7 @@ export async function createAccount(
         })
         .where('id', '=', inviterId)
         .executeTakeFirst();
-      if (Number(inviter.numUpdatedRows) !== 1) throw fail('邀请人不存在');
+      if (Number(inviter.numUpdatedRows) !== 1) throw fail('account.inviter_missing');
       if (quotaForInviter > 0) {
         const row = await trx.selectFrom('users').select('username').where('id', '=', inviterId).executeTakeFirstOrThrow();
         logs.push({

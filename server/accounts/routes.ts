@@ -23,10 +23,10 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
     '/api/user/login',
     { schema: { body: LoginBody, querystring: TurnstileQuery }, preHandler: guarded },
     async (request, reply) => {
-      if (!options.bool('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
+      if (!options.bool('PasswordLoginEnabled')) throw fail('account.password_login_disabled');
       const username = request.body.username.trim();
       const password = request.body.password;
-      if (!username || !password) throw fail('无效的参数');
+      if (!username || !password) throw fail('account.bad_params');
       const user = await db
         .selectFrom('users')
         .selectAll()
@@ -34,8 +34,8 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       // Same message for unknown users and wrong passwords: no account enumeration.
-      if (!user || !(await verifyPassword(password, user.password))) throw fail('用户名或密码错误，或用户已被封禁');
-      if (user.status !== USER_ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
+      if (!user || !(await verifyPassword(password, user.password))) throw fail('account.wrong_credentials');
+      if (user.status !== USER_ENABLED) throw fail('account.wrong_credentials');
       startSession(reply, user.id);
       return ok(toPublicUser(user), '');
     },

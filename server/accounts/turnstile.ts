@@ -40,8 +40,8 @@ export async function turnstileCheck(request: FastifyRequest): Promise<void> {
   if (!options.bool('TurnstileCheckEnabled')) return;
   const query = request.query as { turnstile?: unknown } | undefined;
   const token = typeof query?.turnstile === 'string' ? query.turnstile.trim() : '';
-  if (!token) throw fail('Turnstile token 为空');
+  if (!token) throw fail('account.turnstile_missing');
   if (!(await verifyTurnstile(token, options.string('TurnstileSecretKey'), clientIp(request)))) {
-    throw fail('Turnstile 校验失败，请刷新重试！');
+    throw fail('account.turnstile_failed');
   }
 }

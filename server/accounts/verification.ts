@@ -10,10 +10,10 @@ import { verificationMail } from './mails.js';
  */
 export async function sendVerificationCode(ctx: GatewayContext, rawEmail: string): Promise<void> {
   const email = normaliseEmail(rawEmail);
-  if (!isValidEmail(email)) throw fail('无效的邮箱地址');
+  if (!isValidEmail(email)) throw fail('account.email_invalid');
   const refused = emailRuleViolation(ctx.options, email);
   if (refused) throw fail(refused);
-  if (await emailTaken(ctx.db, email)) throw fail('邮箱地址已被占用');
+  if (await emailTaken(ctx.db, email)) throw fail('account.email_taken');
   const code = await issueVerificationCode(ctx.kv, email);
   const mail = verificationMail(ctx.options.string('SystemName'), code, VERIFICATION_MINUTES);
   await ctx.mailer.send(email, mail.subject, mail.html);

@@ -33,15 +33,15 @@ async function authenticate(request: FastifyRequest): Promise<User> {
     const token = accessTokenOf(request);
     if (!token) throw unauthorized();
     user = await db.selectFrom('users').selectAll().where('access_token', '=', token).executeTakeFirst();
-    if (!user) throw unauthorized('无权进行此操作，access token 无效');
+    if (!user) throw unauthorized('auth.invalid_access_token');
   }
-  if (!user || user.deleted_at !== null) throw unauthorized('无权进行此操作，未登录或登录已过期');
+  if (!user || user.deleted_at !== null) throw unauthorized('auth.session_expired');
   const headerId = request.headers['new-api-user'];
   if (typeof headerId !== 'string' || !/^\d+$/.test(headerId)) {
-    throw unauthorized('无权进行此操作，未提供 New-Api-User');
+    throw unauthorized('auth.missing_user_header');
   }
-  if (Number(headerId) !== user.id) throw unauthorized('无权进行此操作，New-Api-User 与登录用户不匹配');
-  if (user.status !== USER_ENABLED) throw fail('用户已被封禁');
+  if (Number(headerId) !== user.id) throw unauthorized('auth.user_header_mismatch');
+  if (user.status !== USER_ENABLED) throw fail('auth.user_banned');
   return user;
 }
 
@@ -49,7 +49,7 @@ async function authenticate(request: FastifyRequest): Promise<User> {
 function guard(minRole: number): (request: FastifyRequest) => Promise<void> {
   return async function (request) {
     const user = await authenticate(request);
-    if (user.role < minRole) throw fail('无权进行此操作，权限不足');
+    if (user.role < minRole) throw fail('auth.forbidden');
     request.user = user;
   };
 }

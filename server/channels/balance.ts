@@ -14,10 +14,6 @@ import { readText, upstreamAgent, upstreamErrorMessage } from '../relay/upstream
 import { openAIStyleRoot, type ChannelAddress } from './fetch-models.js';
 import { CHANNEL_ENABLED } from './types.js';
 
-export const BALANCE_MSG = {
-  unsupported: '该渠道类型暂不支持查询余额',
-} as const;
-
 const BALANCE_TIMEOUT_MS = 15_000;
 const BALANCE_CONCURRENCY = 4;
 /** The usage window asked for: OpenAI accepts at most 100 days. */
@@ -49,7 +45,7 @@ async function getJson(url: string, headers: Record<string, string>): Promise<Re
     status = res.statusCode;
     text = await readText(res);
   } catch (err) {
-    throw fail(`查询余额失败：${(err as Error).message}`);
+    throw fail('channel.balance_failed', { detail: (err as Error).message });
   }
   let parsed: unknown;
   try {
@@ -58,13 +54,15 @@ async function getJson(url: string, headers: Record<string, string>): Promise<Re
     parsed = null;
   }
   const body = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  if (status < 200 || status >= 300 || !body || body.error) throw fail(`查询余额失败：${upstreamErrorMessage(text, status)}`);
+  if (status < 200 || status >= 300 || !body || body.error)
+    throw fail('channel.balance_failed', { detail: upstreamErrorMessage(text, status) });
   return body;
 }
 
 function numberField(body: Record<string, unknown>, field: string): number {
   const value = body[field];
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw fail(`查询余额失败：上游答复缺少 ${field}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw fail('channel.balance_failed', { detail: `上游答复缺少 ${field}` });
   return value;
 }
 
@@ -73,7 +71,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Reads the channel's balance from its upstream and stores it. Throws `fail` with the reason. */
 export async function updateBalance(ctx: Pick<GatewayContext, 'db'>, channel: Channel): Promise<BalanceResult> {
   const root = billingRoot(channel);
-  if (!root) throw fail(BALANCE_MSG.unsupported);
+  if (!root) throw fail('channel.balance_unsupported');
   const subscription = await getJson(`${root.url}/dashboard/billing/subscription`, root.headers);
   const limit = numberField(subscription, 'hard_limit_usd');
   const now = Date.now();

@@ -13,11 +13,6 @@ import { providerFor } from '../relay/providers/registry.js';
 import type { UpstreamTarget } from '../relay/providers/types.js';
 import { readText, upstreamAgent, upstreamErrorMessage } from '../relay/upstream.js';
 
-export const FETCH_MSG = {
-  unsupported: '该渠道类型暂不支持获取模型列表',
-  keyRequired: '请填写密钥',
-} as const;
-
 const FETCH_TIMEOUT_MS = 15_000;
 
 export type ChannelAddress = Pick<Channel, 'type' | 'key' | 'base_url' | 'other' | 'openai_organization'>;
@@ -47,15 +42,15 @@ export function openAIStyleRoot(channel: ChannelAddress): UpstreamTarget | undef
 
 /** Model ids from an OpenAI-style list answer (`{data: [{id}]}`); fails with the upstream's message otherwise. */
 export function parseModelList(status: number, text: string): string[] {
-  if (status < 200 || status >= 300) throw fail(`获取模型列表失败：${upstreamErrorMessage(text, status)}`);
+  if (status < 200 || status >= 300) throw fail('channel.models_failed', { detail: upstreamErrorMessage(text, status) });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw fail('获取模型列表失败：上游返回的不是 JSON');
+    throw fail('channel.models_failed', { detail: '上游返回的不是 JSON' });
   }
   const data = (parsed as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data)) throw fail('获取模型列表失败：上游返回格式不正确');
+  if (!Array.isArray(data)) throw fail('channel.models_failed', { detail: '上游返回格式不正确' });
   const ids = data
     .map((m: unknown) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined))
     .filter((id): id is string => typeof id === 'string' && id !== '');
@@ -65,7 +60,7 @@ export function parseModelList(status: number, text: string): string[] {
 /** The models a stored channel's upstream lists. */
 export async function fetchChannelModels(channel: ChannelAddress): Promise<string[]> {
   const root = openAIStyleRoot(channel);
-  if (!root) throw fail(FETCH_MSG.unsupported);
+  if (!root) throw fail('channel.models_unsupported');
   let status: number;
   let text: string;
   try {
@@ -78,7 +73,7 @@ export async function fetchChannelModels(channel: ChannelAddress): Promise<strin
     status = res.statusCode;
     text = await readText(res);
   } catch (err) {
-    throw fail(`获取模型列表失败：${(err as Error).message}`);
+    throw fail('channel.models_failed', { detail: (err as Error).message });
   }
   return parseModelList(status, text);
 }
@@ -108,7 +103,7 @@ export async function fetchModelsAt(
     other: null,
     openai_organization: null,
   });
-  if (!root) throw fail(FETCH_MSG.unsupported);
+  if (!root) throw fail('channel.models_unsupported');
   let status: number;
   let text: string;
   try {
@@ -120,7 +115,7 @@ export async function fetchModelsAt(
     status = res.status;
     text = res.text();
   } catch (err) {
-    throw fail(`获取模型列表失败：${(err as Error).message}`);
+    throw fail('channel.models_failed', { detail: (err as Error).message });
   }
   return parseModelList(status, text);
 }

@@ -10,10 +10,9 @@ import { requireAdmin } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { privateUpstreamsAllowed } from '../http/safe-fetch.js';
-import { Envelope } from '../http/schemas.js';
+import { Envelope, EnvelopeFields } from '../http/schemas.js';
 import { updateAllBalances, updateBalance } from './balance.js';
-import { FETCH_MSG, fetchChannelModels, fetchModelsAt, firstKey } from './fetch-models.js';
-import { MSG } from './input.js';
+import { fetchChannelModels, fetchModelsAt, firstKey } from './fetch-models.js';
 import { findChannel } from './repository.js';
 import { ChannelIdParams, StringList } from './schemas.js';
 import { startTestAll, testChannel, TEST_MSG } from './testing.js';
@@ -31,8 +30,7 @@ export type ChannelTestTime = Static<typeof ChannelTestTime>;
 
 /** GET /api/channel/test/{id}: `{success, message, time, data: {time}}`; on failure the upstream's message. */
 export const ChannelTestAnswer = Type.Object({
-  success: Type.Boolean(),
-  message: Type.String(),
+  ...EnvelopeFields,
   time: Type.Optional(Type.Number()),
   data: Type.Optional(ChannelTestTime),
 });
@@ -47,8 +45,7 @@ export type ChannelBalance = Static<typeof ChannelBalance>;
 
 /** GET /api/channel/update_balance/{id}: `{success, message, balance, data: {balance, balance_updated_time}}`. */
 export const ChannelBalanceAnswer = Type.Object({
-  success: Type.Boolean(),
-  message: Type.String(),
+  ...EnvelopeFields,
   balance: Type.Optional(Type.Number()),
   data: Type.Optional(ChannelBalance),
 });
@@ -72,7 +69,7 @@ export default async function channelHealthRoutes(base: FastifyInstance): Promis
 
   async function channelOrFail(id: number) {
     const channel = await findChannel(ctx.db, id);
-    if (!channel) throw fail(MSG.notFound);
+    if (!channel) throw fail('channel.not_found');
     return channel;
   }
 
@@ -93,7 +90,7 @@ export default async function channelHealthRoutes(base: FastifyInstance): Promis
     '/api/channel/test',
     { onRequest: requireAdmin, schema: { response: { 200: Envelope(Type.Null()) } } },
     async (request) => {
-      if (!startTestAll(ctx, (err) => request.log.error({ err }, 'channel test-all failed'))) throw fail(TEST_MSG.running);
+      if (!startTestAll(ctx, (err) => request.log.error({ err }, 'channel test-all failed'))) throw fail('channel.test_running');
       return ok(undefined, TEST_MSG.started);
     },
   );
@@ -126,7 +123,7 @@ export default async function channelHealthRoutes(base: FastifyInstance): Promis
     { onRequest: requireAdmin, schema: { body: FetchModelsBody, response: { 200: Envelope(StringList) } } },
     async (request) => {
       const key = firstKey(request.body.key);
-      if (key === '') throw fail(FETCH_MSG.keyRequired);
+      if (key === '') throw fail('channel.models_key_required');
       const input = { type: request.body.type ?? OPENAI_TYPE, base_url: request.body.base_url, key };
       return ok(await fetchModelsAt(input, privateUpstreamsAllowed()));
     },

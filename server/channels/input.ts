@@ -1,5 +1,6 @@
 /** Field rules of a channel (spec sections 5 and 9); each check throws `fail` with the spec's message. */
 import { fail } from '../http/errors.js';
+import type { RefusalCode } from '../http/refusals.js';
 import {
   baseUrlRequired,
   CHANNEL_ENABLED,
@@ -22,21 +23,6 @@ const MODEL_MAX = 255;
 const STATUS_CODE_MAPPING_MAX = 1024;
 /** A batch create makes at most this many channels. */
 export const BATCH_KEYS_MAX = 1000;
-
-export const MSG = {
-  nameAndKey: '请填写渠道名称和渠道密钥',
-  models: '请至少选择一个模型',
-  modelMapping: '模型映射必须是合法的 JSON 格式！',
-  priority: '优先级必须是整数！',
-  priorityMin: `优先级不能小于 ${PRIORITY_MIN}`,
-  weight: '权重必须是非负整数！',
-  notFound: '渠道不存在',
-  tagEmpty: '标签不能为空',
-  noSelection: '请至少选择一个渠道',
-  noChange: '没有修改',
-  keyNeedsModel: 'KEY查询时请输入模型',
-  forbidden: '无权进行此操作，权限不足',
-} as const;
 
 /** Trimmed, de-duplicated, non-empty entries of a list given as an array or a comma string. */
 export function splitList(value: NameList | null | undefined): string[] {
@@ -61,8 +47,8 @@ function parseInteger(value: unknown): number | undefined {
 export function parsePriority(value: unknown): number | undefined {
   const n = parseInteger(value);
   if (n === undefined) return undefined;
-  if (Number.isNaN(n)) throw fail(MSG.priority);
-  if (n < PRIORITY_MIN) throw fail(MSG.priorityMin);
+  if (Number.isNaN(n)) throw fail('channel.priority_invalid');
+  if (n < PRIORITY_MIN) throw fail('channel.priority_too_low', { min: PRIORITY_MIN });
   return n;
 }
 
@@ -70,34 +56,34 @@ export function parsePriority(value: unknown): number | undefined {
 export function parseWeight(value: unknown): number | undefined {
   const n = parseInteger(value);
   if (n === undefined) return undefined;
-  if (Number.isNaN(n)) throw fail(MSG.weight);
+  if (Number.isNaN(n)) throw fail('channel.weight_invalid');
   return Math.max(0, n);
 }
 
 /** Weight in a tag edit: a non-negative integer, nothing else. */
 export function parseStrictWeight(value: unknown): number {
   const n = parseInteger(value);
-  if (n === undefined || Number.isNaN(n) || n < 0) throw fail(MSG.weight);
+  if (n === undefined || Number.isNaN(n) || n < 0) throw fail('channel.weight_invalid');
   return n;
 }
 
 /** Priority in a tag edit: present means it must be a valid integer. */
 export function parseStrictPriority(value: unknown): number {
   const n = parsePriority(value);
-  if (n === undefined) throw fail(MSG.priority);
+  if (n === undefined) throw fail('channel.priority_invalid');
   return n;
 }
 
 /** A JSON object text, or null when blank. */
-export function jsonObjectText(value: string | null | undefined, message: string): string | null {
+export function jsonObjectText(value: string | null | undefined, refusal: RefusalCode): string | null {
   if (value === undefined || value === null || value.trim() === '') return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw fail(message);
+    throw fail(refusal);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw fail(message);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw fail(refusal);
   return value.trim();
 }
 
@@ -109,31 +95,31 @@ function optionalText(value: string | null | undefined): string | null {
 
 export function checkTag(value: string | null | undefined): string | null {
   const tag = optionalText(value);
-  if (tag !== null && tag.length > TAG_MAX) throw fail(`标签长度不能超过${TAG_MAX}个字符`);
+  if (tag !== null && tag.length > TAG_MAX) throw fail('channel.tag_too_long', { max: TAG_MAX });
   return tag;
 }
 
 export function checkGroups(groups: string[]): string {
-  for (const g of groups) if (g.length > GROUP_MAX) throw fail(`分组名称长度不能超过${GROUP_MAX}个字符`);
+  for (const g of groups) if (g.length > GROUP_MAX) throw fail('channel.group_too_long', { max: GROUP_MAX });
   const joined = groups.join(',');
-  if (joined.length > GROUP_LIST_MAX) throw fail(`分组列表长度不能超过${GROUP_LIST_MAX}个字符`);
+  if (joined.length > GROUP_LIST_MAX) throw fail('channel.group_list_too_long', { max: GROUP_LIST_MAX });
   return joined === '' ? 'default' : joined;
 }
 
 export function checkModels(models: string[]): string {
-  if (models.length === 0) throw fail(MSG.models);
-  for (const m of models) if (m.length > MODEL_MAX) throw fail(`模型名称长度不能超过${MODEL_MAX}个字符`);
+  if (models.length === 0) throw fail('channel.models_required');
+  for (const m of models) if (m.length > MODEL_MAX) throw fail('channel.model_too_long', { max: MODEL_MAX });
   return models.join(',');
 }
 
 function checkBaseUrl(value: string | null | undefined, type: ChannelType): string | null {
   const url = optionalText(value)?.replace(/\/+$/, '') ?? null;
   if (url === null || url === '') {
-    if (baseUrlRequired(type)) throw fail('该渠道类型必须填写 Base URL');
+    if (baseUrlRequired(type)) throw fail('channel.base_url_required');
     return null;
   }
-  if (!/^https?:\/\/[^\s/]+/i.test(url)) throw fail('Base URL 必须以 http:// 或 https:// 开头');
-  if (url.length > BASE_URL_MAX) throw fail(`Base URL 长度不能超过${BASE_URL_MAX}个字符`);
+  if (!/^https?:\/\/[^\s/]+/i.test(url)) throw fail('channel.base_url_scheme');
+  if (url.length > BASE_URL_MAX) throw fail('channel.base_url_too_long', { max: BASE_URL_MAX });
   return url;
 }
 
@@ -187,20 +173,20 @@ export interface ChannelColumns {
 export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boolean): ChannelColumns {
   const name = (input.name ?? '').trim();
   const key = (input.key ?? '').trim();
-  if (name === '' || (!keyOptional && key === '')) throw fail(MSG.nameAndKey);
-  if (name.length > NAME_MAX) throw fail(`渠道名称长度不能超过${NAME_MAX}个字符`);
+  if (name === '' || (!keyOptional && key === '')) throw fail('channel.name_and_key_required');
+  if (name.length > NAME_MAX) throw fail('channel.name_too_long', { max: NAME_MAX });
   const typeId = input.type ?? 1;
-  if (!isChannelType(typeId)) throw fail('未知的渠道类型');
+  if (!isChannelType(typeId)) throw fail('channel.type_unknown');
   const models = checkModels(splitList(input.models));
   const group = checkGroups(splitList(input.group));
-  const statusCodeMapping = jsonObjectText(input.status_code_mapping, '状态码映射必须是合法的 JSON 格式！');
+  const statusCodeMapping = jsonObjectText(input.status_code_mapping, 'channel.status_code_mapping_invalid');
   if (statusCodeMapping !== null && statusCodeMapping.length > STATUS_CODE_MAPPING_MAX) {
-    throw fail(`状态码映射长度不能超过${STATUS_CODE_MAPPING_MAX}个字符`);
+    throw fail('channel.status_code_mapping_too_long', { max: STATUS_CODE_MAPPING_MAX });
   }
   let other = optionalText(input.other);
   if (typeId === XUNFEI_TYPE && other === null) other = XUNFEI_DEFAULT_VERSION;
   const maxInputTokens = input.max_input_tokens ?? 0;
-  if (maxInputTokens < 0) throw fail('最大输入 token 数不能为负数');
+  if (maxInputTokens < 0) throw fail('channel.max_input_tokens_negative');
   return {
     name,
     type: typeId,
@@ -210,10 +196,10 @@ export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boole
     other,
     models,
     group,
-    model_mapping: jsonObjectText(input.model_mapping, MSG.modelMapping),
+    model_mapping: jsonObjectText(input.model_mapping, 'channel.model_mapping_invalid'),
     status_code_mapping: statusCodeMapping,
-    setting: jsonObjectText(input.setting, '渠道额外设置必须是合法的 JSON 格式！'),
-    param_override: jsonObjectText(input.param_override, '参数覆盖必须是合法的 JSON 格式！'),
+    setting: jsonObjectText(input.setting, 'channel.setting_invalid'),
+    param_override: jsonObjectText(input.param_override, 'channel.param_override_invalid'),
     tag: checkTag(input.tag),
     auto_ban: input.auto_ban === 0 ? 0 : 1,
     max_input_tokens: maxInputTokens,
@@ -224,7 +210,7 @@ export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boole
 
 /** A quick status edit: enable (1) or disable by hand (2). */
 export function checkManualStatus(status: number): number {
-  if (status !== CHANNEL_ENABLED && status !== CHANNEL_MANUALLY_DISABLED) throw fail('无效的渠道状态');
+  if (status !== CHANNEL_ENABLED && status !== CHANNEL_MANUALLY_DISABLED) throw fail('channel.status_invalid');
   return status;
 }
 
@@ -239,16 +225,16 @@ export function splitBatchKeys(key: string, vertex: boolean): string[] {
     try {
       parsed = JSON.parse(key);
     } catch {
-      throw fail('批量添加 Vertex AI 渠道时，密钥必须是 JSON 数组');
+      throw fail('channel.vertex_keys_not_array');
     }
     const list = Array.isArray(parsed) ? parsed : [parsed];
-    if (!list.every((k) => typeof k === 'object' && k !== null)) throw fail('批量添加 Vertex AI 渠道时，密钥必须是 JSON 数组');
+    if (!list.every((k) => typeof k === 'object' && k !== null)) throw fail('channel.vertex_keys_not_array');
     keys = list.map((k) => JSON.stringify(k));
   } else {
     keys = key.split(/\r?\n/).map((k) => k.trim());
   }
   keys = [...new Set(keys.filter((k) => k !== ''))];
-  if (keys.length === 0) throw fail(MSG.nameAndKey);
-  if (keys.length > BATCH_KEYS_MAX) throw fail(`一次最多批量添加${BATCH_KEYS_MAX}个渠道`);
+  if (keys.length === 0) throw fail('channel.name_and_key_required');
+  if (keys.length > BATCH_KEYS_MAX) throw fail('channel.batch_too_large', { max: BATCH_KEYS_MAX });
   return keys;
 }

@@ -10,7 +10,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../auth/guard.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { MSG } from './input.js';
 import { listChannels, type ChannelFilter, type ListOptions } from './listing.js';
 import { channelModels, findChannelView } from './repository.js';
 import {
@@ -77,7 +76,7 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
       const filter: ChannelFilter = { ...searchFilter(query), status: STATUS_FILTERS[query.status ?? ''] };
       const key = query.key?.trim();
       if (key) {
-        if (!filter.model) throw fail(MSG.keyNeedsModel);
+        if (!filter.model) throw fail('channel.key_search_needs_model');
         filter.key = key;
       }
       return ok(await listChannels(db, filter, listOptions(query)));
@@ -106,7 +105,7 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
     { onRequest: requireAdmin, schema: { params: ChannelIdParams, response: { 200: Envelope(ChannelView) } } },
     async (request) => {
       const channel = await findChannelView(db, request.params.id);
-      if (!channel) throw fail(MSG.notFound);
+      if (!channel) throw fail('channel.not_found');
       return ok(channel);
     },
   );

@@ -11,7 +11,6 @@ import {
   checkModels,
   checkTag,
   jsonObjectText,
-  MSG,
   parseStrictPriority,
   parseStrictWeight,
   splitList,
@@ -20,11 +19,9 @@ import { setTag, setTagStatus, updateTag } from './repository.js';
 import { BatchTagBody, Count, EditTagBody, TagBody } from './schemas.js';
 import { Envelope } from '../http/schemas.js';
 
-const NO_SUCH_TAG = '没有找到带有该标签的渠道';
-
 function requiredTag(value: string | null | undefined): string {
   const tag = checkTag(value);
-  if (tag === null) throw fail(MSG.tagEmpty);
+  if (tag === null) throw fail('channel.tag_required');
   return tag;
 }
 
@@ -35,7 +32,7 @@ function tagChanges(body: EditTagBody, tag: string): Updateable<ChannelsTable> {
   if (body.weight !== undefined) changes.weight = parseStrictWeight(body.weight);
   const newTag = checkTag(body.new_tag);
   if (newTag !== null && newTag !== tag) changes.tag = newTag;
-  const mapping = jsonObjectText(body.model_mapping, MSG.modelMapping);
+  const mapping = jsonObjectText(body.model_mapping, 'channel.model_mapping_invalid');
   if (mapping !== null) changes.model_mapping = mapping;
   const groups = splitList(body.groups);
   if (groups.length > 0) changes.group = checkGroups(groups);
@@ -55,7 +52,7 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
     { onRequest: requireRoot, schema: { body: BatchTagBody, response: countAnswer } },
     async (request) => {
       const ids = request.body.ids ?? [];
-      if (ids.length === 0) throw fail(MSG.noSelection);
+      if (ids.length === 0) throw fail('channel.none_selected');
       const tag = requiredTag(request.body.tag);
       const count = await setTag(db, ids, tag);
       changed();
@@ -69,9 +66,9 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
     async (request) => {
       const tag = requiredTag(request.body.tag);
       const changes = tagChanges(request.body, tag);
-      if (Object.keys(changes).length === 0) throw fail(MSG.noChange);
+      if (Object.keys(changes).length === 0) throw fail('channel.no_change');
       const count = await updateTag(db, tag, changes);
-      if (count === 0) throw fail(NO_SUCH_TAG);
+      if (count === 0) throw fail('channel.tag_not_found');
       changed();
       return ok(count, '更新成功！');
     },
@@ -84,7 +81,7 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
     app.post(path, { onRequest: requireAdmin, schema: { body: TagBody, response: countAnswer } }, async (request) => {
       const tag = requiredTag(request.body.tag);
       const count = await setTagStatus(db, tag, enabled);
-      if (count === 0) throw fail(NO_SUCH_TAG);
+      if (count === 0) throw fail('channel.tag_not_found');
       changed();
       return ok(count);
     });

@@ -28,7 +28,6 @@ export const TEST_MSG = {
   unsupported: '该渠道类型暂不支持测试',
   noModel: '渠道未配置可测试的模型',
   started: '已开始测试所有渠道',
-  running: '测试已在运行中',
   passed: '测试通过',
 } as const;
 

@@ -10,7 +10,6 @@ import { fail } from '../http/errors.js';
 import {
   checkChannelFields,
   checkManualStatus,
-  MSG,
   parsePriority,
   parseWeight,
   splitBatchKeys,
@@ -53,7 +52,7 @@ const FULL_EDIT_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof UpdateChannelBody>;
 
 function requireRootRole(request: FastifyRequest): void {
-  if (currentUser(request).role < ROLE_ROOT) throw fail(MSG.forbidden);
+  if (currentUser(request).role < ROLE_ROOT) throw fail('auth.forbidden');
 }
 
 function isBlank(value: unknown): boolean {
@@ -91,7 +90,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   async function viewOf(id: number): Promise<ChannelView> {
     const view = await findChannelView(db, id);
-    if (!view) throw fail(MSG.notFound);
+    if (!view) throw fail('channel.not_found');
     return view;
   }
 
@@ -105,7 +104,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
       if (key === '' && body.id !== undefined) {
         requireRootRole(request);
         const source = await findChannel(db, body.id);
-        if (!source) throw fail(MSG.notFound);
+        if (!source) throw fail('channel.not_found');
         key = source.key;
       }
       const columns = checkChannelFields({ ...body, key }, false);
@@ -123,9 +122,9 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
     { onRequest: requireRoot, schema: { params: ChannelIdParams, querystring: CopyQuery, response: channelAnswer } },
     async (request) => {
       const source = await findChannel(db, request.params.id);
-      if (!source) throw fail(MSG.notFound);
+      if (!source) throw fail('channel.not_found');
       const name = source.name + (request.query.suffix ?? DEFAULT_COPY_SUFFIX);
-      if (name.length > NAME_MAX) throw fail(`渠道名称长度不能超过${NAME_MAX}个字符`);
+      if (name.length > NAME_MAX) throw fail('channel.name_too_long', { max: NAME_MAX });
       const { id: _id, key, created_time: _created, ...rest } = source;
       const copy = { ...rest, name, balance: 0, balance_updated_time: 0, used_quota: 0, test_time: 0, response_time: 0 };
       const ids = await insertChannels(db, dbKind, copy, [key]);
@@ -140,7 +139,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
     async (request) => {
       const { body } = request;
       const stored = await findChannel(db, body.id);
-      if (!stored) throw fail(MSG.notFound);
+      if (!stored) throw fail('channel.not_found');
       let changes: Updateable<ChannelsTable>;
       if (FULL_EDIT_FIELDS.some((field) => body[field] !== undefined)) {
         requireRootRole(request);
@@ -151,7 +150,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
         changes = quickChanges(body);
         if (Object.keys(changes).length === 0) return ok(await viewOf(body.id));
       }
-      if (!(await updateChannel(db, body.id, changes))) throw fail(MSG.notFound);
+      if (!(await updateChannel(db, body.id, changes))) throw fail('channel.not_found');
       changed([body.id]);
       return ok(await viewOf(body.id));
     },
@@ -159,7 +158,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   for (const path of ['/api/channel/:id', '/api/channel/:id/']) {
     app.delete(path, { onRequest: requireRoot, schema: { params: ChannelIdParams } }, async (request) => {
-      if ((await deleteChannels(db, [request.params.id])) === 0) throw fail(MSG.notFound);
+      if ((await deleteChannels(db, [request.params.id])) === 0) throw fail('channel.not_found');
       changed([request.params.id]);
       return ok();
     });
@@ -176,7 +175,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
     { onRequest: requireRoot, schema: { body: IdsBody, response: countAnswer } },
     async (request) => {
       const ids = request.body.ids ?? [];
-      if (ids.length === 0) throw fail(MSG.noSelection);
+      if (ids.length === 0) throw fail('channel.none_selected');
       const count = await deleteChannels(db, ids);
       changed(ids);
       return ok(count);

@@ -3,6 +3,9 @@ export interface Envelope<T> {
   success: boolean;
   message: string;
   data?: T;
+  /** A refusal's stable code (server/http/refusals.ts) and the values its message was filled from. */
+  code?: string;
+  params?: Record<string, string | number>;
 }
 
 export function ok<T>(data?: T, message = ''): Envelope<T> {

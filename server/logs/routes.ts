@@ -26,11 +26,6 @@ import {
 } from './schemas.js';
 import { toLogItem } from './view.js';
 
-export const MESSAGES = {
-  notFound: '日志不存在',
-  cleanupTimestamp: '参数错误：请选择清理此时间之前的日志（target_timestamp）',
-};
-
 const isAdmin = (user: User): boolean => user.role >= ROLE_ADMIN;
 
 export default async function logRoutes(base: FastifyInstance): Promise<void> {
@@ -117,7 +112,7 @@ export default async function logRoutes(base: FastifyInstance): Promise<void> {
       const user = currentUser(request);
       const owner = await findLogOwner(db, request.params.id);
       // Someone else's row answers exactly like a missing one.
-      if (owner === undefined || (!isAdmin(user) && owner !== user.id)) throw fail(MESSAGES.notFound);
+      if (owner === undefined || (!isAdmin(user) && owner !== user.id)) throw fail('log.not_found');
       return ok(await findLogExtend(db, request.params.id));
     },
   );
@@ -128,7 +123,7 @@ export default async function logRoutes(base: FastifyInstance): Promise<void> {
       { onRequest: requireRoot, schema: { querystring: LogCleanupQuery, response: { 200: LogCleanupAnswer } } },
       async (request) => {
         const before = request.query.target_timestamp;
-        if (!before) throw fail(MESSAGES.cleanupTimestamp);
+        if (!before) throw fail('log.cleanup_needs_timestamp');
         return ok(await deleteLogsBefore(db, before));
       },
     );

@@ -11,7 +11,7 @@ export class Mailer {
   }
 
   async send(to: string, subject: string, html: string): Promise<void> {
-    if (!this.configured) throw fail('SMTP 服务器未配置');
+    if (!this.configured) throw fail('account.smtp_not_configured');
     const port = this.options.number('SMTPPort') || 587;
     const transport = nodemailer.createTransport({
       host: this.options.string('SMTPServer'),
@@ -28,7 +28,7 @@ export class Mailer {
     try {
       await transport.sendMail({ from: `${this.options.string('SystemName')} <${from}>`, to, subject, html });
     } catch (err) {
-      throw fail(`邮件发送失败：${(err as Error).message}`);
+      throw fail('account.mail_failed', { detail: (err as Error).message });
     } finally {
       transport.close();
     }

@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../users/db-errors.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { createAccount, usernameExists } from '../accounts/register.js';
 import { emailRuleViolation, emailTaken, isValidEmail, normaliseEmail } from '../accounts/email-rules.js';
-import { leading, PROVIDERS, spaced, type Identity, type ProviderKey } from './providers.js';
+import { PROVIDERS, type Identity, type ProviderKey } from './providers.js';
 
 /** The registration form's username limit (server/accounts/register.ts). */
 const USERNAME_MAX = 12;
@@ -23,20 +23,16 @@ const DISPLAY_NAME_MAX = 64;
 const NAME_ATTEMPTS = 6;
 const LOCK_SECONDS = 30;
 
-export const BANNED = '用户已被封禁';
-export const REGISTER_CLOSED = '管理员关闭了新用户注册';
-export const boundElsewhere = (provider: ProviderKey) => `该${spaced(PROVIDERS[provider].label)}账户已被其他用户绑定`;
-
 function checkIdentity(provider: ProviderKey, identity: Identity): void {
   const { label, maxIdLength } = PROVIDERS[provider];
-  if (!identity.id) throw fail(`${leading(label)}未返回用户 ID`);
-  if (identity.id.length > maxIdLength) throw fail(`${leading(label)}返回的用户 ID 过长`);
+  if (!identity.id) throw fail('oauth.no_user_id', { provider: label });
+  if (identity.id.length > maxIdLength) throw fail('oauth.user_id_too_long', { provider: label });
 }
 
 /** Runs `fn` while holding the identity: a second request for it at the same moment is refused. */
 async function holdingIdentity<T>(ctx: GatewayContext, provider: ProviderKey, id: string, fn: () => Promise<T>): Promise<T> {
   const key = `oauth:lock:${provider}:${id}`;
-  if (!(await ctx.kv.setIfAbsent(key, '1', LOCK_SECONDS))) throw fail('该账户正在处理中，请稍后再试');
+  if (!(await ctx.kv.setIfAbsent(key, '1', LOCK_SECONDS))) throw fail('oauth.busy');
   try {
     return await fn();
   } finally {
@@ -58,14 +54,14 @@ export async function findBoundUser(db: Db, provider: ProviderKey, id: string): 
 /** Binds the identity to `user`; refused when another live user holds it. Returns the updated user. */
 export async function bindIdentity(ctx: GatewayContext, user: User, provider: ProviderKey, identity: Identity): Promise<User> {
   checkIdentity(provider, identity);
-  if (user.status !== USER_ENABLED) throw fail(BANNED);
+  if (user.status !== USER_ENABLED) throw fail('auth.user_banned');
   return holdingIdentity(ctx, provider, identity.id, async () => {
     const holder = await findBoundUser(ctx.db, provider, identity.id);
-    if (holder && holder.id !== user.id) throw fail(boundElsewhere(provider));
+    if (holder && holder.id !== user.id) throw fail('oauth.bound_elsewhere', { provider: PROVIDERS[provider].label });
     await ctx.db.updateTable('users').set(PROVIDERS[provider].column, identity.id).where('id', '=', user.id).execute();
     publishUserChange(ctx.bus, user.id);
     const updated = await findUserById(ctx.db, user.id);
-    if (!updated) throw fail('用户不存在');
+    if (!updated) throw fail('user.not_found');
     return updated;
   });
 }
@@ -76,13 +72,13 @@ export async function signInWith(ctx: GatewayContext, provider: ProviderKey, ide
   return holdingIdentity(ctx, provider, identity.id, async () => {
     const bound = await findBoundUser(ctx.db, provider, identity.id);
     if (bound) {
-      if (bound.status !== USER_ENABLED) throw fail(BANNED);
+      if (bound.status !== USER_ENABLED) throw fail('auth.user_banned');
       return bound;
     }
-    if (!ctx.options.bool('RegisterEnabled')) throw fail(REGISTER_CLOSED);
+    if (!ctx.options.bool('RegisterEnabled')) throw fail('account.registration_closed');
     const userId = await registerIdentity(ctx, provider, identity, affCode);
     const created = await findUserById(ctx.db, userId);
-    if (!created) throw fail('用户不存在');
+    if (!created) throw fail('user.not_found');
     return created;
   });
 }
@@ -134,5 +130,5 @@ async function registerIdentity(
       if (!isUniqueViolation(err)) throw err;
     }
   }
-  throw fail('无法生成可用的用户名，请稍后再试');
+  throw fail('oauth.no_username');
 }

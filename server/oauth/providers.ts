@@ -41,18 +41,10 @@ export const PROVIDERS: Record<ProviderKey, ProviderInfo> = {
   telegram: { label: 'Telegram', column: 'telegram_id', maxIdLength: 64, enabledKey: 'TelegramOAuthEnabled' },
 };
 
-/** The label inside a Chinese sentence: a Latin name gets a space on each side, a Chinese one none. */
-export function spaced(label: string): string {
-  return /^[A-Za-z]/.test(label) ? ` ${label} ` : label;
-}
-
-/** The label opening a Chinese sentence. */
-export const leading = (label: string): string => spaced(label).trimStart();
-
 /** Refuses when the admin has not switched the provider on. */
 export function requireEnabled(options: OptionStore, provider: ProviderKey): void {
   const { label, enabledKey } = PROVIDERS[provider];
-  if (!options.bool(enabledKey)) throw fail(`管理员未开启通过${spaced(label)}登录以及注册`);
+  if (!options.bool(enabledKey)) throw fail('oauth.provider_disabled', { provider: label });
 }
 
 /** GitHub's and Linux DO's fixed addresses. */
@@ -90,7 +82,7 @@ async function fetchJson(
   init: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
   log: FastifyBaseLogger,
 ): Promise<Record<string, unknown>> {
-  const failure = fail(`${leading(label)}授权失败，请稍后再试`);
+  const failure = fail('oauth.authorization_failed', { provider: label });
   let res;
   try {
     res = await safeFetch(url, {
@@ -121,7 +113,7 @@ async function fetchJson(
     log.warn({ provider: label, status: res.status, reason }, 'oauth request refused');
     // An OAuth error code (invalid_grant …) helps the person; free text from the provider is not shown.
     const code = typeof body.error === 'string' && /^[\w.-]{1,64}$/.test(body.error) ? body.error : '';
-    throw code ? fail(`${leading(label)}授权失败：${code}`) : failure;
+    throw code ? fail('oauth.authorization_refused', { provider: label, detail: code }) : failure;
   }
   return body;
 }
@@ -144,7 +136,7 @@ const FORM = 'application/x-www-form-urlencoded';
 
 function accessToken(label: string, body: Record<string, unknown>): string {
   const token = text(body.access_token);
-  if (!token) throw fail(`${leading(label)}授权失败：未返回 access token`);
+  if (!token) throw fail('oauth.no_access_token', { provider: label });
   return token;
 }
 
@@ -206,7 +198,7 @@ export async function oidcIdentity(
   const { label } = PROVIDERS.oidc;
   const tokenEndpoint = options.string('oidc.token_endpoint');
   const userInfoEndpoint = options.string('oidc.user_info_endpoint');
-  if (!tokenEndpoint || !userInfoEndpoint) throw fail('管理员未配置 OIDC 的 Token 或用户信息地址');
+  if (!tokenEndpoint || !userInfoEndpoint) throw fail('oauth.oidc_not_configured');
   const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri });
   const grant = await fetchJson(
     label,
@@ -236,15 +228,15 @@ export async function oidcIdentity(
 export async function wechatIdentity(options: OptionStore, code: string, log: FastifyBaseLogger): Promise<Identity> {
   const { label } = PROVIDERS.wechat;
   const address = options.string('WeChatServerAddress').replace(/\/+$/, '');
-  if (!address) throw fail('管理员未配置微信服务器地址');
+  if (!address) throw fail('oauth.wechat_not_configured');
   const url = `${address}/api/wechat/user?${new URLSearchParams({ code })}`;
   const body = await fetchJson(label, url, { headers: { Authorization: options.string('WeChatServerToken') } }, log);
   if (body.success !== true) {
     // The server refused us (a wrong shared token): the admin's problem, not the person's code.
     log.warn({ provider: label, reason: text(body.message) }, 'wechat server refused the request');
-    throw fail(`${leading(label)}授权失败，请稍后再试`);
+    throw fail('oauth.authorization_failed', { provider: label });
   }
   const id = idOf(body.data);
-  if (!id) throw fail('验证码错误或已过期');
+  if (!id) throw fail('account.code_invalid');
   return { id, login: '', displayName: '', email: '' };
 }

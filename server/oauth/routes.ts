@@ -30,7 +30,6 @@ import { CallbackQuery, StateQuery, TelegramQuery, WeChatQuery } from './schemas
 import { consumeState, issueState } from './state.js';
 import { TELEGRAM_FIELDS, verifyTelegramLogin, type TelegramData } from './telegram.js';
 
-const BAD_PARAMS = '无效的参数';
 const REDIRECT_PROVIDERS: RedirectProvider[] = ['github', 'oidc', 'linuxdo'];
 
 /** The live user of the session cookie, if any (the callback is reached without the guards). */
@@ -90,7 +89,7 @@ export default async function oauthRoutes(base: FastifyInstance): Promise<void> 
         requireEnabled(options, provider);
         const { aff } = await consumeState(ctx, request, reply, request.query.state ?? '');
         const code = request.query.code?.trim() ?? '';
-        if (!code) throw fail(BAD_PARAMS);
+        if (!code) throw fail('account.bad_params');
         const identity = await identityOf(provider, code, request);
         const signedIn = await sessionUser(request);
         if (signedIn) return ok(toPublicUser(await bindIdentity(ctx, signedIn, provider, identity)), 'bind');
@@ -102,7 +101,7 @@ export default async function oauthRoutes(base: FastifyInstance): Promise<void> 
   const wechatCode = (query: WeChatQuery): string => {
     requireEnabled(options, 'wechat');
     const code = query.code?.trim() ?? '';
-    if (!code) throw fail(BAD_PARAMS);
+    if (!code) throw fail('account.bad_params');
     return code;
   };
 

@@ -12,7 +12,6 @@ import { fail } from '../http/errors.js';
 export const STATE_COOKIE = 'oauth_state';
 const COOKIE_PATH = '/api/oauth';
 const TTL_SECONDS = 600;
-export const STATE_INVALID = 'state 参数无效或已过期，请重新登录';
 
 const entryKey = (state: string) => `oauth:state:${state}`;
 const usedKey = (state: string) => `oauth:state-used:${state}`;
@@ -45,13 +44,13 @@ export async function consumeState(
   // Whatever the outcome, this browser's state is spent.
   reply.clearCookie(STATE_COOKIE, { path: COOKIE_PATH });
   const raw = request.cookies[STATE_COOKIE];
-  if (!state || !raw) throw fail(STATE_INVALID);
+  if (!state || !raw) throw fail('oauth.state_invalid');
   const cookie = request.unsignCookie(raw);
-  if (!cookie.valid || cookie.value !== state) throw fail(STATE_INVALID);
+  if (!cookie.valid || cookie.value !== state) throw fail('oauth.state_invalid');
   const stored = await ctx.kv.get(entryKey(state));
-  if (stored === null) throw fail(STATE_INVALID);
+  if (stored === null) throw fail('oauth.state_invalid');
   // One winner when the same callback arrives twice at once (or at two processes).
-  if (!(await ctx.kv.setIfAbsent(usedKey(state), '1', TTL_SECONDS))) throw fail(STATE_INVALID);
+  if (!(await ctx.kv.setIfAbsent(usedKey(state), '1', TTL_SECONDS))) throw fail('oauth.state_invalid');
   await ctx.kv.delete(entryKey(state));
   try {
     const entry = JSON.parse(stored) as Partial<StateEntry>;

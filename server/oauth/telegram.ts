@@ -16,9 +16,6 @@ export type TelegramData = Partial<Record<(typeof TELEGRAM_FIELDS)[number], stri
 export const TELEGRAM_MAX_AGE_SECONDS = 24 * 3600;
 const CLOCK_SKEW_SECONDS = 300;
 
-export const TELEGRAM_INVALID = 'Telegram 登录信息校验失败';
-export const TELEGRAM_EXPIRED = 'Telegram 登录信息已过期，请重新登录';
-
 export function telegramHash(botToken: string, data: TelegramData): string {
   const checkString = Object.entries(data)
     .filter(([key, value]) => key !== 'hash' && value !== undefined)
@@ -32,12 +29,12 @@ export function telegramHash(botToken: string, data: TelegramData): string {
 /** The identity of a genuine, recent widget answer; refuses anything else. */
 export function verifyTelegramLogin(botToken: string, data: TelegramData, now = Math.floor(Date.now() / 1000)): Identity {
   const hash = (data.hash ?? '').toLowerCase();
-  if (!botToken || !/^[0-9a-f]{64}$/.test(hash) || !data.id || !/^\d{1,20}$/.test(data.id)) throw fail(TELEGRAM_INVALID);
+  if (!botToken || !/^[0-9a-f]{64}$/.test(hash) || !data.id || !/^\d{1,20}$/.test(data.id)) throw fail('oauth.telegram_invalid');
   const expected = Buffer.from(telegramHash(botToken, data), 'hex');
-  if (!timingSafeEqual(expected, Buffer.from(hash, 'hex'))) throw fail(TELEGRAM_INVALID);
+  if (!timingSafeEqual(expected, Buffer.from(hash, 'hex'))) throw fail('oauth.telegram_invalid');
   const authDate = Number(data.auth_date);
-  if (!Number.isSafeInteger(authDate) || authDate > now + CLOCK_SKEW_SECONDS) throw fail(TELEGRAM_INVALID);
-  if (now - authDate > TELEGRAM_MAX_AGE_SECONDS) throw fail(TELEGRAM_EXPIRED);
+  if (!Number.isSafeInteger(authDate) || authDate > now + CLOCK_SKEW_SECONDS) throw fail('oauth.telegram_invalid');
+  if (now - authDate > TELEGRAM_MAX_AGE_SECONDS) throw fail('oauth.telegram_expired');
   const name = [data.first_name, data.last_name].filter(Boolean).join(' ').trim();
   return { id: data.id, login: data.username?.trim() ?? '', displayName: name, email: '' };
 }

@@ -12,11 +12,6 @@ import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { privateUpstreamsAllowed, safeFetch } from '../http/safe-fetch.js';
 
-export const OIDC_MSG = {
-  badUrl: 'Well-Known URL 必须以 http:// 或 https:// 开头',
-  failed: '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确',
-} as const;
-
 const DISCOVERY_TIMEOUT_MS = 10_000;
 const DISCOVERY_MAX_BYTES = 512 * 1024;
 
@@ -29,7 +24,7 @@ export const OidcEndpoints = Type.Object({
 });
 export type OidcEndpoints = Static<typeof OidcEndpoints>;
 
-const failed = (reason: string) => fail(`${OIDC_MSG.failed}（${reason}）`);
+const failed = (reason: string) => fail('option.oidc_discovery_failed', { detail: reason });
 
 /** One endpoint of the document: an absolute http(s) URL, or a failure naming the field. */
 function endpoint(doc: Record<string, unknown>, field: string): string {
@@ -70,7 +65,7 @@ export default async function oidcDiscoveryRoutes(base: FastifyInstance): Promis
     { onRequest: requireRoot, schema: { body: OidcDiscoveryBody, response: { 200: Envelope(OidcEndpoints) } } },
     async (request) => {
       const url = request.body.url.trim();
-      if (!/^https?:\/\//i.test(url)) throw fail(OIDC_MSG.badUrl);
+      if (!/^https?:\/\//i.test(url)) throw fail('option.oidc_bad_url');
       let status: number;
       let text: string;
       try {

@@ -3,6 +3,7 @@
  * strings; `type` drives validation on PUT /api/option/ and parsing in `OptionStore.get`.
  * Secrets are write-only: GET /api/option/ never returns their values.
  */
+import type { RefusalCode } from '../http/refusals.js';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices.js';
 
 export type OptionType = 'bool' | 'int' | 'float' | 'string' | 'json';
@@ -172,21 +173,21 @@ export function isOptionKey(key: string): key is OptionKey {
 }
 
 /** Check a raw string against its option's type; returns an error message or null. */
-export function validateOptionValue(key: OptionKey, value: string): string | null {
+export function validateOptionValue(key: OptionKey, value: string): RefusalCode | null {
   const def: OptionDef = OPTION_REGISTRY[key];
   switch (def.type) {
     case 'bool':
-      return value === 'true' || value === 'false' ? null : `${key} must be true or false`;
+      return value === 'true' || value === 'false' ? null : 'option.not_boolean';
     case 'int':
-      return /^-?\d+$/.test(value.trim()) ? null : `${key} must be an integer`;
+      return /^-?\d+$/.test(value.trim()) ? null : 'option.not_integer';
     case 'float':
-      return value.trim() !== '' && Number.isFinite(Number(value)) ? null : `${key} must be a number`;
+      return value.trim() !== '' && Number.isFinite(Number(value)) ? null : 'option.not_number';
     case 'json':
       try {
         JSON.parse(value);
         return null;
       } catch {
-        return `${key}: not a valid JSON string`;
+        return 'option.not_json';
       }
     case 'string':
       return null;

@@ -1,3 +1,4 @@
+import type { RefusalCode } from '../http/refusals.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -16,29 +17,25 @@ const PutOptionBody = Type.Object({
 });
 
 /** Rules that tie an option to others: enabling a feature needs its settings first. */
-function crossCheck(options: OptionStore, key: OptionKey, value: string): string | null {
+function crossCheck(options: OptionStore, key: OptionKey, value: string): RefusalCode | null {
   if (value !== 'true') return null;
   switch (key) {
     case 'GitHubOAuthEnabled':
-      return options.string('GitHubClientId')
-        ? null
-        : '无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！';
+      return options.string('GitHubClientId') ? null : 'option.github_incomplete';
     case 'oidc.enabled':
-      return options.string('oidc.client_id') ? null : '无法启用 OIDC 登录，请先填入 OIDC Client Id 以及 OIDC Client Secret！';
+      return options.string('oidc.client_id') ? null : 'option.oidc_incomplete';
     case 'LinuxDOOAuthEnabled':
-      return options.string('LinuxDOClientId')
-        ? null
-        : '无法启用 LinuxDO OAuth，请先填入 LinuxDO Client Id 以及 LinuxDO Client Secret！';
+      return options.string('LinuxDOClientId') ? null : 'option.linuxdo_incomplete';
     case 'EmailDomainRestrictionEnabled':
-      return options.string('EmailDomainWhitelist') ? null : '无法启用邮箱域名限制，请先填入限制的邮箱域名！';
+      return options.string('EmailDomainWhitelist') ? null : 'option.domain_list_empty';
     case 'WeChatAuthEnabled':
-      return options.string('WeChatServerAddress') ? null : '无法启用微信登录，请先填入微信登录相关配置信息！';
+      return options.string('WeChatServerAddress') ? null : 'option.wechat_incomplete';
     case 'TurnstileCheckEnabled':
-      return options.string('TurnstileSiteKey') ? null : '无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！';
+      return options.string('TurnstileSiteKey') ? null : 'option.turnstile_incomplete';
     case 'TelegramOAuthEnabled':
-      return options.string('TelegramBotToken') ? null : '无法启用 Telegram OAuth，请先填入 Telegram Bot Token！';
+      return options.string('TelegramBotToken') ? null : 'option.telegram_incomplete';
     case 'EmailVerificationEnabled':
-      return options.string('SMTPServer') ? null : '无法启用邮箱验证，请先填入 SMTP 服务器配置！';
+      return options.string('SMTPServer') ? null : 'option.smtp_incomplete';
     default:
       return null;
   }
@@ -58,11 +55,11 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
 
   app.put('/api/option/', { onRequest: requireRoot, schema: { body: PutOptionBody } }, async (request) => {
     const { key } = request.body;
-    if (!isOptionKey(key)) throw fail(`未知的配置项：${key}`);
+    if (!isOptionKey(key)) throw fail('option.unknown', { key });
     let value = request.body.value === null ? '' : String(request.body.value);
     if (URL_KEYS.has(key)) value = value.trim().replace(/\/+$/, '');
     const invalid = validateOptionValue(key, value) ?? crossCheck(options, key, value);
-    if (invalid) throw fail(invalid);
+    if (invalid) throw fail(invalid, { key });
     await options.set(key, value);
     return ok();
   });

@@ -1,6 +1,7 @@
 /** GET /api/pricing: the model pricing table (spec 3 "Pricing item"), imported by the console as types. */
 import { Type, type Static } from '@sinclair/typebox';
 import { UserGroups } from '../users/schemas.js';
+import { EnvelopeFields } from '../http/schemas.js';
 
 /** quota_type 0: paid per token (ratios); 1: paid per call (model_price in USD). */
 export const QUOTA_TYPE_TOKENS = 0;
@@ -21,8 +22,7 @@ export type PricingItem = Static<typeof PricingItem>;
 
 /** The envelope plus the ratios of the groups the caller may use (anonymous: the default group). */
 export const PricingAnswer = Type.Object({
-  success: Type.Boolean(),
-  message: Type.String(),
+  ...EnvelopeFields,
   data: Type.Array(PricingItem),
   group_ratio: Type.Record(Type.String(), Type.Number()),
   usable_group: UserGroups,

@@ -1,12 +1,13 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ApiLimit } from './limiter.js';
 import { clientIp } from '../http/client-ip.js';
+import { refuse } from '../http/errors.js';
 
 function limitHandler(name: ApiLimit) {
-  return async function (request: FastifyRequest, reply: FastifyReply) {
+  return async function (request: FastifyRequest) {
     const { max, windowSeconds } = request.server.ctx.config.rateLimits[name];
     if (!(await request.server.ctx.limiter.hit(`${name}:${clientIp(request)}`, max, windowSeconds))) {
-      return reply.status(429).send({ success: false, message: '请求过于频繁，请稍后再试' });
+      throw refuse(429, 'request.rate_limited');
     }
   };
 }

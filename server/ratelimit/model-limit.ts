@@ -8,7 +8,7 @@
 import type { Redis } from 'ioredis';
 import type { GatewayContext } from '../context.js';
 import type { RelayCaller } from '../relay/types.js';
-import { RelayError } from '../relay/errors.js';
+import { refuse, type AppError } from '../http/errors.js';
 
 export interface ModelLimits {
   /** Requests per window; 0 = no limit. */
@@ -92,9 +92,9 @@ function successCounter(ctx: GatewayContext): SuccessCounter {
   return counter;
 }
 
-function tooMany(limits: ModelLimits, max: number, what: string): RelayError {
+function tooMany(limits: ModelLimits, max: number, successes: boolean): AppError {
   const minutes = limits.windowSeconds / 60;
-  return new RelayError(429, `请求过于频繁：每 ${minutes} 分钟最多 ${max} 次${what}，请稍后再试`, 'rate_limit_exceeded');
+  return refuse(429, successes ? 'success_rate_limit_exceeded' : 'rate_limit_exceeded', { minutes, max });
 }
 
 /** Whose requests are counted: relayed calls, realtime sessions and task submissions alike. */
@@ -105,10 +105,10 @@ export async function checkModelRateLimit(ctx: GatewayContext, caller: LimitedCa
   const limits = modelLimitsFor(ctx, caller.group);
   if (!limits) return;
   if (limits.success > 0 && (await successCounter(ctx).count(`ok:${caller.userId}`)) >= limits.success) {
-    throw tooMany(limits, limits.success, '成功请求');
+    throw tooMany(limits, limits.success, true);
   }
   if (limits.total > 0 && !(await ctx.limiter.hit(`mrl:${caller.userId}`, limits.total, limits.windowSeconds))) {
-    throw tooMany(limits, limits.total, '请求');
+    throw tooMany(limits, limits.total, false);
   }
 }
 

@@ -41,7 +41,7 @@ import {
   UpdateRedemptionQuery,
   type RedemptionPage,
 } from './schemas.js';
-import { checkCount, checkGroup, checkName, checkQuota, checkStatus, MESSAGES } from './validation.js';
+import { checkCount, checkGroup, checkName, checkQuota, checkStatus } from './validation.js';
 
 export default async function redemptionRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -50,7 +50,7 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
 
   async function existing(id: number): Promise<Redemption> {
     const row = await findRedemption(db, id);
-    if (!row) throw fail(MESSAGES.notFound);
+    if (!row) throw fail('redemption.not_found');
     return row;
   }
 
@@ -113,16 +113,16 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
         const code = await existing(body.id);
         if (request.query.status_only) {
           const status = checkStatus(body.status);
-          if (!(await setRedemptionStatus(db, code.id, status))) throw fail(MESSAGES.statusUsed);
+          if (!(await setRedemptionStatus(db, code.id, status))) throw fail('redemption.status_of_used');
         } else {
-          if (code.status !== REDEMPTION_UNUSED) throw fail(MESSAGES.editOnlyUnused);
+          if (code.status !== REDEMPTION_UNUSED) throw fail('redemption.edit_only_unused');
           const fields = {
             name: body.name === undefined ? code.name : checkName(body.name),
             quota: body.quota === undefined ? Number(code.quota) : checkQuota(body.quota),
             group: body.group === undefined ? code.group : checkGroup(body.group, groupNames(options)),
           };
           // Redeemed or disabled between the read and the write.
-          if (!(await updateUnusedRedemption(db, code.id, fields))) throw fail(MESSAGES.editOnlyUnused);
+          if (!(await updateUnusedRedemption(db, code.id, fields))) throw fail('redemption.edit_only_unused');
         }
         return ok(toRedemptionView(await existing(code.id)));
       },
@@ -134,7 +134,7 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
       url,
       { onRequest: requireAdmin, schema: { params: RedemptionIdParams, response: { 200: EmptyAnswer } } },
       async (request) => {
-        if (!(await deleteRedemption(db, request.params.id, nowSeconds()))) throw fail(MESSAGES.notFound);
+        if (!(await deleteRedemption(db, request.params.id, nowSeconds()))) throw fail('redemption.not_found');
         return ok();
       },
     );
@@ -145,7 +145,7 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
     { onRequest: [requireUser, criticalLimit], schema: { body: RedeemBody, response: { 200: RedeemAnswer } } },
     async (request) => {
       const key = (request.body.key ?? '').trim();
-      if (key === '') throw fail(MESSAGES.noKey);
+      if (key === '') throw fail('redemption.key_required');
       const user = currentUser(request);
       const outcome = await redeem(
         db,
@@ -155,8 +155,8 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
         (id, quota) => `通过兑换码充值 ${formatQuota(options, quota)}，兑换码ID ${id}`,
       );
       if (!outcome.ok) {
-        if (outcome.reason === 'group') throw fail(MESSAGES.groupOnly(outcome.group));
-        throw fail(outcome.reason === 'used' ? MESSAGES.used : MESSAGES.invalid);
+        if (outcome.reason === 'group') throw fail('redemption.group_only', { group: outcome.group });
+        throw fail(outcome.reason === 'used' ? 'redemption.used' : 'redemption.invalid');
       }
       publishUserChange(ctx.bus, user.id);
       return ok(outcome.quota, '兑换成功');

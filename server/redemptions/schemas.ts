@@ -6,7 +6,7 @@
  * the routes (integer, range) so that a bad value gets a clear message rather than a schema error.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Envelope, Page } from '../http/schemas.js';
+import { Envelope, EnvelopeFields, Page } from '../http/schemas.js';
 
 /** 1 unused, 2 disabled, 3 used (spec 4). */
 export const REDEMPTION_UNUSED = 1;
@@ -82,4 +82,4 @@ export const RedemptionAnswer = Envelope(RedemptionView);
 export const RedemptionPageAnswer = Envelope(RedemptionPage);
 export const CreatedKeysAnswer = Envelope(Type.Array(Type.String()));
 export const RedeemAnswer = Envelope(Type.Number());
-export const EmptyAnswer = Type.Object({ success: Type.Boolean(), message: Type.String() });
+export const EmptyAnswer = Type.Object(EnvelopeFields);

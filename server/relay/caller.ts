@@ -40,7 +40,7 @@ export async function resolveCaller(ctx: GatewayContext, request: FastifyRequest
   const check = checkToken(token, Math.floor(Date.now() / 1000), request.ip);
   if (!check.ok) {
     if (check.mark) markToken(ctx, token, check.mark);
-    throw relayErrors.token(check.status, check.message);
+    throw relayErrors.token(check.status, check.code);
   }
   const user = await ctx.users.get(token.user_id);
   if (!user || user.deleted || user.status !== USER_ENABLED) throw relayErrors.userBanned();

@@ -1,36 +1,32 @@
-/** Errors of the relay, answered in OpenAI's shape: `{error: {message, type, param, code}}`. */
-export class RelayError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string,
-    readonly type = 'new_api_error',
-  ) {
-    super(message);
-  }
+/**
+ * The relay's refusals, as AppErrors with the family's error codes (rendered in each client's own
+ * error shape by server/http/error-handler.ts). `type` is OpenAI's `error.type`.
+ */
+import { AppError, refuse, type ErrorParams } from '../http/errors.js';
+import type { RefusalCode } from '../http/refusals.js';
 
-  body(): { error: { message: string; type: string; param: null; code: string } } {
-    return { error: { message: this.message, type: this.type, param: null, code: this.code } };
-  }
-}
+const INVALID_REQUEST = 'invalid_request_error';
+
+const relay = (status: number, code: RefusalCode, params?: ErrorParams, type?: string): AppError =>
+  refuse(status, code, params, type);
 
 export const relayErrors = {
-  noToken: () => new RelayError(401, '未提供令牌', 'missing_api_key'),
-  invalidToken: () => new RelayError(401, '无效的令牌', 'invalid_api_key'),
-  token: (status: number, message: string) => new RelayError(status, message, 'invalid_api_key'),
-  userBanned: () => new RelayError(403, '用户已被封禁', 'user_banned'),
-  groupDenied: (group: string) => new RelayError(403, `令牌分组 ${group} 已被禁用`, 'group_denied'),
-  modelRequired: () => new RelayError(400, 'model is required', 'invalid_request', 'invalid_request_error'),
-  modelDenied: (model: string) => new RelayError(403, `该令牌无权访问模型 ${model}`, 'model_not_allowed'),
-  priceNotSet: (model: string) =>
-    new RelayError(
-      500,
-      `模型 ${model} 倍率或价格未配置，请联系管理员设置或开始自用模式；Model ${model} ratio or price not set`,
-      'model_price_error',
-    ),
-  userQuota: () => new RelayError(403, '用户额度不足', 'insufficient_user_quota'),
-  tokenQuota: () => new RelayError(403, '令牌额度不足', 'pre_consume_token_quota_failed'),
-  noChannel: (model: string, group: string) =>
-    new RelayError(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, 'model_not_found'),
-  badBody: (message: string) => new RelayError(400, message, 'invalid_request', 'invalid_request_error'),
+  noToken: () => relay(401, 'missing_api_key'),
+  invalidToken: () => relay(401, 'invalid_api_key'),
+  /** A token that exists but may not be used (disabled, expired, exhausted, or not from this address). */
+  token: (status: number, code: RefusalCode) => relay(status, code),
+  userBanned: () => relay(403, 'user_banned'),
+  groupDenied: (group: string) => relay(403, 'group_denied', { group }),
+  modelRequired: () => relay(400, 'model_required', undefined, INVALID_REQUEST),
+  modelDenied: (model: string) => relay(403, 'model_not_allowed', { model }),
+  priceNotSet: (model: string) => relay(500, 'model_price_error', { model }),
+  userQuota: () => relay(403, 'insufficient_user_quota'),
+  tokenQuota: () => relay(403, 'pre_consume_token_quota_failed'),
+  noChannel: (model: string, group: string) => relay(503, 'model_not_found', { model, group }),
+  badBody: (detail: string) => relay(400, 'invalid_request', { detail }, INVALID_REQUEST),
+  channelUnsupported: (type: number) => relay(400, 'channel_unsupported', { type }),
+  connection: (detail: string) => relay(502, 'upstream_connection_error', { detail }),
+  interrupted: (detail: string) => relay(502, 'upstream_interrupted', { detail }),
+  /** An upstream's own refusal, its status mapped by the channel's status-code mapping. */
+  upstream: (status: number, detail: string) => relay(status, 'upstream_error', { detail }, 'upstream_error'),
 };

@@ -4,15 +4,15 @@
  * `x-goog-api-key` or `?key=` — passed through to Gemini channels, converted for every other
  * channel (embeddings through OpenAI's /v1/embeddings). Errors answer in Google's error shape.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.js';
-import { AppError } from '../http/errors.js';
-import { RelayError, relayErrors } from './errors.js';
+import { refuse } from '../http/errors.js';
+import { answerIn } from '../http/wire.js';
+import { relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
 import { relay } from './pipeline.js';
 import type { RelayInput } from './types.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './request.js';
-import { geminiErrorBody } from './providers/gemini/convert-from-gemini-request.js';
 
 const CHAT_ACTIONS = new Set(['generateContent', 'streamGenerateContent']);
 const EMBED_ACTIONS = new Set(['embedContent', 'batchEmbedContents']);
@@ -33,20 +33,7 @@ function checkEmbedBody(action: string, body: Record<string, unknown>): void {
 export default async function geminiRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
 
-  app.setErrorHandler((error: FastifyError | RelayError | AppError, request, reply) => {
-    const known = error instanceof RelayError || error instanceof AppError;
-    const status = known
-      ? error.status === 200
-        ? 403
-        : error.status
-      : error.validation || (error.statusCode && error.statusCode < 500)
-        ? (error.statusCode ?? 400)
-        : 500;
-    if (status >= 500 && !known) request.log.error({ err: error }, 'gemini relay error');
-    return reply
-      .status(status)
-      .send(geminiErrorBody(status, status >= 500 && !known ? '服务器内部错误，请联系管理员' : error.message));
-  });
+  answerIn(app, 'gemini');
 
   app.post('/v1beta/models/:target', { bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
     const { target } = request.params as { target: string };
@@ -55,7 +42,7 @@ export default async function geminiRoutes(app: FastifyInstance): Promise<void> 
     const action = at > 0 ? target.slice(at + 1) : '';
     const embed = EMBED_ACTIONS.has(action);
     if (!model || !(embed || CHAT_ACTIONS.has(action)))
-      throw new RelayError(404, `unknown method ${target}`, 'not_found', 'invalid_request_error');
+      throw refuse(404, 'not_found', { method: target }, 'invalid_request_error');
     const caller = await resolveCaller(ctx, request);
     const body = request.body;
     if (!isObject(body)) throw relayErrors.badBody('request body must be a JSON object');

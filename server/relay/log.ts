@@ -8,7 +8,7 @@ import type { Price, Usage } from '../billing/pricing.js';
 import type { HoldRecord } from '../billing/holds.js';
 import type { LogRow } from '../billing/journal-ops.js';
 import { LOG_CONSUME, LOG_ERROR } from '../logs/types.js';
-import type { RelayError } from './errors.js';
+import type { AppError } from '../http/errors.js';
 import type { RelayCaller, RelayInput } from './types.js';
 
 export interface ServedCall {
@@ -102,7 +102,7 @@ export function consumeLog(ctx: GatewayContext, call: ServedCall): LogRow | null
 /** The error row of a call that was not served (no channel answered, or the answer broke off before any of it). */
 export function writeErrorLog(
   ctx: GatewayContext,
-  e: { caller: RelayCaller; input: RelayInput; error: RelayError; tried: number[]; clientIp: string; useTimeMs: number },
+  e: { caller: RelayCaller; input: RelayInput; error: AppError; tried: number[]; clientIp: string; useTimeMs: number },
 ): void {
   ctx.journal.log({
     user_id: e.caller.userId,

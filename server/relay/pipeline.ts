@@ -10,7 +10,8 @@ import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
 import type { Hold } from '../billing/holds.js';
 import type { Channel } from '../db/types.js';
 import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from './charge.js';
-import { RelayError, relayErrors } from './errors.js';
+import type { AppError } from '../http/errors.js';
+import { relayErrors } from './errors.js';
 import { providerFor } from './providers/registry.js';
 import { ChannelConfigError } from './providers/channel-config-error.js';
 import { mapModel, mapStatus } from './model-mapping.js';
@@ -94,7 +95,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
 
   const tried: number[] = [];
   const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
-  let failure: RelayError | null = null;
+  let failure: AppError | null = null;
   for (let attempt = 0; attempt <= retries && !clientGone; attempt++) {
     const channel = caller.pinnedChannelId
       ? ctx.channels.get(caller.pinnedChannelId)
@@ -108,7 +109,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     }
     const provider = providerFor(channel.type, mapped.model);
     if (!provider || !(servesEndpoint(provider, input.endpoint) || geminiChannelTakesEmbed(provider, input))) {
-      failure = new RelayError(400, `渠道类型 ${channel.type} 不支持此接口`, 'channel_unsupported');
+      failure = relayErrors.channelUnsupported(channel.type);
       continue;
     }
     let res: UpstreamResponse;
@@ -118,21 +119,16 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       if (clientGone) break;
       if (err instanceof ChannelConfigError) {
         reportUpstreamFailure(ctx, channel, 401, err.message);
-        failure = new RelayError(mapStatus(channel.status_code_mapping, 401), err.message, 'upstream_error', 'upstream_error');
+        failure = relayErrors.upstream(mapStatus(channel.status_code_mapping, 401), err.message);
       } else {
-        failure = new RelayError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+        failure = relayErrors.connection((err as Error).message);
       }
       continue;
     }
     if (res.statusCode >= 400) {
       const message = errorMessageOf(provider, input, await readText(res), res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
-      failure = new RelayError(
-        mapStatus(channel.status_code_mapping, res.statusCode),
-        message,
-        'upstream_error',
-        'upstream_error',
-      );
+      failure = relayErrors.upstream(mapStatus(channel.status_code_mapping, res.statusCode), message);
       if (retryable(res.statusCode)) continue;
       break;
     }
@@ -150,13 +146,13 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       // A whole answer broke off before any of it was sent: nothing served, nothing billed.
       reply.raw.destroy();
       request.log.warn({ err, channel: channel.id }, 'upstream answer broke off');
-      const error = new RelayError(502, `上游响应中断：${(err as Error).message}`, 'upstream_interrupted');
+      const error = relayErrors.interrupted((err as Error).message);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     }
     if (outcome.interrupted && outcome.firstTokenMs === 0) {
       outcome.finish();
-      const error = new RelayError(502, `上游响应中断：${outcome.interrupted}`, 'upstream_interrupted');
+      const error = relayErrors.interrupted(outcome.interrupted);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     }

@@ -12,7 +12,7 @@ import type { Channel } from '../db/types.js';
 import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
 import type { Hold } from '../billing/holds.js';
 import type { Payer } from '../billing/journal-ops.js';
-import { RelayError } from './errors.js';
+import { AppError } from '../http/errors.js';
 import { afterSettle, holdFor } from './charge.js';
 import type { RelayCaller, RelayInput } from './types.js';
 import { consumeLog, holdRecord } from './log.js';
@@ -77,7 +77,7 @@ function relayFrame(to: WebSocket, from: WebSocket, data: RawData | string, isBi
 }
 
 /** An error event in the Realtime API's shape. */
-function errorEvent(error: RelayError): string {
+function errorEvent(error: AppError): string {
   return JSON.stringify({
     type: 'error',
     event_id: `event_${randomUUID().replace(/-/g, '')}`,
@@ -200,7 +200,7 @@ export class RealtimeSession {
   }
 
   /** Settles one response; an error when the balance cannot cover the next reservation. */
-  private async bill(usage: Usage): Promise<RelayError | null> {
+  private async bill(usage: Usage): Promise<AppError | null> {
     const { caller, input, price, payer, reserve, tried } = this.terms;
     const { channel, upstreamModel } = this.opened;
     const quota = quotaFor(price, usage, this.ctx.options.number('QuotaPerUnit'));
@@ -235,7 +235,7 @@ export class RealtimeSession {
     try {
       this.hold = await holdFor(this.ctx, payer, reserve, () => holdRecord(caller, input, price, this.request.ip));
     } catch (err) {
-      if (err instanceof RelayError) return err;
+      if (err instanceof AppError) return err;
       throw err;
     }
     return null;

@@ -12,12 +12,13 @@
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
-import { AppError } from '../http/errors.js';
-import { RelayError, relayErrors } from './errors.js';
+import { refuse, type AppError } from '../http/errors.js';
+import { answerIn } from '../http/wire.js';
+import { relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
 import { checkModelRateLimit } from '../ratelimit/model-limit.js';
 import { checkModelLimit, tokenCaller } from './request.js';
@@ -65,7 +66,7 @@ function realtimeTarget(channel: Channel, model: string): UpstreamTarget | null 
 }
 
 type Connected =
-  { ok: true; upstream: WebSocket; early: Array<[RawData, boolean]> } | { ok: false; error: RelayError; status?: number };
+  { ok: true; upstream: WebSocket; early: Array<[RawData, boolean]> } | { ok: false; error: AppError; status?: number };
 
 /** Opens the upstream websocket; frames arriving before the client is upgraded are kept in `early`. */
 function connect(target: UpstreamTarget, abort: AbortSignal): Promise<Connected> {
@@ -79,7 +80,7 @@ function connect(target: UpstreamTarget, abort: AbortSignal): Promise<Connected>
     const onAbort = () => upstream.terminate();
     abort.addEventListener('abort', onAbort, { once: true });
     let settled = false;
-    const fail = (error: RelayError, status?: number) => {
+    const fail = (error: AppError, status?: number) => {
       if (settled) return;
       settled = true;
       abort.removeEventListener('abort', onAbort);
@@ -107,14 +108,11 @@ function connect(target: UpstreamTarget, abort: AbortSignal): Promise<Connected>
       res.on('error', () => undefined);
       res.on('end', () => {
         const status = res.statusCode ?? 502;
-        fail(
-          new RelayError(status, upstreamErrorMessage(Buffer.concat(chunks).toString('utf8'), status), 'upstream_error'),
-          status,
-        );
+        fail(relayErrors.upstream(status, upstreamErrorMessage(Buffer.concat(chunks).toString('utf8'), status)), status);
         req.destroy();
       });
     });
-    upstream.on('error', (err) => fail(new RelayError(502, `上游连接失败：${err.message}`, 'upstream_connection_error')));
+    upstream.on('error', (err) => fail(relayErrors.connection(err.message)));
   });
 }
 
@@ -161,19 +159,12 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
 
-  app.setErrorHandler((error: FastifyError | RelayError | AppError, request, reply) => {
-    if (error instanceof RelayError) return reply.status(error.status).send(error.body());
-    const status = error instanceof AppError ? (error.status === 200 ? 403 : error.status) : (error.statusCode ?? 500);
-    if (status >= 500) request.log.error({ err: error }, 'realtime relay error');
-    const message = status >= 500 ? '服务器内部错误，请联系管理员' : error.message;
-    return reply.status(status).send(new RelayError(status, message, 'invalid_request').body());
-  });
+  answerIn(app, 'openai');
 
   app.get(PATH, async (request, reply) => {
     const upgrade = upgrades.get(request.raw);
     upgrades.delete(request.raw);
-    if (!upgrade || !isWebsocketHandshake(request))
-      throw new RelayError(426, 'this endpoint takes websocket connections only', 'upgrade_required', 'invalid_request_error');
+    if (!upgrade || !isWebsocketHandshake(request)) throw refuse(426, 'upgrade_required', undefined, 'invalid_request_error');
     if (!request.headers.authorization) {
       const offered = String(request.headers['sec-websocket-protocol'] ?? '').split(',');
       const key = offered.map((p) => p.trim()).find((p) => p.startsWith(KEY_PROTOCOL));
@@ -210,7 +201,7 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     const started = performance.now();
     const tried: number[] = [];
     const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
-    let failure: RelayError | null = null;
+    let failure: AppError | null = null;
     let opened: Opened | null = null;
     for (let attempt = 0; attempt <= retries && !abort.signal.aborted; attempt++) {
       const channel = caller.pinnedChannelId
@@ -225,7 +216,7 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
       }
       const target = realtimeTarget(channel, mapped.model);
       if (!target) {
-        failure = new RelayError(400, `渠道类型 ${channel.type} 不支持此接口`, 'channel_unsupported');
+        failure = relayErrors.channelUnsupported(channel.type);
         continue;
       }
       const result = await connect(target, abort.signal);
@@ -239,7 +230,7 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
       }
       reportUpstreamFailure(ctx, channel, result.status, result.error.message);
       const status = mapStatus(channel.status_code_mapping, result.status);
-      failure = new RelayError(status, result.error.message, 'upstream_error', 'upstream_error');
+      failure = relayErrors.upstream(status, result.error.message);
       if (!RETRYABLE(result.status)) break;
     }
 

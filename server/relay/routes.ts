@@ -2,12 +2,13 @@
  * The relay's routes: OpenAI-compatible `/v1/*`, the playground's `/pg/chat/completions`, and the
  * old OpenAI billing shapes. Errors here answer in OpenAI's shape, not the console's envelope.
  */
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../auth/guard.js';
-import { AppError } from '../http/errors.js';
+import { refuse } from '../http/errors.js';
+import { answerIn } from '../http/wire.js';
 import type { GatewayContext } from '../context.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
-import { RelayError, relayErrors } from './errors.js';
+import { relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
 import { relay } from './pipeline.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './request.js';
@@ -19,25 +20,7 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     done(null, body),
   );
 
-  app.setErrorHandler((error: FastifyError | RelayError | AppError, request, reply) => {
-    if (error instanceof RelayError) return reply.status(error.status).send(error.body());
-    if (error instanceof AppError) {
-      // A console guard (the playground's session check) refusing: same status, OpenAI's shape.
-      const status = error.status === 200 ? 403 : error.status;
-      return reply.status(status).send(new RelayError(status, error.message, error.code).body());
-    }
-    if (error.validation || (error.statusCode && error.statusCode < 500)) {
-      const e = new RelayError(
-        error.statusCode && error.statusCode !== 200 ? error.statusCode : 400,
-        error.message,
-        'invalid_request',
-        'invalid_request_error',
-      );
-      return reply.status(e.status).send(e.body());
-    }
-    request.log.error({ err: error }, 'relay error');
-    return reply.status(500).send(new RelayError(500, '服务器内部错误，请联系管理员', 'internal_error').body());
-  });
+  answerIn(app, 'openai');
 
   for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
     app.post(`/v1${ENDPOINTS[endpoint]}`, { bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
@@ -115,7 +98,7 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     const caller = await resolveCaller(ctx, request);
     const { model } = request.params as { model: string };
     if (!ctx.channels.models(caller.group).includes(model)) {
-      throw new RelayError(404, `The model '${model}' does not exist`, 'model_not_found', 'invalid_request_error');
+      throw refuse(404, 'model_does_not_exist', { model }, 'invalid_request_error');
     }
     return { id: model, object: 'model', created: 1626777600, owned_by: 'custom' };
   });

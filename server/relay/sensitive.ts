@@ -13,11 +13,11 @@ import { randomBytes } from 'node:crypto';
 import type { GatewayContext } from '../context.js';
 import type { Endpoint } from './endpoints.js';
 import type { RelayInput } from './types.js';
-import { RelayError } from './errors.js';
+import { refuse } from '../http/errors.js';
+import { renderError, type WireFormat } from '../http/wire.js';
 import { promptText } from './usage.js';
 import { watchCompletion, type CompletionWatch } from './forward.js';
 import { WordMatcher } from './word-matcher.js';
-import { geminiErrorBody } from './providers/gemini/convert-from-gemini-request.js';
 
 type Json = Record<string, unknown>;
 
@@ -83,15 +83,14 @@ export function checkTextSensitive(ctx: GatewayContext, text: string): void {
   const matcher = checks(ctx, 'CheckSensitiveOnPromptEnabled');
   if (!matcher || text === '') return;
   const words = matcher.find(text);
-  if (words.length > 0)
-    throw new RelayError(400, `请求包含敏感词：${named(words)}`, 'sensitive_words_detected', 'invalid_request_error');
+  if (words.length > 0) throw refuse(400, 'sensitive_words_detected', { words: named(words) }, 'invalid_request_error');
 }
 
-/** A refusal in the client's own error shape. */
-function errorBody(input: RelayInput, status: number, message: string): string {
-  if (input.client === 'claude') return JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } });
-  if (input.client === 'gemini') return JSON.stringify(geminiErrorBody(status, message));
-  return JSON.stringify(new RelayError(status, message, 'sensitive_words_detected', 'invalid_request_error').body());
+/** A refused answer in the client's own error shape. */
+function refusedAnswer(input: RelayInput, words: string): { status: number; body: string } {
+  const wire: WireFormat = input.client;
+  const { status, body } = renderError(wire, refuse(400, 'sensitive_words_in_answer', { words }, 'invalid_request_error'));
+  return { status, body: JSON.stringify(body) };
 }
 
 /** What closes a stream cut short, in the client's protocol (a converted stream closes itself). */
@@ -176,7 +175,7 @@ class SensitiveWatch implements CompletionWatch {
     // Masked on a copy first: a withheld answer is judged on the same fields a masked one would change.
     const copy: unknown = this.stop ? structuredClone(payload) : payload;
     if (!maskAnswer(copy, this.matcher, this.found)) return null;
-    if (this.stop) return { status: 400, body: errorBody(this.input, 400, `回答包含敏感词：${named([...this.found])}，已拦截`) };
+    if (this.stop) return refusedAnswer(this.input, named([...this.found]));
     return { status: 200, body: JSON.stringify(copy) };
   }
 }

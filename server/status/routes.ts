@@ -90,15 +90,15 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
 
   app.post('/api/setup', { schema: { body: SetupBody } }, async (request) => {
     const run = setupInFlight.then(async () => {
-      if (isSetupDone(ctx)) throw fail('系统已经初始化完成');
+      if (isSetupDone(ctx)) throw fail('setup.done');
       const body = request.body;
       if (!(await rootExists(ctx))) {
         const username = (body.username ?? '').trim();
         const password = body.password ?? '';
-        if (!username) throw fail('请输入管理员用户名');
-        if (username.length > 12) throw fail('用户名长度不能超过12个字符');
-        if (password.length < 8) throw fail('密码长度至少为8个字符');
-        if (password !== (body.confirmPassword ?? '')) throw fail('两次输入的密码不一致');
+        if (!username) throw fail('setup.username_required');
+        if (username.length > 12) throw fail('setup.username_too_long', { max: 12 });
+        if (password.length < 8) throw fail('setup.password_too_short', { min: 8 });
+        if (password !== (body.confirmPassword ?? '')) throw fail('setup.passwords_differ');
         await createUser(ctx.db, ctx.dbKind, {
           username,
           password,

@@ -1,30 +1,22 @@
 /**
- * Errors of the task relays (/mj/*, /suno/*), rendered in each platform's own shape by its routes:
- * midjourney-proxy's `{code, description, result}` and suno-api's `{code, message, data}`.
+ * The task relays' refusals (/mj/*, /suno/*), as AppErrors with the codes those platforms use;
+ * rendered in midjourney-proxy's `{code, description, result}` or suno-api's `{code, message, data}`
+ * shape by the error handler (server/http/wire.ts).
  */
-import { RelayError } from '../relay/errors.js';
+import { AppError, refuse } from '../http/errors.js';
+import type { SafeFetchError } from '../http/safe-fetch.js';
 
-export class TaskError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** A short machine-readable reason (suno-api's string code). */
-    readonly reason = 'task_error',
-  ) {
-    super(message);
-  }
-}
-
-/** Any error a task route throws, as status, reason and message (the relay's own errors included). */
-export function describeError(error: unknown): { status: number; reason: string; message: string } | null {
-  if (error instanceof TaskError) return { status: error.status, reason: error.reason, message: error.message };
-  if (error instanceof RelayError) return { status: error.status, reason: error.code, message: error.message };
-  return null;
-}
-
-/** midjourney-proxy's numeric codes for a refusal: 3 not found, 4 validation error, 9 failure. */
-export function mjCode(status: number): number {
-  if (status === 404) return 3;
-  if (status >= 400 && status < 500) return 4;
-  return 9;
-}
+export const taskErrors = {
+  invalid: (detail: string) => refuse(400, 'invalid_request', { detail }),
+  /** Midjourney's word for an unknown task. */
+  notFound: () => refuse(404, 'task_not_found'),
+  /** Suno's word for an unknown task. */
+  notExist: () => refuse(404, 'task_not_exist'),
+  statusNotSuccess: () => refuse(400, 'task_status_not_success'),
+  channelGone: () => refuse(503, 'channel_not_found'),
+  channelDisabled: () => refuse(503, 'channel_disabled'),
+  imageFetch: (detail: string, cause?: SafeFetchError) =>
+    refuse(502, cause ? `image_${cause.code}` : 'image_fetch_failed', { detail }),
+  /** The platform's own refusal, its status and code passed through. */
+  upstream: (status: number, code: string, message: string) => new AppError(status, code, message),
+};

@@ -15,10 +15,6 @@ import { findUserId, listMidjourneys, listTasks, usernamesOf, type Slice, type T
 import { MjListQuery, MjPageAnswer, TaskListQuery, TaskPageAnswer } from './list-schemas.js';
 import { toMjItem, toTaskItem, type ViewContext } from './list-view.js';
 
-export const MESSAGES = {
-  timeRange: '参数错误：开始时间不能晚于结束时间',
-};
-
 /** Drawing tasks keep submit_time in ms; a bound this large was already sent in ms. */
 const MS_FROM = 100_000_000_000;
 
@@ -43,7 +39,7 @@ export default async function taskListRoutes(base: FastifyInstance): Promise<voi
   async function filterOf(query: Query, taskId: string | undefined, user: User, self: boolean, ms: boolean) {
     const start = ms ? toMs(query.start_timestamp, false) : query.start_timestamp;
     const end = ms ? toMs(query.end_timestamp, true) : query.end_timestamp;
-    if (start && end && start > end) throw fail(MESSAGES.timeRange);
+    if (start && end && start > end) throw fail('log.time_range_reversed');
     const filter: TaskListFilter = { taskId: taskId?.trim(), start, end };
     if (self) {
       filter.userId = user.id;

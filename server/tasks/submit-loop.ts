@@ -16,12 +16,13 @@ import type { Database } from '../db/types.js';
 import { keepCharge, type TaskCharge } from './billing.js';
 import { recordModelSuccess } from '../ratelimit/model-limit.js';
 import { callPlatform, pickChannel, platformHeaders, retryable, type UpstreamAnswer } from './channel.js';
-import { TaskError } from './errors.js';
+import type { AppError } from '../http/errors.js';
+import { taskErrors } from './errors.js';
 
 const SUBMIT_TIMEOUT_MS = 120_000;
 
 /** What one channel's answer means: the submission's result, or a failure and whether another channel may try. */
-export type Attempt<T> = { result: T } | { failure: TaskError; retry: boolean };
+export type Attempt<T> = { result: T } | { failure: AppError; retry: boolean };
 
 /** How an answer settles the charge; the loop never gives back a settled charge. */
 export interface Settle {
@@ -68,15 +69,15 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
   try {
     const pinned = s.origin !== undefined || caller.pinnedChannelId !== null;
     const retries = pinned ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
-    let failure: TaskError | null = null;
+    let failure: AppError | null = null;
     for (let attempt = 0; attempt <= retries; attempt++) {
       const channel = s.origin ? ctx.channels.get(s.origin.channel_id) : pickChannel(ctx, caller, model, s.types, attempt, tried);
       if (!channel) {
-        if (s.origin) failure = new TaskError(503, '该任务所属渠道已不存在', 'channel_not_found');
+        if (s.origin) failure = taskErrors.channelGone();
         break;
       }
       if (s.origin && channel.status !== 1) {
-        failure = new TaskError(503, '该任务所属渠道已被禁用', 'channel_disabled');
+        failure = taskErrors.channelDisabled();
         break;
       }
       tried.push(channel.id);
@@ -84,7 +85,7 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
       try {
         answer = await callPlatform(s.url(channel), platformHeaders(channel), s.body, SUBMIT_TIMEOUT_MS);
       } catch (err) {
-        failure = new TaskError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+        failure = relayErrors.connection((err as Error).message);
         continue;
       }
       const attempted = await s.answered(channel, answer, settleOn(channel));
@@ -105,7 +106,7 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
 export function upstreamFailure(ctx: GatewayContext, channel: Channel, status: number, message: string): Attempt<never> {
   reportUpstreamFailure(ctx, channel, status, message);
   return {
-    failure: new TaskError(mapStatus(channel.status_code_mapping, status >= 400 ? status : 502), message, 'upstream_error'),
+    failure: relayErrors.upstream(mapStatus(channel.status_code_mapping, status >= 400 ? status : 502), message),
     retry: retryable(status),
   };
 }

@@ -14,7 +14,7 @@ import { storedKey } from './keys.js';
 import { parseModelLimits } from './model-limits.js';
 import { findLiveTokenByKey } from './repository.js';
 
-export { checkToken, TOKEN_CHECK_MESSAGES, type CachedToken, type TokenCheck } from './check.js';
+export { checkToken, type CachedToken, type TokenCheck } from './check.js';
 
 /** Bus topic of token changes; the payload is the stored key (empty: every token). */
 export const TOKEN_TOPIC = 'token';

@@ -1,5 +1,6 @@
 /** The relay's checks of a token it has found by key (the lookup itself is TokenCache.get). */
 import type { BlockList } from 'node:net';
+import type { RefusalCode } from '../http/refusals.js';
 import { ipAllowed } from './allow-ips.js';
 import { isExhausted, isExpired, TOKEN_ENABLED, TOKEN_EXHAUSTED, TOKEN_EXPIRED } from './status.js';
 
@@ -22,19 +23,10 @@ export interface CachedToken {
   group: string;
 }
 
-export const TOKEN_CHECK_MESSAGES = {
-  missing: '未提供令牌',
-  invalid: '无效的令牌',
-  unavailable: '该令牌状态不可用',
-  expired: '该令牌已过期',
-  exhausted: '该令牌额度已用尽',
-  ipNotAllowed: '您的 IP 不在令牌允许访问的列表中',
-} as const;
-
 export type TokenCheck =
   | { ok: true }
   /** `mark`: the status the relay should store for the token (3 expired, 4 exhausted). */
-  | { ok: false; status: number; message: string; mark?: 3 | 4 };
+  | { ok: false; status: number; code: RefusalCode; mark?: 3 | 4 };
 
 /**
  * In the reference order: enabled; not expired (else mark 3); quota left unless unlimited (else
@@ -43,22 +35,16 @@ export type TokenCheck =
  */
 export function checkToken(token: CachedToken, now: number, clientIp: string): TokenCheck {
   if (token.status !== TOKEN_ENABLED) {
-    const message =
+    const code =
       token.status === TOKEN_EXPIRED
-        ? TOKEN_CHECK_MESSAGES.expired
+        ? 'token_expired'
         : token.status === TOKEN_EXHAUSTED
-          ? TOKEN_CHECK_MESSAGES.exhausted
-          : TOKEN_CHECK_MESSAGES.unavailable;
-    return { ok: false, status: 401, message };
+          ? 'token_exhausted'
+          : 'token_unavailable';
+    return { ok: false, status: 401, code };
   }
-  if (isExpired(token.expired_time, now)) {
-    return { ok: false, status: 401, message: TOKEN_CHECK_MESSAGES.expired, mark: TOKEN_EXPIRED };
-  }
-  if (isExhausted(token)) {
-    return { ok: false, status: 401, message: TOKEN_CHECK_MESSAGES.exhausted, mark: TOKEN_EXHAUSTED };
-  }
-  if (token.allow_ips && !ipAllowed(token.allow_ips, clientIp)) {
-    return { ok: false, status: 403, message: TOKEN_CHECK_MESSAGES.ipNotAllowed };
-  }
+  if (isExpired(token.expired_time, now)) return { ok: false, status: 401, code: 'token_expired', mark: TOKEN_EXPIRED };
+  if (isExhausted(token)) return { ok: false, status: 401, code: 'token_exhausted', mark: TOKEN_EXHAUSTED };
+  if (token.allow_ips && !ipAllowed(token.allow_ips, clientIp)) return { ok: false, status: 403, code: 'token_ip_not_allowed' };
   return { ok: true };
 }

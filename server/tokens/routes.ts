@@ -42,7 +42,7 @@ import {
   UpdateTokenQuery,
   type TokenPage,
 } from './schemas.js';
-import { checkStatusChange, MESSAGES, validateTokenFields } from './validation.js';
+import { checkStatusChange, validateTokenFields } from './validation.js';
 
 /** Field defaults of a new token whose payload leaves them out. */
 const NEW_TOKEN: TokenFields = {
@@ -76,7 +76,7 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
 
   async function ownToken(user: User, id: number): Promise<Token> {
     const token = await findOwnToken(db, user.id, id);
-    if (!token) throw fail(MESSAGES.notFound);
+    if (!token) throw fail('token.not_found');
     return token;
   }
 

@@ -8,7 +8,7 @@
  * copy.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Envelope, Page } from '../http/schemas.js';
+import { Envelope, EnvelopeFields, Page } from '../http/schemas.js';
 
 export const TokenView = Type.Object({
   id: Type.Integer(),
@@ -107,4 +107,4 @@ export const TokenAnswer = Envelope(TokenView);
 export const TokenPageAnswer = Envelope(TokenPage);
 export const RevealedKeyAnswer = Envelope(RevealedKey);
 export const RevealedKeysAnswer = Envelope(RevealedKeys);
-export const EmptyAnswer = Type.Object({ success: Type.Boolean(), message: Type.String() });
+export const EmptyAnswer = Type.Object(EnvelopeFields);

@@ -8,22 +8,6 @@ import { isExhausted, isExpired, NEVER_EXPIRES, TOKEN_DISABLED, TOKEN_ENABLED } 
 
 export const NAME_MAX_LENGTH = 30;
 
-export const MESSAGES = {
-  notFound: '令牌不存在',
-  nameRequired: '令牌名称不能为空',
-  nameTooLong: '令牌名称过长',
-  quotaNotInteger: '令牌额度必须是整数',
-  quotaNegative: '令牌额度不能小于0',
-  quotaTooLarge: '令牌额度过大',
-  expiryInvalid: '过期时间格式错误',
-  expiryPast: '过期时间必须晚于当前时间，或设为 -1 表示永不过期',
-  statusInvalid: '无效的令牌状态',
-  enableExpired: '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期',
-  enableExhausted: '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度',
-  groupUnusable: (group: string) => `无权使用分组：${group}`,
-  ipInvalid: (line: string) => `IP 白名单格式错误：“${line}”不是有效的 IP 地址或 CIDR（每行一个）`,
-} as const;
-
 export interface ValidationContext {
   now: number;
   usableGroups: ReadonlySet<string>;
@@ -37,25 +21,26 @@ export interface ValidationContext {
 /** Checks and normalizes the fields of a new or edited token. */
 export function validateTokenFields(input: TokenFields, context: ValidationContext): TokenFields {
   const name = input.name.trim();
-  if (!name) throw fail(MESSAGES.nameRequired);
-  if ([...name].length > NAME_MAX_LENGTH) throw fail(MESSAGES.nameTooLong);
+  if (!name) throw fail('token.name_required');
+  if ([...name].length > NAME_MAX_LENGTH) throw fail('token.name_too_long');
 
   const quota = input.remain_quota;
   if (quota !== context.previous?.remain_quota) {
-    if (!Number.isInteger(quota)) throw fail(MESSAGES.quotaNotInteger);
-    if (quota < 0) throw fail(MESSAGES.quotaNegative);
-    if (quota > Number.MAX_SAFE_INTEGER) throw fail(MESSAGES.quotaTooLarge);
+    if (!Number.isInteger(quota)) throw fail('token.quota_not_integer');
+    if (quota < 0) throw fail('token.quota_negative');
+    if (quota > Number.MAX_SAFE_INTEGER) throw fail('token.quota_too_large');
   }
 
   const expiry = input.expired_time;
-  if (!Number.isSafeInteger(expiry) || (expiry < 0 && expiry !== NEVER_EXPIRES)) throw fail(MESSAGES.expiryInvalid);
-  if (expiry !== context.previous?.expired_time && isExpired(expiry, context.now)) throw fail(MESSAGES.expiryPast);
+  if (!Number.isSafeInteger(expiry) || (expiry < 0 && expiry !== NEVER_EXPIRES)) throw fail('token.expiry_invalid');
+  if (expiry !== context.previous?.expired_time && isExpired(expiry, context.now)) throw fail('token.expiry_past');
 
   const group = input.group.trim();
-  if (group && group !== context.previous?.group && !context.usableGroups.has(group)) throw fail(MESSAGES.groupUnusable(group));
+  if (group && group !== context.previous?.group && !context.usableGroups.has(group))
+    throw fail('token.group_unusable', { group });
 
   const ips = parseAllowIps(input.allow_ips);
-  if (!ips.ok) throw fail(MESSAGES.ipInvalid(ips.line));
+  if (!ips.ok) throw fail('token.ip_invalid', { line: ips.line });
 
   return {
     name,
@@ -74,11 +59,11 @@ export function validateTokenFields(input: TokenFields, context: ValidationConte
  * expiry nor out of quota, whatever its current status says.
  */
 export function checkStatusChange(token: Token, status: number | undefined, now: number): number {
-  if (status !== TOKEN_ENABLED && status !== TOKEN_DISABLED) throw fail(MESSAGES.statusInvalid);
+  if (status !== TOKEN_ENABLED && status !== TOKEN_DISABLED) throw fail('token.status_invalid');
   if (status === TOKEN_ENABLED) {
-    if (isExpired(token.expired_time, now)) throw fail(MESSAGES.enableExpired);
+    if (isExpired(token.expired_time, now)) throw fail('token.enable_expired');
     if (isExhausted({ remain_quota: token.remain_quota, unlimited_quota: token.unlimited_quota === 1 })) {
-      throw fail(MESSAGES.enableExhausted);
+      throw fail('token.enable_exhausted');
     }
   }
   return status;

@@ -7,14 +7,6 @@
 import { fail } from '../http/errors.js';
 import type { OptionStore } from '../options/store.js';
 
-export const PRICING_MESSAGES = {
-  disabled: '管理员未开启在线充值！',
-  notInteger: '充值数量必须是整数',
-  belowMinimum: (min: number) => `充值数量不能小于 ${min}`,
-  tooLarge: '充值数量过大',
-  tooLow: '充值金额过低',
-} as const;
-
 /** Quota above this could not be added to a balance exactly. */
 const MAX_QUOTA = 1e15;
 
@@ -38,15 +30,15 @@ export function topUpGroupRatio(options: OptionStore, group: string): number {
 }
 
 export function quote(options: OptionStore, amount: number, group: string): Quote {
-  if (!Number.isInteger(amount)) throw fail(PRICING_MESSAGES.notInteger);
+  if (!Number.isInteger(amount)) throw fail('topup.amount_not_integer');
   const min = options.number('MinTopUp');
-  if (amount < min) throw fail(PRICING_MESSAGES.belowMinimum(min));
+  if (amount < min) throw fail('topup.amount_below_minimum', { min });
   const perUnit = options.number('QuotaPerUnit') || 500_000;
   const inCurrency = options.bool('DisplayInCurrencyEnabled');
   const quota = inCurrency ? Math.round(amount * perUnit) : amount;
-  if (quota > MAX_QUOTA) throw fail(PRICING_MESSAGES.tooLarge);
+  if (quota > MAX_QUOTA) throw fail('topup.amount_too_large');
   const dollars = inCurrency ? amount : amount / perUnit;
   const cents = Math.round(dollars * options.number('Price') * topUpGroupRatio(options, group) * 100);
-  if (cents < 1) throw fail(PRICING_MESSAGES.tooLow);
+  if (cents < 1) throw fail('topup.money_too_low');
   return { quota, cents };
 }

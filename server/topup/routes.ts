@@ -12,7 +12,7 @@ import { fail } from '../http/errors.js';
 import { formatQuota } from '../users/quota-format.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { centsToMoney, epayVerify, moneyToCents, PAY_TYPES, purchaseForm, TRADE_SUCCESS, type PaymentMethod } from './epay.js';
-import { onlineTopUpEnabled, PRICING_MESSAGES, quote } from './pricing.js';
+import { onlineTopUpEnabled, quote } from './pricing.js';
 import { completeOrder, insertOrder, newTradeNo } from './repository.js';
 import { AmountAnswer, AmountBody, PayAnswer, PayBody } from './schemas.js';
 
@@ -20,11 +20,6 @@ export const NOTIFY_PATH = '/api/user/epay/notify';
 /** Where the provider sends the person back after paying: the wallet, showing the new balance. */
 const RETURN_PATH = '/topup';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-const MESSAGES = {
-  method: '支付方式不存在',
-  noAddress: '未设置服务器地址，请联系管理员',
-} as const;
 
 function isPaymentMethod(method: string): method is PaymentMethod {
   return Object.hasOwn(PAY_TYPES, method);
@@ -56,7 +51,7 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
     '/api/user/amount',
     { onRequest: requireUser, schema: { body: AmountBody, response: { 200: AmountAnswer } } },
     async (request) => {
-      if (!onlineTopUpEnabled(options)) throw fail(PRICING_MESSAGES.disabled);
+      if (!onlineTopUpEnabled(options)) throw fail('topup.disabled');
       const { cents } = quote(options, request.body.amount, currentUser(request).group);
       return ok(cents / 100);
     },
@@ -66,14 +61,14 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
     '/api/user/pay',
     { onRequest: requireUser, schema: { body: PayBody, response: { 200: PayAnswer } } },
     async (request) => {
-      if (!onlineTopUpEnabled(options)) throw fail(PRICING_MESSAGES.disabled);
+      if (!onlineTopUpEnabled(options)) throw fail('topup.disabled');
       const user = currentUser(request);
       const method = request.body.payment_method;
-      if (!isPaymentMethod(method)) throw fail(MESSAGES.method);
+      if (!isPaymentMethod(method)) throw fail('topup.method_unknown');
       const { quota, cents } = quote(options, request.body.amount, user.group);
       const serverAddress = withoutSlash(options.string('ServerAddress'));
       const callbackAddress = withoutSlash(options.string('CustomCallbackAddress')) || serverAddress;
-      if (!callbackAddress) throw fail(MESSAGES.noAddress);
+      if (!callbackAddress) throw fail('topup.no_server_address');
       const now = nowSeconds();
       const tradeNo = newTradeNo(user.id, now);
       const form = purchaseForm({

@@ -35,8 +35,6 @@ import { checkDisplayName, checkPassword, checkUsername } from './validation.js'
 
 const LOG_TYPE_MANAGE = 3;
 const QUERY_LIMIT = 100;
-const MSG_NOT_FOUND = '用户不存在';
-const MSG_USERNAME_TAKEN = '用户名已存在';
 
 export default async function userAdminRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -53,7 +51,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   async function target(id: number): Promise<User> {
     const user = await findUserById(db, id);
-    if (!user) throw fail(MSG_NOT_FOUND);
+    if (!user) throw fail('user.not_found');
     return user;
   }
 
@@ -100,12 +98,12 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
       const body = request.body;
       const username = checkUsername(body.username ?? '');
       const password = body.password ?? '';
-      if (!username || !password) throw fail('用户名和密码不能为空');
+      if (!username || !password) throw fail('user.username_and_password_required');
       checkPassword(password, { max: true });
       const displayName = checkDisplayName(body.display_name ?? '');
       const role = body.role ?? ROLE_USER;
       assertCanCreate(me, role);
-      if (await isUsernameTaken(db, username)) throw fail(MSG_USERNAME_TAKEN);
+      if (await isUsernameTaken(db, username)) throw fail('user.username_taken');
       let id: number;
       try {
         id = await createUser(db, dbKind, {
@@ -116,7 +114,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
           quota: Math.max(0, Math.trunc(options.number('QuotaForNewUser'))),
         });
       } catch (err) {
-        if (isUniqueViolation(err)) throw fail(MSG_USERNAME_TAKEN);
+        if (isUniqueViolation(err)) throw fail('user.username_taken');
         throw err;
       }
       return ok(toPublicUser(await target(id)), '用户创建成功');
@@ -131,36 +129,36 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
       const body = request.body;
       // Input checks (and the slow hash) before any database work.
       const username = body.username === undefined ? undefined : checkUsername(body.username);
-      if (username === '') throw fail('用户名不能为空');
+      if (username === '') throw fail('user.username_required');
       const displayName = body.display_name === undefined ? undefined : checkDisplayName(body.display_name);
       let passwordHash: string | undefined;
       if (body.password) {
         checkPassword(body.password, { max: false });
         passwordHash = await hashPassword(body.password);
       }
-      if (body.quota !== undefined && body.quota < 0) throw fail('剩余额度不能小于0');
+      if (body.quota !== undefined && body.quota < 0) throw fail('user.quota_negative');
 
       await db.transaction().execute(async (trx) => {
         const user = await findUserById(trx, body.id);
-        if (!user) throw fail(MSG_NOT_FOUND);
+        if (!user) throw fail('user.not_found');
         assertCanEdit(me, user);
         const isSelf = user.id === me.id;
         const changes: UserUpdate = {};
         if (username !== undefined && username !== user.username) {
-          if (await isUsernameTaken(trx, username, user.id)) throw fail(MSG_USERNAME_TAKEN);
+          if (await isUsernameTaken(trx, username, user.id)) throw fail('user.username_taken');
           changes.username = username;
         }
         if (displayName !== undefined) changes.display_name = displayName || (username ?? user.username);
         if (passwordHash) changes.password = passwordHash;
         const group = body.group?.trim();
         if (group !== undefined && group !== user.group) {
-          if (isSelf) throw fail('不能修改自己的分组');
-          if (!groupNames(options).includes(group)) throw fail(`分组 ${group} 不存在`);
+          if (isSelf) throw fail('user.own_group');
+          if (!groupNames(options).includes(group)) throw fail('user.group_missing', { group });
           changes.group = group;
         }
         const quotaChanged = body.quota !== undefined && body.quota !== user.quota;
         if (quotaChanged) {
-          if (isSelf) throw fail('不能修改自己的额度');
+          if (isSelf) throw fail('user.own_quota');
           changes.quota = body.quota;
         }
         if (Object.keys(changes).length === 0) return;
@@ -170,9 +168,9 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
         if (quotaChanged) update = update.where('quota', '=', user.quota);
         try {
           const result = await update.executeTakeFirst();
-          if (quotaChanged && Number(result.numUpdatedRows) === 0) throw fail('用户额度已变化，请刷新后重试');
+          if (quotaChanged && Number(result.numUpdatedRows) === 0) throw fail('user.quota_changed');
         } catch (err) {
-          if (isUniqueViolation(err)) throw fail(MSG_USERNAME_TAKEN);
+          if (isUniqueViolation(err)) throw fail('user.username_taken');
           throw err;
         }
         if (quotaChanged && changes.quota !== undefined) {

@@ -49,7 +49,7 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
 
   async function reload(id: number): Promise<User> {
     const user = await findUserById(db, id);
-    if (!user) throw fail('用户不存在');
+    if (!user) throw fail('user.not_found');
     return user;
   }
 
@@ -69,9 +69,9 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
       }
       if (body.password) {
         const original = body.original_password ?? '';
-        if (!original || !(await verifyPassword(original, user.password))) throw fail('原密码错误');
+        if (!original || !(await verifyPassword(original, user.password))) throw fail('user.wrong_password');
         checkPassword(body.password, { max: true });
-        if (body.password === original) throw fail('新密码不能与原密码相同');
+        if (body.password === original) throw fail('user.same_password');
         changes.password = await hashPassword(body.password);
       }
       if (Object.keys(changes).length > 0) {
@@ -83,7 +83,7 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
 
   app.delete('/api/user/self', { onRequest: requireUser }, async (request, reply) => {
     const user = currentUser(request);
-    if (user.role >= ROLE_ROOT) throw fail('不能删除超级管理员账户');
+    if (user.role >= ROLE_ROOT) throw fail('user.root_self_delete');
     await deregisterUser(db, user.id);
     publishUserChange(app.ctx.bus, user.id);
     endSession(reply);
@@ -107,8 +107,8 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
       const user = currentUser(request);
       const amount = request.body.quota;
       const minimum = Math.ceil(options.number('QuotaPerUnit'));
-      if (amount < minimum) throw fail(`划转金额最低为${formatQuota(options, minimum)}`);
-      if (!(await transferAffQuota(db, user.id, amount))) throw fail('邀请额度不足！');
+      if (amount < minimum) throw fail('user.transfer_too_small', { minimum: formatQuota(options, minimum) });
+      if (!(await transferAffQuota(db, user.id, amount))) throw fail('user.aff_quota_short');
       const after = await reload(user.id);
       return ok({ quota: after.quota, aff_quota: after.aff_quota }, '划转成功');
     },

@@ -77,14 +77,14 @@ function isHttpsUrl(text: string): boolean {
 /** Validates a PUT /api/user/setting body against the current setting; throws `fail` on bad input. */
 export function applySettingBody(current: UserSetting, body: UserSettingBody): UserSetting {
   const threshold = body.quota_warning_threshold;
-  if (!Number.isFinite(threshold) || threshold <= 0) throw fail('额度预警阈值必须大于0');
-  if (threshold > MAX_THRESHOLD) throw fail('额度预警阈值过大');
+  if (!Number.isFinite(threshold) || threshold <= 0) throw fail('user.threshold_not_positive');
+  if (threshold > MAX_THRESHOLD) throw fail('user.threshold_too_large');
   const webhookUrl = (body.webhook_url ?? current.webhook_url).trim();
-  if (body.notify_type === 'webhook' && !webhookUrl) throw fail('Webhook地址不能为空');
+  if (body.notify_type === 'webhook' && !webhookUrl) throw fail('user.webhook_required');
   // Checked whenever one is given, so a later switch to webhook never finds a bad stored URL.
-  if (webhookUrl && !isHttpsUrl(webhookUrl)) throw fail('Webhook地址必须以https开头');
+  if (webhookUrl && !isHttpsUrl(webhookUrl)) throw fail('user.webhook_not_https');
   const email = (body.notification_email ?? current.notification_email).trim();
-  if (email && !EMAIL.test(email)) throw fail('通知邮箱地址无效');
+  if (email && !EMAIL.test(email)) throw fail('user.notification_email_invalid');
   return {
     notify_type: body.notify_type,
     quota_warning_threshold: Math.ceil(threshold),

@@ -21,7 +21,6 @@ export const EXACT: Record<string, string> = {
   重置链接非法或已过期: 'The reset link is invalid or has expired',
   两次输入的密码不一致: 'The passwords do not match',
   原密码错误: 'The current password is wrong',
-  密码长度至少为8个字符: 'The password must be at least 8 characters',
   新密码不能与原密码相同: 'The new password must differ from the current one',
   '管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中':
     "The administrator restricts e-mail domains; your address's domain is not allowed",
@@ -74,6 +73,7 @@ const PATTERNS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^该 ?(.+?) ?账户已被其他用户绑定$/, (provider) => `This ${provider} account is already bound to another user`],
   [/^(.+?) ?授权失败，请稍后再试$/, (provider) => `${provider} authorization failed, please try again later`],
   [/^充值数量不能小于 (\d+)$/, (n) => `The top-up amount cannot be less than ${n}`],
+  [/^密码长度至少为(\d+)个字符$/, (n) => `The password must be at least ${n} characters`],
 ];
 
 /** The message in the reader's language: English when there is a translation, else as sent. */

@@ -70,9 +70,9 @@ await forEachDatabase('logs', (kind) => {
 
     it("refuses someone else's row like a missing one; admins read any", async () => {
       const foreign = await bob.get(`/api/log/extend/${ids.r1}`);
-      expect(foreign.body).toEqual({ success: false, message: NOT_FOUND });
+      expect(foreign.body).toMatchObject({ success: false, message: NOT_FOUND });
       const missing = await bob.get('/api/log/extend/99999999');
-      expect(missing.body).toEqual({ success: false, message: NOT_FOUND });
+      expect(missing.body).toMatchObject({ success: false, message: NOT_FOUND });
       expect(await data(admin, `/api/log/extend/${ids.r1}`)).toEqual({ prompt: 'hello from alice', completion: 'hi alice' });
     });
   });
@@ -208,7 +208,7 @@ await forEachDatabase('logs', (kind) => {
         '/api/data/',
       ]) {
         const res = await alice.get(path);
-        expect(res.body, path).toEqual({ success: false, message: NO_RIGHTS });
+        expect(res.body, path).toMatchObject({ success: false, message: NO_RIGHTS });
       }
     });
 
@@ -222,7 +222,7 @@ await forEachDatabase('logs', (kind) => {
     it('leaves log cleanup to root', async () => {
       for (const client of [admin, alice]) {
         const res = await client.delete(`/api/log/?target_timestamp=${nowSeconds()}`);
-        expect(res.body).toEqual({ success: false, message: NO_RIGHTS });
+        expect(res.body).toMatchObject({ success: false, message: NO_RIGHTS });
       }
       expect(names(await list(admin, '/api/log/?page_size=20'))).toHaveLength(8);
     });
@@ -244,7 +244,7 @@ await forEachDatabase('logs', (kind) => {
       expect(names(await list(admin, '/api/log/?page_size=20'))).toEqual(['r7', 'r6', 'r8', 'r5', 'r4', 'r3', 'r2']);
       const extendIds = (await db().selectFrom('log_extends').select('log_id').execute()).map((r) => r.log_id);
       expect(extendIds).toEqual([ids.r4]);
-      expect((await admin.get(`/api/log/extend/${ids.r1}`)).body).toEqual({ success: false, message: NOT_FOUND });
+      expect((await admin.get(`/api/log/extend/${ids.r1}`)).body).toMatchObject({ success: false, message: NOT_FOUND });
       // Nothing older left: a second run deletes nothing.
       expect((await root.delete(`/api/log/?target_timestamp=${T + 20}`)).body.data).toBe(0);
     });

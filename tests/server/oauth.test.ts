@@ -253,7 +253,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       const before = await userCount();
       const client = tg.client();
       const refused = await oauthLogin(client, 'github', person('newcomer'));
-      expect(refused.body).toEqual({ success: false, message: REGISTER_CLOSED });
+      expect(refused.body).toMatchObject({ success: false, message: REGISTER_CLOSED });
       expect(client.cookie).toBe('');
       expect(await userCount()).toBe(before);
       expect((await oauthLogin(tg.client(), 'github', known)).body.success).toBe(true);
@@ -271,7 +271,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
 
       const bob = await createUser('bob');
       const conflict = await oauthLogin(bob.client, 'github', who);
-      expect(conflict.body).toEqual({ success: false, message: '该 GitHub 账户已被其他用户绑定' });
+      expect(conflict.body).toMatchObject({ success: false, message: '该 GitHub 账户已被其他用户绑定' });
       expect((await userRow(bob.id)).github_id).toBe('');
       // Bob's session is untouched.
       expect((await bob.client.get('/api/user/self')).body.data.id).toBe(bob.id);
@@ -293,7 +293,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       const ban = await root.post('/api/user/manage', { id: erin.id, action: 'disable' });
       expect(ban.body.success, ban.body.message).toBe(true);
       const client = tg.client();
-      expect((await oauthLogin(client, 'github', who)).body).toEqual({ success: false, message: BANNED });
+      expect((await oauthLogin(client, 'github', who)).body).toMatchObject({ success: false, message: BANNED });
       expect(client.cookie).toBe('');
       await root.post('/api/user/manage', { id: erin.id, action: 'enable' });
     });
@@ -301,15 +301,15 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
     it('is refused when switched off, and reports a code GitHub does not accept', async () => {
       await setOption('GitHubOAuthEnabled', false);
       const off = await oauthLogin(tg.client(), 'github', person('offline'));
-      expect(off.body).toEqual({ success: false, message: '管理员未开启通过 GitHub 登录以及注册' });
+      expect(off.body).toMatchObject({ success: false, message: '管理员未开启通过 GitHub 登录以及注册' });
       await setOption('GitHubOAuthEnabled', true);
 
       const client = tg.client();
       const { state, cookie } = await beginFlow(client);
       const bad = await callback(client, 'github', 'not-a-code', state, cookie);
-      expect(bad.body).toEqual({ success: false, message: 'GitHub 授权失败：bad_verification_code' });
+      expect(bad.body).toMatchObject({ success: false, message: 'GitHub 授权失败：bad_verification_code' });
       const { state: s2, cookie: c2 } = await beginFlow(client);
-      expect((await callback(client, 'github', '', s2, c2)).body).toEqual({ success: false, message: '无效的参数' });
+      expect((await callback(client, 'github', '', s2, c2)).body).toMatchObject({ success: false, message: '无效的参数' });
     });
   });
 
@@ -325,7 +325,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       expect((await client.get('/api/user/self')).body.data.oidc_id).toBe('sub-0b7c9e');
 
       await setOption('oidc.enabled', false);
-      expect((await oauthLogin(tg.client(), 'oidc', person('x'))).body).toEqual({
+      expect((await oauthLogin(tg.client(), 'oidc', person('x'))).body).toMatchObject({
         success: false,
         message: '管理员未开启通过 OIDC 登录以及注册',
       });
@@ -335,7 +335,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       delete process.env.ALLOW_PRIVATE_UPSTREAMS;
       try {
         const res = await oauthLogin(tg.client(), 'oidc', person('private'));
-        expect(res.body).toEqual({ success: false, message: 'OIDC 授权失败，请稍后再试' });
+        expect(res.body).toMatchObject({ success: false, message: 'OIDC 授权失败，请稍后再试' });
       } finally {
         process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
       }
@@ -352,7 +352,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       expect(exchange.headers.authorization).toMatch(/^Basic /);
 
       const frank = await createUser('frank');
-      expect((await oauthLogin(frank.client, 'linuxdo', who)).body).toEqual({
+      expect((await oauthLogin(frank.client, 'linuxdo', who)).body).toMatchObject({
         success: false,
         message: '该 Linux DO 账户已被其他用户绑定',
       });
@@ -376,28 +376,28 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       const again = await tg.client().get(`/api/oauth/wechat?code=${standIn.wechatCode('openid-wx-1')}`);
       expect(again.body.data.id).toBe(res.body.data.id);
 
-      expect((await tg.client().get('/api/oauth/wechat?code=999999')).body).toEqual({
+      expect((await tg.client().get('/api/oauth/wechat?code=999999')).body).toMatchObject({
         success: false,
         message: '验证码错误或已过期',
       });
-      expect((await tg.client().get('/api/oauth/wechat?code=')).body).toEqual({ success: false, message: '无效的参数' });
+      expect((await tg.client().get('/api/oauth/wechat?code=')).body).toMatchObject({ success: false, message: '无效的参数' });
 
       const grace = await createUser('grace');
       const bind = await grace.client.get(`/api/oauth/wechat/bind?code=${standIn.wechatCode('openid-wx-2')}`);
       expect(bind.body).toMatchObject({ success: true, message: '绑定成功！', data: { id: grace.id, wechat_id: 'openid-wx-2' } });
       const conflict = await grace.client.get(`/api/oauth/wechat/bind?code=${standIn.wechatCode('openid-wx-1')}`);
-      expect(conflict.body).toEqual({ success: false, message: '该微信账户已被其他用户绑定' });
+      expect(conflict.body).toMatchObject({ success: false, message: '该微信账户已被其他用户绑定' });
       expect((await tg.client().get(`/api/oauth/wechat/bind?code=${standIn.wechatCode('openid-wx-3')}`)).status).toBe(401);
 
       await setOption('WeChatServerToken', 'not-the-token');
-      expect((await tg.client().get(`/api/oauth/wechat?code=${standIn.wechatCode('openid-wx-5')}`)).body).toEqual({
+      expect((await tg.client().get(`/api/oauth/wechat?code=${standIn.wechatCode('openid-wx-5')}`)).body).toMatchObject({
         success: false,
         message: '微信授权失败，请稍后再试',
       });
       await setOption('WeChatServerToken', WECHAT_TOKEN);
 
       await setOption('WeChatAuthEnabled', false);
-      expect((await tg.client().get(`/api/oauth/wechat?code=${standIn.wechatCode('openid-wx-4')}`)).body).toEqual({
+      expect((await tg.client().get(`/api/oauth/wechat?code=${standIn.wechatCode('openid-wx-4')}`)).body).toMatchObject({
         success: false,
         message: '管理员未开启通过微信登录以及注册',
       });
@@ -424,7 +424,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
     it('refuses a forged field, a wrong bot token, a missing hash and a stale answer', async () => {
       const before = await userCount();
       const genuine = widget('777002');
-      expect((await login(tg.client(), { ...genuine, id: '777003' })).body).toEqual({
+      expect((await login(tg.client(), { ...genuine, id: '777003' })).body).toMatchObject({
         success: false,
         message: 'Telegram 登录信息校验失败',
       });
@@ -434,7 +434,10 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       const { hash: _hash, ...unsigned } = genuine;
       expect((await login(tg.client(), unsigned)).body.message).toBe('Telegram 登录信息校验失败');
       const stale = widget('777002', { auth_date: String(now() - 2 * 24 * 3600) });
-      expect((await login(tg.client(), stale)).body).toEqual({ success: false, message: 'Telegram 登录信息已过期，请重新登录' });
+      expect((await login(tg.client(), stale)).body).toMatchObject({
+        success: false,
+        message: 'Telegram 登录信息已过期，请重新登录',
+      });
       expect(await userCount()).toBe(before);
     });
 
@@ -446,7 +449,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       expect(logged.body.data.id).toBe(heidi.id);
 
       await setOption('TelegramOAuthEnabled', false);
-      expect((await login(tg.client(), widget('777004'))).body).toEqual({
+      expect((await login(tg.client(), widget('777004'))).body).toMatchObject({
         success: false,
         message: '管理员未开启通过 Telegram 登录以及注册',
       });

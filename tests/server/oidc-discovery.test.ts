@@ -122,7 +122,7 @@ describe('OIDC discovery', () => {
     ];
     for (const [path, reason] of cases) {
       const res = await discover(providerUrl + path);
-      expect(res.body, path).toEqual({ success: false, message: `${FAILED}（${reason}）` });
+      expect(res.body, path).toMatchObject({ success: false, message: `${FAILED}（${reason}）` });
     }
   });
 
@@ -137,7 +137,7 @@ describe('OIDC discovery', () => {
   it('requires an http or https URL', async () => {
     for (const url of ['ftp://id.example.test/.well-known/openid-configuration', 'id.example.test', '']) {
       const res = await discover(url);
-      expect(res.body, url).toEqual({ success: false, message: 'Well-Known URL 必须以 http:// 或 https:// 开头' });
+      expect(res.body, url).toMatchObject({ success: false, message: 'Well-Known URL 必须以 http:// 或 https:// 开头' });
     }
     const missing = await root.post('/api/option/oidc_discovery', {});
     expect(missing.body.success).toBe(false);
@@ -151,7 +151,7 @@ describe('OIDC discovery', () => {
     expect((await discover(url, tg.client())).status).toBe(401);
     for (const client of [await loginNew('oidc-admin', 10), await loginNew('oidc-user', 1)]) {
       const res = await discover(url, client);
-      expect(res.body).toEqual({ success: false, message: '无权进行此操作，权限不足' });
+      expect(res.body).toMatchObject({ success: false, message: '无权进行此操作，权限不足' });
     }
     expect(seen).toEqual([]);
   });

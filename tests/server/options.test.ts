@@ -46,7 +46,7 @@ await forEachDatabase('options', (kind) => {
     expect((await tg.client().get('/api/option/')).status).toBe(401);
     for (const client of [admin, user]) {
       const res = await client.get('/api/option/');
-      expect(res.body).toEqual({ success: false, message: '无权进行此操作，权限不足' });
+      expect(res.body).toMatchObject({ success: false, message: '无权进行此操作，权限不足' });
     }
   });
 

@@ -218,7 +218,7 @@ describe('sensitive words through the relay', () => {
     const res = await chat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.error.code).toBe('sensitive_words_detected');
+    expect(body.error.code).toBe('sensitive_words_in_answer');
     expect(body.error.message).toContain('assist');
     expect(JSON.stringify(body)).not.toContain('How can I');
     expect(await consumeLogs()).toBe(logs + 1);

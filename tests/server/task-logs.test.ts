@@ -320,7 +320,7 @@ await forEachDatabase('task logs', (kind) => {
     it('refuses the admin lists to users and every list to anonymous callers', async () => {
       for (const path of ['/api/mj/', '/api/mj', '/api/task/', '/api/task']) {
         const res = await alice.get(path);
-        expect(res.body, path).toEqual({ success: false, message: NO_RIGHTS });
+        expect(res.body, path).toMatchObject({ success: false, message: NO_RIGHTS });
       }
       for (const path of ['/api/mj/', '/api/mj/self', '/api/task/', '/api/task/self']) {
         expect((await tg.client().get(path)).status, path).toBe(401);
@@ -351,7 +351,7 @@ await forEachDatabase('task logs', (kind) => {
         `/api/task/?start_timestamp=${T + 10}&end_timestamp=${T}`,
       ]) {
         const res = await (path.includes('/self') ? alice : admin).get(path);
-        expect(res.body, path).toEqual({ success: false, message: TIME_RANGE });
+        expect(res.body, path).toMatchObject({ success: false, message: TIME_RANGE });
       }
     });
   });

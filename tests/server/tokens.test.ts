@@ -132,13 +132,13 @@ await forEachDatabase('tokens', (kind) => {
         { id: a.id, key: `sk-${(await row(a.id)).key}` },
       ]);
       const stolen = await bob.post('/api/token/keys', { ids: [a.id] });
-      expect(stolen.body).toEqual({ success: false, message: MSG.notFound });
+      expect(stolen.body).toMatchObject({ success: false, message: MSG.notFound });
       expect((await alice.post('/api/token/keys', { ids: [] })).body.success).toBe(false);
     });
 
     it('answers an unknown id with 令牌不存在', async () => {
-      expect((await alice.get('/api/token/999999')).body).toEqual({ success: false, message: MSG.notFound });
-      expect((await alice.post('/api/token/999999/key')).body).toEqual({ success: false, message: MSG.notFound });
+      expect((await alice.get('/api/token/999999')).body).toMatchObject({ success: false, message: MSG.notFound });
+      expect((await alice.post('/api/token/999999/key')).body).toMatchObject({ success: false, message: MSG.notFound });
     });
   });
 
@@ -147,13 +147,13 @@ await forEachDatabase('tokens', (kind) => {
       const { id } = await create(alice, { name: 'private', remain_quota: 10 });
       const before = await row(id);
       const notFound = { success: false, message: MSG.notFound };
-      expect((await bob.get(`/api/token/${id}`)).body).toEqual(notFound);
-      expect((await bob.get(`/api/token/new/${id}`)).body).toEqual(notFound);
-      expect((await bob.post(`/api/token/${id}/key`)).body).toEqual(notFound);
-      expect((await bob.put('/api/token/', { id, name: 'stolen', remain_quota: 99 })).body).toEqual(notFound);
-      expect((await bob.put('/api/token/?status_only=true', { id, status: 2 })).body).toEqual(notFound);
-      expect((await bob.delete(`/api/token/${id}/`)).body).toEqual(notFound);
-      expect((await bob.delete(`/api/token/new/${id}/`)).body).toEqual(notFound);
+      expect((await bob.get(`/api/token/${id}`)).body).toMatchObject(notFound);
+      expect((await bob.get(`/api/token/new/${id}`)).body).toMatchObject(notFound);
+      expect((await bob.post(`/api/token/${id}/key`)).body).toMatchObject(notFound);
+      expect((await bob.put('/api/token/', { id, name: 'stolen', remain_quota: 99 })).body).toMatchObject(notFound);
+      expect((await bob.put('/api/token/?status_only=true', { id, status: 2 })).body).toMatchObject(notFound);
+      expect((await bob.delete(`/api/token/${id}/`)).body).toMatchObject(notFound);
+      expect((await bob.delete(`/api/token/new/${id}/`)).body).toMatchObject(notFound);
       expect(await row(id)).toEqual(before);
 
       const list = await bob.get('/api/token/?size=100');
@@ -193,7 +193,7 @@ await forEachDatabase('tokens', (kind) => {
       const before = await tokenCount();
       for (const [body, message] of cases()) {
         const res = await alice.post('/api/token/', body);
-        expect(res.body, JSON.stringify(body)).toEqual({ success: false, message });
+        expect(res.body, JSON.stringify(body)).toMatchObject({ success: false, message });
       }
       expect(await tokenCount()).toBe(before);
     });
@@ -204,7 +204,7 @@ await forEachDatabase('tokens', (kind) => {
       for (const [body, message] of cases()) {
         const full = { id, ...body, name: 'name' in body ? body.name : '' };
         const res = await alice.put('/api/token/', full);
-        expect(res.body, JSON.stringify(full)).toEqual({ success: false, message });
+        expect(res.body, JSON.stringify(full)).toMatchObject({ success: false, message });
       }
       expect(await row(id)).toEqual(before);
     });
@@ -256,7 +256,7 @@ await forEachDatabase('tokens', (kind) => {
         .where('id', '=', id)
         .execute();
       const refused = await alice.put('/api/token/?status_only=true', { id, status: 1 });
-      expect(refused.body).toEqual({ success: false, message: MSG.expired });
+      expect(refused.body).toMatchObject({ success: false, message: MSG.expired });
       expect((await row(id)).status).toBe(3);
       // A disabled token past its expiry cannot be enabled either.
       expect((await alice.put('/api/token/?status_only=true', { id, status: 2 })).body.success).toBe(true);
@@ -272,7 +272,7 @@ await forEachDatabase('tokens', (kind) => {
       const { id } = await create(alice, { name: 'spent', remain_quota: 0 });
       await db().updateTable('tokens').set({ status: 4 }).where('id', '=', id).execute();
       const refused = await alice.put('/api/token/?status_only=true', { id, status: 1 });
-      expect(refused.body).toEqual({ success: false, message: MSG.exhausted });
+      expect(refused.body).toMatchObject({ success: false, message: MSG.exhausted });
       expect((await row(id)).status).toBe(4);
       expect((await alice.put('/api/token/', { id, unlimited_quota: true })).body.success).toBe(true);
       expect((await alice.put('/api/token/?status_only=true', { id, status: 1 })).body.success).toBe(true);
@@ -286,7 +286,7 @@ await forEachDatabase('tokens', (kind) => {
       const { id } = await create(alice, { name: 'statuses', remain_quota: 1 });
       for (const status of [0, 3, 4, 100]) {
         const res = await alice.put('/api/token/?status_only=true', { id, status });
-        expect(res.body).toEqual({ success: false, message: '无效的令牌状态' });
+        expect(res.body).toMatchObject({ success: false, message: '无效的令牌状态' });
       }
       expect((await alice.put('/api/token/?status_only=true', { id })).body.message).toBe('无效的令牌状态');
       expect((await row(id)).status).toBe(1);
@@ -302,8 +302,8 @@ await forEachDatabase('tokens', (kind) => {
       expect((await alice.delete(`/api/token/${a.id}/`)).body).toEqual({ success: true, message: '' });
       expect((await alice.delete(`/api/token/${b.id}`)).body).toEqual({ success: true, message: '' });
       for (const id of [a.id, b.id]) {
-        expect((await alice.get(`/api/token/${id}`)).body).toEqual({ success: false, message: MSG.notFound });
-        expect((await alice.delete(`/api/token/${id}/`)).body).toEqual({ success: false, message: MSG.notFound });
+        expect((await alice.get(`/api/token/${id}`)).body).toMatchObject({ success: false, message: MSG.notFound });
+        expect((await alice.delete(`/api/token/${id}/`)).body).toMatchObject({ success: false, message: MSG.notFound });
         expect((await row(id)).deleted_at).not.toBeNull();
       }
       const list = await alice.get('/api/token/?size=100');
@@ -508,22 +508,22 @@ describe('checkToken', () => {
   });
 
   it('refuses tokens that are not enabled without marking them', () => {
-    expect(checkToken(base({ status: 2 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, message: '该令牌状态不可用' });
-    expect(checkToken(base({ status: 3 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, message: '该令牌已过期' });
-    expect(checkToken(base({ status: 4 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, message: '该令牌额度已用尽' });
+    expect(checkToken(base({ status: 2 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, code: 'token_unavailable' });
+    expect(checkToken(base({ status: 3 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, code: 'token_expired' });
+    expect(checkToken(base({ status: 4 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, code: 'token_exhausted' });
   });
 
   it('marks an expired token 3 and an exhausted one 4, expiry first', () => {
     expect(checkToken(base({ expired_time: NOW }), NOW, '1.2.3.4')).toEqual({
       ok: false,
       status: 401,
-      message: '该令牌已过期',
+      code: 'token_expired',
       mark: 3,
     });
     expect(checkToken(base({ remain_quota: 0 }), NOW, '1.2.3.4')).toEqual({
       ok: false,
       status: 401,
-      message: '该令牌额度已用尽',
+      code: 'token_exhausted',
       mark: 4,
     });
     expect(checkToken(base({ remain_quota: -5 }), NOW, '1.2.3.4')).toMatchObject({ mark: 4 });
@@ -540,7 +540,7 @@ describe('checkToken', () => {
       expect(checkToken(token, NOW, ip), ip).toEqual({ ok: true });
     }
     for (const ip of ['203.0.113.8', '11.0.0.1', '2001:db9::1', '::2', 'unknown', '']) {
-      expect(checkToken(token, NOW, ip), ip).toEqual({ ok: false, status: 403, message: '您的 IP 不在令牌允许访问的列表中' });
+      expect(checkToken(token, NOW, ip), ip).toEqual({ ok: false, status: 403, code: 'token_ip_not_allowed' });
     }
   });
 

@@ -27,7 +27,7 @@ function expectOk<T = any>(res: ApiResponse): T {
 
 function expectFail(res: ApiResponse, message: string): void {
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ success: false, message });
+  expect(res.body).toMatchObject({ success: false, message });
 }
 
 interface PayForm {

@@ -37,7 +37,7 @@ await forEachDatabase('users', (kind) => {
       ];
       const before = await userCount();
       for (const res of await Promise.all(calls)) {
-        expect(res.body).toEqual({ success: false, message: '无权进行此操作，权限不足' });
+        expect(res.body).toMatchObject({ success: false, message: '无权进行此操作，权限不足' });
       }
       expect(await userCount()).toBe(before);
       expect(await row(other.id)).toMatchObject({ quota: 0, status: 1, deleted_at: null });
@@ -125,13 +125,13 @@ await forEachDatabase('users', (kind) => {
       expect((await admin.get(`/api/user/${id}`)).body.data.id).toBe(id);
       expect((await admin.get(`/api/user/${adminId}`)).body.data.id).toBe(adminId);
       for (const other of [admin2Id, rootId]) {
-        expect((await admin.get(`/api/user/${other}`)).body).toEqual({
+        expect((await admin.get(`/api/user/${other}`)).body).toMatchObject({
           success: false,
           message: '无权获取同级或更高等级用户的信息',
         });
       }
       expect((await root.get(`/api/user/${admin2Id}`)).body.data.role).toBe(10);
-      expect((await root.get('/api/user/999999')).body).toEqual({ success: false, message: '用户不存在' });
+      expect((await root.get('/api/user/999999')).body).toMatchObject({ success: false, message: '用户不存在' });
       expect((await root.get('/api/user/abc')).body.success).toBe(false);
     });
 
@@ -151,7 +151,7 @@ await forEachDatabase('users', (kind) => {
         [admin, { username: ROOT.username, password: PASSWORD }, '用户名已存在'],
       ];
       for (const [by, body, message] of cases) {
-        expect((await by.post('/api/user/', body)).body, JSON.stringify(body)).toEqual({ success: false, message });
+        expect((await by.post('/api/user/', body)).body, JSON.stringify(body)).toMatchObject({ success: false, message });
       }
       expect(await userCount()).toBe(before);
 
@@ -260,7 +260,7 @@ await forEachDatabase('users', (kind) => {
         [root, 999999, 'disable', '用户不存在'],
       ];
       for (const [by, id, action, message] of refusals) {
-        expect((await manage(by, id, action)).body, `${action} ${id}`).toEqual({ success: false, message });
+        expect((await manage(by, id, action)).body, `${action} ${id}`).toMatchObject({ success: false, message });
       }
       expect((await manage(root, user.id, 'explode')).body.success).toBe(false);
       expect(await row(admin2Id)).toMatchObject({ role: 10, status: 1, deleted_at: null });

@@ -5,7 +5,7 @@
  */
 import type { OptionStore } from '../../options/store.js';
 import { isRecord, str } from '../channel.js';
-import { TaskError } from '../errors.js';
+import { taskErrors } from '../errors.js';
 import type { MJ_ACTIONS } from '../list-schemas.js';
 
 /** Every action a submission may perform: the console's (spec 4) and video and edits. */
@@ -85,13 +85,13 @@ function parseSimpleChange(content: string): { taskId: string; action: MjAction;
 
 function required(body: Record<string, unknown>, field: string): string {
   const v = str(body[field]).trim();
-  if (v === '') throw new TaskError(400, `${field} is required`);
+  if (v === '') throw taskErrors.invalid(`${field} is required`);
   return v;
 }
 
 /** Reads what a submission asks for; refuses malformed ones before anything is charged. */
 export function planSubmit(kind: SubmitKind, raw: unknown): SubmitPlan {
-  if (!isRecord(raw)) throw new TaskError(400, 'request body must be a JSON object');
+  if (!isRecord(raw)) throw taskErrors.invalid('request body must be a JSON object');
   const body: Record<string, unknown> = { ...raw };
   const prompt = typeof body.prompt === 'string' ? body.prompt : null;
   const plan = (action: MjAction, originId: string | null = null): SubmitPlan => ({ kind, action, originId, prompt, body });
@@ -118,18 +118,18 @@ export function planSubmit(kind: SubmitKind, raw: unknown): SubmitPlan {
     }
     case 'change': {
       const action = str(body.action).toUpperCase();
-      if (!CHANGE_ACTIONS.has(action)) throw new TaskError(400, 'action must be UPSCALE, VARIATION or REROLL');
+      if (!CHANGE_ACTIONS.has(action)) throw taskErrors.invalid('action must be UPSCALE, VARIATION or REROLL');
       return plan(action as MjAction, required(body, 'taskId'));
     }
     case 'simple-change': {
       const parsed = parseSimpleChange(str(body.content));
-      if (!parsed) throw new TaskError(400, 'content must look like "<taskId> U1", "<taskId> V1" or "<taskId> R"');
+      if (!parsed) throw taskErrors.invalid('content must look like "<taskId> U1", "<taskId> V1" or "<taskId> R"');
       return plan(parsed.action, parsed.taskId);
     }
     case 'action': {
       const customId = required(body, 'customId');
       const action = actionOfCustomId(customId);
-      if (!action) throw new TaskError(400, `unsupported customId: ${customId.slice(0, 100)}`);
+      if (!action) throw taskErrors.invalid(`unsupported customId: ${customId.slice(0, 100)}`);
       return plan(action, required(body, 'taskId'));
     }
     case 'modal':

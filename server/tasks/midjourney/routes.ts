@@ -5,13 +5,15 @@
  * midjourney-proxy's shapes from the stored tasks; and `GET /mj/image/{id}`, which serves a task's
  * image through the SSRF-safe fetcher (no key: image tags cannot send one).
  */
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import { resolveCaller } from '../../relay/caller.js';
 import { RELAY_BODY_LIMIT } from '../../relay/request.js';
 import { privateUpstreamsAllowed, safeFetch, SafeFetchError } from '../../http/safe-fetch.js';
 import { baseUrl, callPlatform, platformHeaders, isRecord, str } from '../channel.js';
-import { describeError, mjCode, TaskError } from '../errors.js';
+import { answerIn } from '../../http/wire.js';
+import { relayErrors } from '../../relay/errors.js';
+import { taskErrors } from '../errors.js';
 import { MODE_PREFIXES, SUBMIT_KINDS, upstreamPath } from './actions.js';
 import { findOwnTask, submitMidjourney } from './submit.js';
 import { toProxyTask } from './view.js';
@@ -19,29 +21,16 @@ import { toProxyTask } from './view.js';
 const IMAGE_MAX_BYTES = 32 * 1024 * 1024;
 const LIST_MAX_IDS = 500;
 
-function mjError(status: number, message: string, reason: string) {
-  return { code: mjCode(status), description: message, result: null, type: reason };
-}
-
 export default async function midjourneyRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = describeError(error);
-    if (known) return reply.status(known.status).send(mjError(known.status, known.message, known.reason));
-    if (error.validation || (error.statusCode && error.statusCode < 500)) {
-      const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
-      return reply.status(status).send(mjError(status, error.message, 'invalid_request'));
-    }
-    request.log.error({ err: error }, 'midjourney relay error');
-    return reply.status(500).send(mjError(500, '服务器内部错误，请联系管理员', 'internal_error'));
-  });
+  answerIn(app, 'midjourney');
 
   const ownTask = async (request: FastifyRequest) => {
     const caller = await resolveCaller(ctx, request);
     const { id } = request.params as { id: string };
     const row = await findOwnTask(ctx, caller.user.id, id);
-    if (!row) throw new TaskError(404, 'task_not_found', 'task_not_found');
+    if (!row) throw taskErrors.notFound();
     return row;
   };
 
@@ -58,7 +47,7 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
       const caller = await resolveCaller(ctx, request);
       const body = request.body;
       const ids = isRecord(body) && Array.isArray(body.ids) ? [...new Set(body.ids.map(str).filter((s) => s !== ''))] : [];
-      if (ids.length > LIST_MAX_IDS) throw new TaskError(400, `ids: at most ${LIST_MAX_IDS}`, 'invalid_request');
+      if (ids.length > LIST_MAX_IDS) throw taskErrors.invalid(`ids: at most ${LIST_MAX_IDS}`);
       if (ids.length === 0) return [];
       const rows = await ctx.db
         .selectFrom('midjourneys')
@@ -79,7 +68,7 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
     app.get(`${prefix}/mj/task/:id/image-seed`, async (request, reply) => {
       const row = await ownTask(request);
       const channel = ctx.channels.get(row.channel_id);
-      if (!channel) throw new TaskError(503, '该任务所属渠道已不存在', 'channel_not_found');
+      if (!channel) throw taskErrors.channelGone();
       let answer;
       try {
         answer = await callPlatform(
@@ -89,7 +78,7 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
           60_000,
         );
       } catch (err) {
-        throw new TaskError(502, `上游连接失败：${(err as Error).message}`, 'upstream_connection_error');
+        throw relayErrors.connection((err as Error).message);
       }
       return reply.status(answer.status).type('application/json').send(answer.text);
     });
@@ -106,7 +95,7 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (!row?.image_url) throw new TaskError(404, 'task_not_found', 'task_not_found');
+    if (!row?.image_url) throw taskErrors.notFound();
     let res;
     try {
       res = await safeFetch(row.image_url, {
@@ -115,10 +104,9 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
         timeoutMs: 60_000,
       });
     } catch (err) {
-      if (err instanceof SafeFetchError) throw new TaskError(502, `图片获取失败：${err.message}`, `image_${err.code}`);
-      throw new TaskError(502, `图片获取失败：${(err as Error).message}`, 'image_fetch_failed');
+      throw taskErrors.imageFetch((err as Error).message, err instanceof SafeFetchError ? err : undefined);
     }
-    if (res.status !== 200) throw new TaskError(502, `图片获取失败：上游返回 ${res.status}`, 'image_fetch_failed');
+    if (res.status !== 200) throw taskErrors.imageFetch(`上游返回 ${res.status}`);
     const type = String(res.headers['content-type'] ?? '');
     return reply
       .header('content-type', /^(image|video)\/[\w.+-]+$/i.test(type.split(';')[0]!.trim()) ? type : 'application/octet-stream')

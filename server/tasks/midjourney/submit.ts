@@ -15,7 +15,7 @@ import { checkTextSensitive } from '../../relay/sensitive.js';
 import { upstreamErrorMessage } from '../../relay/upstream.js';
 import { charge, storedPayer, type TaskCharge } from '../billing.js';
 import { MIDJOURNEY_TYPES, baseUrl, int, isRecord, parseJson, str } from '../channel.js';
-import { TaskError } from '../errors.js';
+import { taskErrors } from '../errors.js';
 import { submitToChannels, upstreamFailure } from '../submit-loop.js';
 import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS } from '../refund.js';
 import { modelOf, planSubmit, upstreamBody, upstreamPath, type SubmitKind, type SubmitPlan } from './actions.js';
@@ -163,9 +163,9 @@ export async function submitMidjourney(
   const plan = planSubmit(kind, request.body);
   checkTextSensitive(ctx, plan.prompt ?? '');
   const origin = plan.originId ? await findOwnTask(ctx, caller.user.id, plan.originId) : undefined;
-  if (plan.originId && !origin) throw new TaskError(404, 'task_not_found', 'task_not_found');
+  if (plan.originId && !origin) throw taskErrors.notFound();
   if (origin && plan.action !== 'MODAL' && ctx.options.bool('MjActionCheckSuccessEnabled') && origin.status !== STATUS_SUCCESS) {
-    throw new TaskError(400, 'task_status_not_success', 'task_status_not_success');
+    throw taskErrors.statusNotSuccess();
   }
   const body = upstreamBody(plan, ctx.options);
   const mode = ctx.options.bool('MjModeClearEnabled') ? null : pathMode;

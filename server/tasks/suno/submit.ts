@@ -14,7 +14,7 @@ import { reportUpstreamFailure } from '../../relay/health.js';
 import { upstreamErrorMessage } from '../../relay/upstream.js';
 import { charge, storedPayer } from '../billing.js';
 import { SUNO_TYPES, baseUrl, isRecord, parseJson, retryable, str } from '../channel.js';
-import { TaskError } from '../errors.js';
+import { taskErrors } from '../errors.js';
 import { submitToChannels, upstreamFailure } from '../submit-loop.js';
 
 export const SUNO_PLATFORM = 'suno';
@@ -41,7 +41,7 @@ export async function submitSuno(
   const started = performance.now();
   const caller = await resolveCaller(ctx, request);
   const body = request.body;
-  if (!isRecord(body)) throw new TaskError(400, 'request body must be a JSON object', 'invalid_request');
+  if (!isRecord(body)) throw taskErrors.invalid('request body must be a JSON object');
   checkTextSensitive(
     ctx,
     ['prompt', 'gpt_description_prompt', 'title', 'tags']
@@ -52,7 +52,7 @@ export async function submitSuno(
   // A continuation (`task_id` of an earlier song) must go to the channel that made that song.
   const originId = action === 'music' ? str(body.task_id).trim() : '';
   const origin = originId ? await findOwnSunoTask(ctx, caller.user.id, originId) : undefined;
-  if (originId && !origin) throw new TaskError(404, 'task_not_exist', 'task_not_exist');
+  if (originId && !origin) throw taskErrors.notExist();
   const model = `suno_${action}`;
   const charged = await charge(ctx, caller, model, request.ip);
 
@@ -100,7 +100,7 @@ export async function submitSuno(
       if (!retryable(answer.status) && isRecord(parsed) && typeof parsed.code === 'string') {
         // The upstream answered and refused the task itself: its word goes back to the client.
         reportUpstreamFailure(ctx, channel, answer.status, message);
-        return { failure: new TaskError(answer.status >= 400 ? answer.status : 400, message, parsed.code), retry: false };
+        return { failure: taskErrors.upstream(answer.status >= 400 ? answer.status : 400, parsed.code, message), retry: false };
       }
       return upstreamFailure(ctx, channel, answer.status, message);
     },

@@ -1,0 +1,118 @@
+/**
+ * The wire formats the server answers in, and how an error looks in each: the console API's
+ * envelope, OpenAI's, Claude's and Google's error shapes for the relay's clients, and the task
+ * platforms' own (midjourney-proxy, suno-api). A route module names its format once (`answerIn`);
+ * the one error handler, and anything that must write an error into an answer it already took over,
+ * render through `renderError`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppError } from './errors.js';
+
+export type WireFormat = 'console' | 'openai' | 'claude' | 'gemini' | 'midjourney' | 'suno';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    wire?: WireFormat;
+  }
+}
+
+/** Every route this plugin scope registers answers (and fails) in `wire`. */
+export function answerIn(app: FastifyInstance, wire: WireFormat): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, wire };
+  });
+}
+
+/** The format of a request's route; for a path no route matched, the format its prefix implies. */
+export function wireOf(request: FastifyRequest): WireFormat {
+  const declared = request.routeOptions.config?.wire;
+  if (declared) return declared;
+  const path = request.url;
+  if (path.startsWith('/v1beta/')) return 'gemini';
+  if (path.startsWith('/v1/messages')) return 'claude';
+  if (/^\/(v1|pg|dashboard)(\/|$|\?)/.test(path)) return 'openai';
+  if (path.startsWith('/mj/')) return 'midjourney';
+  if (path.startsWith('/suno/')) return 'suno';
+  return 'console';
+}
+
+export interface RenderedError {
+  status: number;
+  body: unknown;
+}
+
+/** Errors of the relay never answer 200: a console refusal (a guard on the playground) is a 403 there. */
+const relayStatus = (e: AppError): number => (e.status === 200 ? 403 : e.status);
+
+/** The relay's clients know the family's codes for the server's own refusals. */
+const RELAY_CODES: Record<string, string> = {
+  'request.invalid_params': 'invalid_request',
+  'request.invalid': 'invalid_request',
+  'request.body_too_large': 'request_too_large',
+  'request.rate_limited': 'rate_limit_exceeded',
+  'server.internal_error': 'internal_error',
+};
+const relayCode = (e: AppError): string => RELAY_CODES[e.code] ?? e.code;
+
+const CLAUDE_ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  503: 'overloaded_error',
+  529: 'overloaded_error',
+};
+
+const GOOGLE_STATUSES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  408: 'DEADLINE_EXCEEDED',
+  409: 'ABORTED',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  500: 'INTERNAL',
+  501: 'NOT_IMPLEMENTED',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+/** midjourney-proxy's numeric codes for a refusal: 3 not found, 4 validation error, 9 failure. */
+function midjourneyCode(status: number): number {
+  if (status === 404) return 3;
+  if (status >= 400 && status < 500) return 4;
+  return 9;
+}
+
+const RENDERERS = {
+  // The family answers a request it cannot read like any refusal: 200 with the envelope.
+  console: (e) => ({
+    status: e.code === 'request.invalid_params' ? 200 : e.status,
+    body: { success: false, message: e.message, code: e.code, ...(e.params ? { params: e.params } : {}) },
+  }),
+  openai: (e) => ({
+    status: relayStatus(e),
+    body: { error: { message: e.message, type: e.type ?? 'new_api_error', param: null, code: relayCode(e) } },
+  }),
+  claude: (e) => {
+    const status = relayStatus(e);
+    return { status, body: { type: 'error', error: { type: CLAUDE_ERROR_TYPES[status] ?? 'api_error', message: e.message } } };
+  },
+  gemini: (e) => {
+    const status = relayStatus(e);
+    const google = GOOGLE_STATUSES[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+    return { status, body: { error: { code: status, message: e.message, status: google } } };
+  },
+  midjourney: (e) => {
+    const status = relayStatus(e);
+    return { status, body: { code: midjourneyCode(status), description: e.message, result: null, type: relayCode(e) } };
+  },
+  suno: (e) => ({ status: relayStatus(e), body: { code: relayCode(e), message: e.message, data: null } }),
+} satisfies Record<WireFormat, (e: AppError) => RenderedError>;
+
+export function renderError(wire: WireFormat, error: AppError): RenderedError {
+  return RENDERERS[wire](error);
+}
