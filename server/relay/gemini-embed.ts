@@ -17,11 +17,8 @@ import {
   convertOpenAIToGeminiEmbedResponse,
   type GeminiEmbedAction,
 } from './providers/gemini/gemini-embeddings.js';
-import type {
-  GeminiBatchEmbedContentsRequest,
-  GeminiEmbedContentRequest,
-  OpenAIEmbeddingsResponse,
-} from './providers/gemini/gemini-api-types.js';
+import type { GeminiBatchEmbedContentsRequest, GeminiEmbedContentRequest } from './providers/gemini/gemini-api-types.js';
+import type { OpenAIEmbeddingsResponse } from './protocol/openai-types.js';
 
 type Body = Record<string, unknown>;
 

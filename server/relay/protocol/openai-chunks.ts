@@ -1,100 +1,11 @@
 /**
- * OpenAI chat-completions shapes, and the serializer that turns the relay's StreamEvents into
- * `chat.completion.chunk` server-sent events for OpenAI-format clients.
- *
- * Thinking signatures (Claude) travel on the OpenAI side in a `thinking_blocks` array on the
- * assistant message — `{type:'thinking', thinking, signature}` or `{type:'redacted_thinking', data}`
- * — next to the plain `reasoning_content` text. A client that sends the array back unchanged gets
- * its thinking blocks to the provider untouched.
+ * The serializer that turns the relay's StreamEvents into `chat.completion.chunk` server-sent events
+ * for OpenAI-format clients (the shapes are in ./openai-types.ts). A client that sends a message's
+ * `thinking_blocks` back unchanged gets its thinking blocks to the provider untouched.
  */
 import type { Usage } from '../../billing/pricing.js';
 import type { FinishReason, StreamEvent } from './events.js';
-
-export type OpenAIContentPart =
-  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: string } };
-
-export interface OpenAIToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export type OpenAIThinkingBlock =
-  { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
-
-export interface OpenAIChatMessage {
-  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-  content?: string | OpenAIContentPart[] | null;
-  name?: string;
-  tool_calls?: OpenAIToolCall[];
-  tool_call_id?: string;
-  reasoning_content?: string | null;
-  thinking_blocks?: OpenAIThinkingBlock[];
-}
-
-export interface OpenAIFunctionTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown> };
-}
-
-export type OpenAIToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
-
-export interface OpenAIChatRequest {
-  model: string;
-  messages: OpenAIChatMessage[];
-  stream?: boolean;
-  stream_options?: { include_usage?: boolean };
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  temperature?: number;
-  top_p?: number;
-  /** Not OpenAI's, but sent by clients that target several providers. */
-  top_k?: number;
-  stop?: string | string[];
-  tools?: OpenAIFunctionTool[];
-  tool_choice?: OpenAIToolChoice;
-  parallel_tool_calls?: boolean;
-  reasoning_effort?: string;
-  user?: string;
-}
-
-export interface OpenAIUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number };
-}
-
-export interface OpenAIChatCompletion {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  choices: Array<{ index: number; message: OpenAIChatMessage; finish_reason: FinishReason | null }>;
-  usage?: OpenAIUsage;
-}
-
-export interface OpenAIChunkDelta {
-  role?: 'assistant';
-  content?: string;
-  reasoning_content?: string;
-  thinking_blocks?: OpenAIThinkingBlock[];
-  tool_calls?: Array<{
-    index: number;
-    id?: string;
-    type?: 'function';
-    function: { name?: string; arguments: string };
-  }>;
-}
-
-export interface OpenAIChatChunk {
-  id: string;
-  object: 'chat.completion.chunk';
-  created: number;
-  model: string;
-  choices: Array<{ index: number; delta: OpenAIChunkDelta; finish_reason: FinishReason | null }>;
-  usage?: OpenAIUsage;
-}
+import type { OpenAIChatChunk, OpenAIChunkDelta, OpenAIUsage } from './openai-types.js';
 
 /** Our billing usage in OpenAI's shape (cache writes are part of the prompt, as OpenAI counts them). */
 export function toOpenAIUsage(usage: Usage): OpenAIUsage {

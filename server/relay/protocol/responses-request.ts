@@ -12,7 +12,13 @@
  * `previous_response_id` (nothing is stored here), `store`, `metadata`, `include`, `truncation`.
  * Pure: never throws, whatever the body holds.
  */
-import type { OpenAIChatMessage, OpenAIChatRequest, OpenAIThinkingBlock, OpenAIToolCall } from './openai-chunks.js';
+import type {
+  OpenAIChatMessage,
+  OpenAIChatRequest,
+  OpenAIResponseFormat,
+  OpenAIThinkingBlock,
+  OpenAIToolCall,
+} from './openai-types.js';
 
 /** Marks a Claude `redacted_thinking` block's data carried as a reasoning item's `encrypted_content`. */
 export const REDACTED_THINKING_PREFIX = 'redacted_thinking:';
@@ -195,14 +201,14 @@ function toolChoiceOf(choice: unknown): OpenAIChatRequest['tool_choice'] {
   return undefined;
 }
 
-function responseFormatOf(text: unknown): Json | undefined {
+function responseFormatOf(text: unknown): OpenAIResponseFormat | undefined {
   const format = obj(obj(text)?.format);
   if (format?.type === 'json_object') return { type: 'json_object' };
   if (format?.type !== 'json_schema') return undefined;
   const schema: Json = { name: str(format.name) || 'response', schema: obj(format.schema) ?? {} };
   if (typeof format.description === 'string') schema.description = format.description;
   if (typeof format.strict === 'boolean') schema.strict = format.strict;
-  return { type: 'json_schema', json_schema: schema };
+  return { type: 'json_schema', json_schema: schema as Extract<OpenAIResponseFormat, { type: 'json_schema' }>['json_schema'] };
 }
 
 /** A Responses request body as an OpenAI chat request. */

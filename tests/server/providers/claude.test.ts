@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../server/relay/protocol/events.js';
-import { createOpenAIChunkSerializer, type OpenAIChatRequest } from '../../../server/relay/protocol/openai-chunks.js';
+import { createOpenAIChunkSerializer } from '../../../server/relay/protocol/openai-chunks.js';
+import { type OpenAIChatRequest } from '../../../server/relay/protocol/openai-types.js';
 import type { ClaudeRequest } from '../../../server/relay/providers/claude/claude-api-types.js';
 import { createClaudeStreamParser } from '../../../server/relay/providers/claude/claude-stream.js';
 import { claudeErrorOf, convertClaudeResponse } from '../../../server/relay/providers/claude/convert-claude-response.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SseParser, type SseEvent } from '../../../server/relay/sse.js';
 import { type GeminiSettings } from '../../../server/relay/providers/gemini/gemini-settings.js';
-import type { OpenAIChatRequest } from '../../../server/relay/providers/gemini/gemini-api-types.js';
+import type { OpenAIChatRequest } from '../../../server/relay/protocol/openai-types.js';
 
 export const dir = fileURLToPath(new URL('../../fixtures/providers/gemini/', import.meta.url));
 export const raw = (name: string) => readFileSync(dir + name, 'utf8');

@@ -7,7 +7,7 @@ import { OPTION_REGISTRY, type OptionKey } from '../../../server/options/registr
 import { convertToGeminiRequest, guessMimeType } from '../../../server/relay/providers/gemini/convert-to-gemini-request.js';
 import { GEMINI_HARM_CATEGORIES, geminiSettingsFrom } from '../../../server/relay/providers/gemini/gemini-settings.js';
 import { cleanSchemaForGemini } from '../../../server/relay/providers/gemini/gemini-schema.js';
-import type { OpenAIChatRequest } from '../../../server/relay/providers/gemini/gemini-api-types.js';
+import type { OpenAIChatRequest } from '../../../server/relay/protocol/openai-types.js';
 import { settings, chat, PNG } from './gemini-fixtures.js';
 
 describe('OpenAI chat request → Gemini request', () => {

@@ -4,7 +4,7 @@
  * converted through the Claude converters. Streams arrive as AWS event streams.
  */
 import type { ProviderDefinition } from '../types.js';
-import type { OpenAIChatRequest } from '../../protocol/openai-chunks.js';
+import type { OpenAIChatRequest } from '../../protocol/openai-types.js';
 import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
 import { convertClaudeResponse } from '../claude/convert-claude-response.js';
 import { createClaudeStreamParser } from '../claude/claude-stream.js';

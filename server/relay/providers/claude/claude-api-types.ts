@@ -3,6 +3,7 @@
  * read and write. Minimal on purpose: fields we do not use are left out, and upstream payloads are
  * read through the guards at the bottom rather than trusted to match these shapes.
  */
+import type { JsonObject as JsonData } from '../../protocol/openai-types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -63,7 +64,7 @@ export interface ClaudeTool {
   type?: string;
   name: string;
   description?: string;
-  input_schema?: Record<string, unknown>;
+  input_schema?: JsonData;
 }
 
 export type ClaudeToolChoice =

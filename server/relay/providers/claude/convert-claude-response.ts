@@ -5,7 +5,7 @@ import type {
   OpenAIChatMessage,
   OpenAIThinkingBlock,
   OpenAIToolCall,
-} from '../../protocol/openai-chunks.js';
+} from '../../protocol/openai-types.js';
 import { toOpenAIUsage } from '../../protocol/openai-chunks.js';
 import { count, isObject, str } from './claude-api-types.js';
 import { mapClaudeFinishReason } from './map-claude-finish-reason.js';
@@ -74,7 +74,10 @@ export function convertClaudeResponse(payload: unknown, opts: ConvertClaudeRespo
     }
   }
 
-  const message: OpenAIChatMessage = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
+  const message: OpenAIChatMessage & { role: 'assistant' } = {
+    role: 'assistant',
+    content: text === '' && toolCalls.length > 0 ? null : text,
+  };
   if (reasoning !== '') message.reasoning_content = reasoning;
   if (thinkingBlocks.length > 0) message.thinking_blocks = thinkingBlocks;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;

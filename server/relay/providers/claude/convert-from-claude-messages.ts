@@ -9,10 +9,10 @@ import type {
   OpenAIChatMessage,
   OpenAIChatRequest,
   OpenAIContentPart,
-  OpenAIFunctionTool,
+  OpenAITool,
   OpenAIThinkingBlock,
   OpenAIToolCall,
-} from '../../protocol/openai-chunks.js';
+} from '../../protocol/openai-types.js';
 import { usageOf } from '../../usage.js';
 import {
   isObject,
@@ -128,7 +128,7 @@ export function convertFromClaudeRequest(request: ClaudeRequest, opts: FromClaud
     out.stream_options = { include_usage: true };
   }
   // Server tools (web search, bash, …) have no schema and no OpenAI equivalent.
-  const tools: OpenAIFunctionTool[] = (request.tools ?? [])
+  const tools: OpenAITool[] = (request.tools ?? [])
     .filter((t) => isObject(t.input_schema))
     .map((t) => ({
       type: 'function',

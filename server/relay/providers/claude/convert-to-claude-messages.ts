@@ -7,9 +7,9 @@ import type {
   OpenAIChatMessage,
   OpenAIChatRequest,
   OpenAIContentPart,
-  OpenAIFunctionTool,
+  OpenAITool,
   OpenAIToolChoice,
-} from '../../protocol/openai-chunks.js';
+} from '../../protocol/openai-types.js';
 import {
   ANTHROPIC_VERSION,
   isObject,
@@ -156,7 +156,7 @@ function mergeTurns(turns: Turn[]): Turn[] {
   return out;
 }
 
-function toolsOf(tools: OpenAIFunctionTool[] | undefined): ClaudeTool[] {
+function toolsOf(tools: OpenAITool[] | undefined): ClaudeTool[] {
   const out: ClaudeTool[] = [];
   for (const tool of tools ?? []) {
     if (tool.type !== 'function' || !tool.function?.name) continue;

@@ -1,6 +1,6 @@
 /** Anthropic Claude (type 14): `/v1/messages`, `x-api-key`, chat converted both ways. */
 import type { ProviderDefinition } from '../types.js';
-import type { OpenAIChatRequest } from '../../protocol/openai-chunks.js';
+import type { OpenAIChatRequest } from '../../protocol/openai-types.js';
 import { upstreamErrorMessage } from '../../upstream.js';
 import { convertToClaudeMessages } from './convert-to-claude-messages.js';
 import { claudeErrorOf, convertClaudeResponse } from './convert-claude-response.js';

@@ -13,7 +13,7 @@
  */
 import type { Usage } from '../../../billing/pricing.js';
 import type { FinishReason } from '../../protocol/events.js';
-import type { OpenAIChatCompletion, OpenAIToolCall } from '../../protocol/openai-chunks.js';
+import type { OpenAIChatCompletion, OpenAIToolCall } from '../../protocol/openai-types.js';
 import { maxTokensOf, nowSeconds, obj, openAICompletion, stopList, str, textOf, type Json } from '../kit/chat-text.js';
 
 type CohereContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };

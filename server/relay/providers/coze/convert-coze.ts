@@ -18,7 +18,7 @@
 import type { Usage } from '../../../billing/pricing.js';
 import type { SseEvent } from '../../sse.js';
 import type { StreamEvent } from '../../protocol/events.js';
-import type { OpenAIChatCompletion } from '../../protocol/openai-chunks.js';
+import type { OpenAIChatCompletion } from '../../protocol/openai-types.js';
 import { nowSeconds, obj, openAICompletion, str, textOf, type Json } from '../kit/chat-text.js';
 
 /** The `user_id` Coze records when the client names none. */

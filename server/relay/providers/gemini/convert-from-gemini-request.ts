@@ -23,6 +23,8 @@ import type {
   GeminiTool,
   GeminiToolConfig,
   GeminiUsageMetadata,
+} from './gemini-api-types.js';
+import type {
   OpenAIChatCompletion,
   OpenAIChatMessage,
   OpenAIChatRequest,
@@ -31,7 +33,7 @@ import type {
   OpenAIToolCall,
   OpenAIToolChoice,
   OpenAIUsage,
-} from './gemini-api-types.js';
+} from '../../protocol/openai-types.js';
 import { geminiSchemaToJsonSchema, isJsonObject } from './gemini-schema.js';
 import { randomId } from './convert-gemini-response.js';
 import { parseArguments } from './convert-to-gemini-request.js';

@@ -17,16 +17,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../../billing/pricing.js';
-import type {
-  GeminiErrorBody,
-  GeminiPart,
-  GeminiResponse,
-  GeminiUsageMetadata,
-  OpenAIChatChoice,
-  OpenAIChatCompletion,
-  OpenAIToolCall,
-  OpenAIUsage,
-} from './gemini-api-types.js';
+import type { GeminiErrorBody, GeminiPart, GeminiResponse, GeminiUsageMetadata } from './gemini-api-types.js';
+import type { OpenAIChatChoice, OpenAIChatCompletion, OpenAIToolCall, OpenAIUsage } from '../../protocol/openai-types.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { isJsonObject } from './gemini-schema.js';
 

@@ -22,14 +22,15 @@ import type {
   GeminiThinkingConfig,
   GeminiTool,
   GeminiToolConfig,
-  JsonObject,
-  JsonValue,
+} from './gemini-api-types.js';
+import type { JsonObject, JsonValue } from '../../protocol/openai-types.js';
+import type {
   OpenAIChatMessage,
   OpenAIChatRequest,
   OpenAIContentPart,
   OpenAITool,
   OpenAIToolChoice,
-} from './gemini-api-types.js';
+} from '../../protocol/openai-types.js';
 import { cleanSchemaForGemini, hasNoProperties, isJsonObject } from './gemini-schema.js';
 import { apiVersionFor, safetySettingsFor, type GeminiApiVersion, type GeminiSettings } from './gemini-settings.js';
 

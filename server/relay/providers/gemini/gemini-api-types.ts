@@ -1,11 +1,9 @@
 /**
  * Wire shapes of Google's Gemini API (generateContent, streamGenerateContent, embedContent,
- * batchEmbedContents, errors) and the OpenAI chat / embeddings shapes the Gemini converters read and
- * write. Minimal: only the fields the converters use; everything optional that Google may omit.
+ * batchEmbedContents, errors). Minimal: only the fields the converters use; everything optional that
+ * Google may omit. The OpenAI side they convert to and from is in relay/protocol/openai-types.ts.
  */
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+import type { JsonObject, JsonValue } from '../../protocol/openai-types.js';
 
 // ---- Gemini -----------------------------------------------------------------------------------
 
@@ -135,105 +133,4 @@ export interface GeminiEmbedContentResponse {
 
 export interface GeminiBatchEmbedContentsResponse {
   embeddings: Array<{ values: number[] }>;
-}
-
-// ---- OpenAI (the side of the relay the Gemini converters face) --------------------------------
-
-/** Google's own OpenAI-compatible extension carrying thought signatures (see convert-to-gemini-request.ts). */
-export interface GoogleExtraContent {
-  google?: { thought_signature?: string };
-}
-
-export type OpenAIContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string; detail?: string } }
-  | { type: 'input_audio'; input_audio: { data: string; format: string } }
-  | { type: 'file'; file: { file_data?: string; file_id?: string; filename?: string } };
-
-export interface OpenAIToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-  extra_content?: GoogleExtraContent;
-}
-
-export interface OpenAIChatMessage {
-  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-  content?: string | OpenAIContentPart[] | null;
-  name?: string;
-  tool_calls?: OpenAIToolCall[];
-  tool_call_id?: string;
-  reasoning_content?: string | null;
-  extra_content?: GoogleExtraContent;
-}
-
-export interface OpenAITool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: JsonObject; strict?: boolean };
-}
-
-export type OpenAIToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
-
-export type OpenAIResponseFormat =
-  | { type: 'text' }
-  | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: JsonObject; strict?: boolean } };
-
-export interface OpenAIChatRequest {
-  model: string;
-  messages: OpenAIChatMessage[];
-  stream?: boolean;
-  stream_options?: { include_usage?: boolean };
-  temperature?: number;
-  top_p?: number;
-  /** Not OpenAI's, but sent by clients that know Gemini. */
-  top_k?: number;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  stop?: string | string[];
-  n?: number;
-  presence_penalty?: number;
-  frequency_penalty?: number;
-  seed?: number;
-  tools?: OpenAITool[];
-  tool_choice?: OpenAIToolChoice;
-  response_format?: OpenAIResponseFormat;
-  reasoning_effort?: string;
-}
-
-export interface OpenAIUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number };
-  completion_tokens_details?: { reasoning_tokens?: number };
-}
-
-export interface OpenAIChatChoice {
-  index: number;
-  message: OpenAIChatMessage & { role: 'assistant' };
-  finish_reason: string | null;
-}
-
-export interface OpenAIChatCompletion {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  choices: OpenAIChatChoice[];
-  usage?: OpenAIUsage;
-}
-
-export interface OpenAIEmbeddingsRequest {
-  model: string;
-  input: string | string[] | number[] | number[][];
-  dimensions?: number;
-  encoding_format?: 'float' | 'base64';
-}
-
-export interface OpenAIEmbeddingsResponse {
-  object: 'list';
-  data: Array<{ object: 'embedding'; index: number; embedding: number[] }>;
-  model: string;
-  usage: { prompt_tokens: number; total_tokens: number };
 }

@@ -15,9 +15,8 @@ import type {
   GeminiContent,
   GeminiEmbedContentRequest,
   GeminiEmbedContentResponse,
-  OpenAIEmbeddingsRequest,
-  OpenAIEmbeddingsResponse,
 } from './gemini-api-types.js';
+import type { OpenAIEmbeddingsRequest, OpenAIEmbeddingsResponse } from '../../protocol/openai-types.js';
 
 export type GeminiEmbedAction = 'embedContent' | 'batchEmbedContents';
 

@@ -15,7 +15,7 @@
  *   enum/date-time on strings or float/double/int32/int64 on numbers; `required` names that are not
  *   among `properties`.
  */
-import type { JsonObject, JsonValue } from './gemini-api-types.js';
+import type { JsonObject, JsonValue } from '../../protocol/openai-types.js';
 
 const KEPT = new Set([
   'title',

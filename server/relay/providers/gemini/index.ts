@@ -1,6 +1,6 @@
 /** Google Gemini (type 24): `/{version}/models/{model}:generateContent`, `x-goog-api-key`, chat converted both ways. */
 import type { ProviderDefinition } from '../types.js';
-import type { OpenAIChatRequest } from './gemini-api-types.js';
+import type { OpenAIChatRequest } from '../../protocol/openai-types.js';
 import { upstreamErrorMessage } from '../../upstream.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 import { convertGeminiResponse, parseGeminiError } from './convert-gemini-response.js';

@@ -5,7 +5,8 @@
  */
 import type { Usage } from '../../../billing/pricing.js';
 import type { FinishReason } from '../../protocol/events.js';
-import { toOpenAIUsage, type OpenAIChatCompletion, type OpenAIToolCall } from '../../protocol/openai-chunks.js';
+import { toOpenAIUsage } from '../../protocol/openai-chunks.js';
+import { type OpenAIChatCompletion, type OpenAIToolCall } from '../../protocol/openai-types.js';
 
 export type Json = Record<string, unknown>;
 

@@ -12,7 +12,7 @@
  */
 import type { Usage } from '../../../billing/pricing.js';
 import type { FinishReason } from '../../protocol/events.js';
-import type { OpenAIChatCompletion, OpenAIToolCall } from '../../protocol/openai-chunks.js';
+import type { OpenAIChatCompletion, OpenAIToolCall } from '../../protocol/openai-types.js';
 import {
   embeddingInputs,
   embeddingList,

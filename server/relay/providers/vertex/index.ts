@@ -5,13 +5,13 @@
  * type's definition hands out one definition per model (`forModel`).
  */
 import type { ProviderDefinition } from '../types.js';
-import type { OpenAIChatRequest } from '../../protocol/openai-chunks.js';
+import type { OpenAIChatRequest } from '../../protocol/openai-types.js';
 import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
 import { createClaudeStreamParser } from '../claude/claude-stream.js';
 import { convertToGeminiRequest } from '../gemini/convert-to-gemini-request.js';
 import { withInlinedImages } from '../gemini/inline-images.js';
 import { sendUnlessRefused } from '../refusal.js';
-import type { OpenAIChatRequest as GeminiChatRequest } from '../gemini/gemini-api-types.js';
+import type { OpenAIChatRequest as GeminiChatRequest } from '../../protocol/openai-types.js';
 import { createGeminiStreamParser } from '../gemini/gemini-stream.js';
 import { authorizationFor, vertexAnswer, vertexClaudeBody, vertexErrorMessage, withoutModel } from './vertex-request.js';
 import { claudeUrl, geminiUrl, isClaudeModel } from './vertex-urls.js';
