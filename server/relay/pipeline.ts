@@ -17,8 +17,7 @@ import { ChannelConfigError } from './providers/channel-config-error.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { CallCancel, readText, type UpstreamResponse } from './upstream.js';
 import type { ForwardResult, StreamProgress } from './forward.js';
-import { errorMessageOf, forwardAnswer, sendUpstream, servesEndpoint } from './exchange.js';
-import { geminiChannelTakesEmbed } from './gemini-embed.js';
+import { errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange.js';
 import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure } from './health.js';
@@ -108,7 +107,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       break;
     }
     const provider = providerFor(channel.type, mapped.model);
-    if (!provider || !(servesEndpoint(provider, input.endpoint) || geminiChannelTakesEmbed(provider, input))) {
+    if (!provider || !servesRequest(provider, input)) {
       failure = relayErrors.channelUnsupported(channel.type);
       continue;
     }

@@ -9,7 +9,6 @@
  * The word list is compiled into one matcher per distinct SensitiveWords value and reused.
  */
 import type { ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import type { GatewayContext } from '../context.js';
 import type { Endpoint } from './endpoints.js';
 import type { RelayInput } from './types.js';
@@ -18,6 +17,7 @@ import { renderError, type WireFormat } from '../http/wire.js';
 import { promptText } from './usage.js';
 import { watchCompletion, type CompletionWatch } from './forward.js';
 import { WordMatcher } from './word-matcher.js';
+import { clientFormat } from './formats/registry.js';
 
 type Json = Record<string, unknown>;
 
@@ -93,34 +93,6 @@ function refusedAnswer(input: RelayInput, words: string): { status: number; body
   return { status, body: JSON.stringify(body) };
 }
 
-/** What closes a stream cut short, in the client's protocol (a converted stream closes itself). */
-function streamEnding(input: RelayInput): string {
-  if (input.client === 'claude') {
-    const delta = { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, usage: { output_tokens: 0 } };
-    return `event: message_delta\ndata: ${JSON.stringify(delta)}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`;
-  }
-  if (input.client === 'gemini' || input.endpoint === 'responses') return '';
-  const created = Math.floor(Date.now() / 1000);
-  const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
-  const chunk =
-    input.endpoint === 'completions'
-      ? {
-          id,
-          object: 'text_completion',
-          created,
-          model: input.model,
-          choices: [{ index: 0, text: '', finish_reason: 'content_filter' }],
-        }
-      : {
-          id,
-          object: 'chat.completion.chunk',
-          created,
-          model: input.model,
-          choices: [{ index: 0, delta: {}, finish_reason: 'content_filter' }],
-        };
-  return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
-}
-
 /** Masks listed words in the generated-text fields of an answer, in place; true when anything changed. */
 function maskAnswer(node: unknown, matcher: WordMatcher, found: Set<string>): boolean {
   let changed = false;
@@ -168,7 +140,7 @@ class SensitiveWatch implements CompletionWatch {
   }
 
   stoppedTail(): string {
-    return streamEnding(this.input);
+    return clientFormat(this.input.client).cutStreamTail(this.input);
   }
 
   answer(payload: unknown): { status: number; body: string } | null {

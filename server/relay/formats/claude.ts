@@ -1,0 +1,41 @@
+/**
+ * Claude-format clients (`POST /v1/messages`): passed through to Claude channels, converted through
+ * OpenAI chat for every other channel and answered back in Claude's message and event shapes.
+ */
+import type { ClaudeRequest } from '../providers/claude/claude-api-types.js';
+import {
+  convertFromClaudeRequest,
+  convertToClaudeResponse,
+  createClaudeSseSerializer,
+} from '../providers/claude/convert-from-claude-messages.js';
+import { usageFromClaude } from '../providers/claude/convert-claude-response.js';
+import { createClaudeStreamParser } from '../providers/claude/claude-stream.js';
+import { forwardJson, forwardStream, inspectWith } from '../forward.js';
+import type { ClientFormatDefinition } from './types.js';
+import { convertOnce } from './convert-once.js';
+
+/** A refusal that ends the message: Claude's own `refusal` stop reason. */
+const REFUSAL_TAIL =
+  `event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, usage: { output_tokens: 0 } })}\n\n` +
+  'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+
+export const claudeFormat: ClientFormatDefinition = {
+  servedBy: (provider) => provider.supports('chat.completions'),
+  passesThrough: (provider, input) => input.body !== null && provider.protocol === 'claude',
+  toOpenAI(input) {
+    const body = input.body ?? {};
+    // The route checked the body against Claude's request shape.
+    const chat = convertOnce(
+      body,
+      () => convertFromClaudeRequest(body as unknown as ClaudeRequest) as unknown as Record<string, unknown>,
+    );
+    return { endpoint: 'chat.completions', body: chat };
+  },
+  fromOpenAI: (input, answer) => convertToClaudeResponse(answer, { model: input.model }),
+  serializer: (input) => createClaudeSseSerializer({ model: input.model }),
+  forwardNative: ({ res, out, started, hooks, streaming, decoder }) =>
+    streaming
+      ? forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), hooks, decoder })
+      : forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage)),
+  cutStreamTail: () => REFUSAL_TAIL,
+};

@@ -1,0 +1,87 @@
+/**
+ * Gemini-format clients (`/v1beta/models/{model}:generateContent|streamGenerateContent|embedContent|
+ * batchEmbedContents`): passed through to Gemini channels (the action put back in the provider's URL,
+ * batch embedding requests naming the upstream model), converted through OpenAI chat or embeddings
+ * for every other channel and answered back in Google's shapes. Gemini's embedding answers carry no
+ * token counts: the relay counts their prompt locally.
+ */
+import type { GeminiRequest, GeminiResponse } from '../providers/gemini/gemini-api-types.js';
+import type { OpenAIChatCompletion, OpenAIEmbeddingsResponse } from '../protocol/openai-types.js';
+import { convertFromGeminiRequest, convertOpenAIToGeminiResponse } from '../providers/gemini/convert-from-gemini-request.js';
+import { createGeminiStreamParser, createGeminiStreamSerializer } from '../providers/gemini/gemini-stream.js';
+import { usageFromGemini } from '../providers/gemini/convert-gemini-response.js';
+import {
+  convertFromGeminiEmbedRequest,
+  convertOpenAIToGeminiEmbedResponse,
+  type GeminiEmbedAction,
+} from '../providers/gemini/gemini-embeddings.js';
+import type { GeminiBatchEmbedContentsRequest, GeminiEmbedContentRequest } from '../providers/gemini/gemini-api-types.js';
+import { forwardJson, forwardStream, inspectWith } from '../forward.js';
+import type { RelayInput } from '../types.js';
+import type { ClientFormatDefinition } from './types.js';
+import { convertOnce } from './convert-once.js';
+
+type Body = Record<string, unknown>;
+
+const isEmbed = (input: RelayInput): boolean => input.endpoint === 'embeddings';
+
+/** The action an embedding body is for: only batchEmbedContents bodies hold `requests`. */
+function embedAction(body: Body): GeminiEmbedAction {
+  return Array.isArray(body.requests) ? 'batchEmbedContents' : 'embedContent';
+}
+
+export const geminiFormat: ClientFormatDefinition = {
+  servedBy: (provider, input) =>
+    isEmbed(input) ? provider.protocol === 'gemini' || provider.supports('embeddings') : provider.supports('chat.completions'),
+  passesThrough: (provider, input) => input.body !== null && provider.protocol === 'gemini',
+  toOpenAI(input) {
+    const body = input.body ?? {};
+    if (isEmbed(input)) {
+      // The route checked the body against Google's embedding request shapes.
+      const request = body as unknown as GeminiEmbedContentRequest | GeminiBatchEmbedContentsRequest;
+      const embed = convertOnce(body, () => ({ ...convertFromGeminiEmbedRequest(embedAction(body), request, input.model) }));
+      return { endpoint: 'embeddings', body: embed };
+    }
+    const chat = convertOnce(
+      body,
+      () =>
+        convertFromGeminiRequest(body as unknown as GeminiRequest, {
+          model: input.model,
+          stream: input.stream,
+        }) as unknown as Body,
+    );
+    return { endpoint: 'chat.completions', body: chat };
+  },
+  fromOpenAI(input, answer) {
+    if (!isEmbed(input)) return convertOpenAIToGeminiResponse(answer as OpenAIChatCompletion, input.model);
+    const embeddings = answer as OpenAIEmbeddingsResponse | null;
+    if (!embeddings || !Array.isArray(embeddings.data)) throw new Error('upstream answered without embeddings');
+    return convertOpenAIToGeminiEmbedResponse(embedAction(input.body ?? {}), embeddings);
+  },
+  serializer: (input) => createGeminiStreamSerializer({ model: input.model }),
+  forwardNative({ input, res, out, started, hooks, streaming, decoder }) {
+    if (streaming) {
+      const parser = createGeminiStreamParser({ model: input.model });
+      return forwardStream(res, out, started, { inspect: inspectWith(parser), hooks, decoder });
+    }
+    if (isEmbed(input)) return forwardJson(res, out, started, () => null);
+    return forwardJson(
+      res,
+      out,
+      started,
+      (payload) => usageFromGemini((payload as GeminiResponse | null)?.usageMetadata).billing,
+    );
+  },
+  mappedModel(input, upstreamModel) {
+    // Embedding batches name the model inside each request; a single embedding names none.
+    const body = input.body ?? {};
+    if (!isEmbed(input)) return { model: upstreamModel };
+    if (!Array.isArray(body.requests)) return {};
+    const requests = (body.requests as unknown[]).map((r) =>
+      r && typeof r === 'object' ? { ...(r as Body), model: `models/${upstreamModel}` } : r,
+    );
+    return { requests };
+  },
+  nativeUrl: (url, input) => (isEmbed(input) ? url.replace(/:[A-Za-z]+(\?.*)?$/, `:${embedAction(input.body ?? {})}`) : url),
+  cutStreamTail: () => '',
+};

@@ -1,0 +1,91 @@
+/**
+ * OpenAI-format clients: every `/v1/*` endpoint. Their bodies are already OpenAI's, so a channel
+ * takes them as they are, except when it converts an endpoint through an adapter of its own, and
+ * `/v1/responses` for channels without a Responses API, which goes as chat and comes back as a
+ * Responses answer or event stream.
+ */
+import { randomBytes } from 'node:crypto';
+import { convertResponsesToChat } from '../protocol/responses-request.js';
+import { convertChatToResponse } from '../protocol/responses-answer.js';
+import { createResponsesSseSerializer } from '../protocol/responses-stream.js';
+import { createOpenAIChunkSerializer } from '../protocol/openai-chunks.js';
+import { forwardBinary, forwardJson, forwardStream, inspectOpenAIEvent } from '../forward.js';
+import type { Endpoint } from '../endpoints.js';
+import type { RelayInput } from '../types.js';
+import type { ClientFormatDefinition } from './types.js';
+import { convertOnce } from './convert-once.js';
+
+type Provider = Parameters<ClientFormatDefinition['servedBy']>[0];
+
+function adapterFor(provider: Provider, endpoint: Endpoint) {
+  return endpoint === 'chat.completions' ? provider.chat : provider.adapters?.[endpoint];
+}
+
+/** `/v1/responses` for a channel that does not serve it: converted through OpenAI chat. */
+function convertsResponses(provider: Provider, endpoint: Endpoint): boolean {
+  return (
+    endpoint === 'responses' &&
+    !provider.supports('responses') &&
+    provider.supports('chat.completions') &&
+    (provider.chat !== undefined || provider.protocol === 'openai')
+  );
+}
+
+function clientWantsUsage(input: RelayInput): boolean {
+  return (input.body?.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+}
+
+/** The closing chunk of a stream cut short: `content_filter`, then `[DONE]`. */
+function contentFilterTail(input: RelayInput): string {
+  if (input.endpoint === 'responses') return '';
+  const created = Math.floor(Date.now() / 1000);
+  const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
+  const chunk =
+    input.endpoint === 'completions'
+      ? {
+          id,
+          object: 'text_completion',
+          created,
+          model: input.model,
+          choices: [{ index: 0, text: '', finish_reason: 'content_filter' }],
+        }
+      : {
+          id,
+          object: 'chat.completion.chunk',
+          created,
+          model: input.model,
+          choices: [{ index: 0, delta: {}, finish_reason: 'content_filter' }],
+        };
+  return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
+}
+
+export const openaiFormat: ClientFormatDefinition = {
+  servedBy: (provider, input) => provider.supports(input.endpoint) || convertsResponses(provider, input.endpoint),
+  passesThrough: (provider, input) =>
+    !convertsResponses(provider, input.endpoint) && !(input.body && adapterFor(provider, input.endpoint)),
+  toOpenAI(input) {
+    const body = input.body ?? {};
+    if (input.endpoint !== 'responses') return { endpoint: input.endpoint, body };
+    const chat = convertOnce(body, () => convertResponsesToChat(body) as unknown as Record<string, unknown>);
+    return { endpoint: 'chat.completions', body: chat };
+  },
+  fromOpenAI: (input, answer) =>
+    input.endpoint === 'responses' ? convertChatToResponse(answer, { model: input.model, request: input.body }) : answer,
+  serializer: (input) =>
+    input.endpoint === 'responses'
+      ? createResponsesSseSerializer({ model: input.model, request: input.body })
+      : createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model }),
+  forwardNative({ input, res, out, started, hooks, streaming, decoder }) {
+    if (streaming)
+      return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), hooks, decoder });
+    const contentType = String(res.headers['content-type'] ?? '');
+    if (contentType.includes('json') || contentType.startsWith('text/')) return forwardJson(res, out, started);
+    return forwardBinary(res, out, started);
+  },
+  // Only chat and legacy completions take stream_options; the Responses API reports usage itself.
+  asksStreamUsage: (provider, input) =>
+    input.stream &&
+    provider.streamUsageOption === true &&
+    (input.endpoint === 'chat.completions' || input.endpoint === 'completions'),
+  cutStreamTail: contentFilterTail,
+};
