@@ -4,6 +4,7 @@ import type { Endpoint } from './endpoints.js';
 import { relayErrors } from './errors.js';
 import type { Caller } from './caller.js';
 import type { ClientFormat, RelayCaller, RelayInput } from './types.js';
+import { clientFormat } from './formats/registry.js';
 
 /** Prompts with images or audio are large. */
 export const RELAY_BODY_LIMIT = 64 * 1024 * 1024;
@@ -41,9 +42,9 @@ export async function readInput(
   }
   const body = request.body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw relayErrors.badBody('request body must be a JSON object');
-  const record = body as Record<string, unknown>;
-  const model = record.model;
+  const model = (body as Record<string, unknown>).model;
   if (typeof model !== 'string' || model.trim() === '') throw relayErrors.modelRequired();
+  const record = clientFormat(client).check(endpoint, body);
   return { endpoint, body: record, raw: null, contentType: 'application/json', model, stream: record.stream === true, client };
 }
 

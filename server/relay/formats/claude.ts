@@ -13,23 +13,24 @@ import { createClaudeStreamParser } from '../providers/claude/claude-stream.js';
 import { forwardJson, forwardStream, inspectWith } from '../forward.js';
 import type { ClientFormatDefinition } from './types.js';
 import { convertOnce } from './convert-once.js';
+import { edgeCheck } from './edge-check.js';
+import { CLAUDE_MESSAGES } from './claude-schemas.js';
 
 /** A refusal that ends the message: Claude's own `refusal` stop reason. */
 const REFUSAL_TAIL =
   `event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, usage: { output_tokens: 0 } })}\n\n` +
   'event: message_stop\ndata: {"type":"message_stop"}\n\n';
 
+const checkMessages = edgeCheck(CLAUDE_MESSAGES);
+
 export const claudeFormat: ClientFormatDefinition = {
+  check: (_endpoint, body) => checkMessages(body),
   servedBy: (provider) => provider.supports('chat.completions'),
   passesThrough: (provider, input) => input.body !== null && provider.protocol === 'claude',
   toOpenAI(input) {
     const body = input.body ?? {};
-    // The route checked the body against Claude's request shape.
-    const chat = convertOnce(
-      body,
-      () => convertFromClaudeRequest(body as unknown as ClaudeRequest) as unknown as Record<string, unknown>,
-    );
-    return { endpoint: 'chat.completions', body: chat };
+    // Checked against Claude's request shape at the edge (claude-schemas.ts).
+    return { endpoint: 'chat.completions', body: convertOnce(body, () => convertFromClaudeRequest(body as ClaudeRequest)) };
   },
   fromOpenAI: (input, answer) => convertToClaudeResponse(answer, { model: input.model }),
   serializer: (input) => createClaudeSseSerializer({ model: input.model }),

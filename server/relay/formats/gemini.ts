@@ -20,6 +20,9 @@ import { forwardJson, forwardStream, inspectWith } from '../forward.js';
 import type { RelayInput } from '../types.js';
 import type { ClientFormatDefinition } from './types.js';
 import { convertOnce } from './convert-once.js';
+import { edgeCheck } from './edge-check.js';
+import { GEMINI_BATCH_EMBED, GEMINI_EMBED, GEMINI_GENERATE } from './gemini-schemas.js';
+import { relayErrors } from '../errors.js';
 
 type Body = Record<string, unknown>;
 
@@ -30,27 +33,35 @@ function embedAction(body: Body): GeminiEmbedAction {
   return Array.isArray(body.requests) ? 'batchEmbedContents' : 'embedContent';
 }
 
+const checkGenerate = edgeCheck(GEMINI_GENERATE);
+const checkEmbed = edgeCheck(GEMINI_EMBED);
+const checkBatchEmbed = edgeCheck(GEMINI_BATCH_EMBED);
+
 export const geminiFormat: ClientFormatDefinition = {
+  check(endpoint, body, action) {
+    if (endpoint !== 'embeddings') return checkGenerate(body);
+    if (action === 'batchEmbedContents') return checkBatchEmbed(body);
+    const single = checkEmbed(body);
+    // Only a batch carries `requests`: the action decides the answer's shape.
+    if ('requests' in single) throw relayErrors.badBody('requests: only batchEmbedContents takes requests');
+    return single;
+  },
   servedBy: (provider, input) =>
     isEmbed(input) ? provider.protocol === 'gemini' || provider.supports('embeddings') : provider.supports('chat.completions'),
   passesThrough: (provider, input) => input.body !== null && provider.protocol === 'gemini',
   toOpenAI(input) {
     const body = input.body ?? {};
+    // Bodies were checked against Google's request shapes at the edge (gemini-schemas.ts).
     if (isEmbed(input)) {
-      // The route checked the body against Google's embedding request shapes.
-      const request = body as unknown as GeminiEmbedContentRequest | GeminiBatchEmbedContentsRequest;
+      const request = body as GeminiEmbedContentRequest | GeminiBatchEmbedContentsRequest;
       const embed = convertOnce(body, () => ({ ...convertFromGeminiEmbedRequest(embedAction(body), request, input.model) }));
       return { endpoint: 'embeddings', body: embed };
     }
-    const chat = convertOnce(
-      body,
-      () =>
-        convertFromGeminiRequest(body as unknown as GeminiRequest, {
-          model: input.model,
-          stream: input.stream,
-        }) as unknown as Body,
-    );
-    return { endpoint: 'chat.completions', body: chat };
+    const options = { model: input.model, stream: input.stream };
+    return {
+      endpoint: 'chat.completions',
+      body: convertOnce(body, () => convertFromGeminiRequest(body as GeminiRequest, options)),
+    };
   },
   fromOpenAI(input, answer) {
     if (!isEmbed(input)) return convertOpenAIToGeminiResponse(answer as OpenAIChatCompletion, input.model);

@@ -5,15 +5,19 @@
  * Responses answer or event stream.
  */
 import { randomBytes } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import { convertResponsesToChat } from '../protocol/responses-request.js';
 import { convertChatToResponse } from '../protocol/responses-answer.js';
 import { createResponsesSseSerializer } from '../protocol/responses-stream.js';
 import { createOpenAIChunkSerializer } from '../protocol/openai-chunks.js';
 import { forwardBinary, forwardJson, forwardStream, inspectOpenAIEvent } from '../forward.js';
 import type { Endpoint } from '../endpoints.js';
+import type { OpenAIChatRequest } from '../protocol/openai-types.js';
 import type { RelayInput } from '../types.js';
 import type { ClientFormatDefinition } from './types.js';
 import { convertOnce } from './convert-once.js';
+import { edgeCheck, type EdgeCheck } from './edge-check.js';
+import { OPENAI_SCHEMAS } from './openai-schemas.js';
 
 type Provider = Parameters<ClientFormatDefinition['servedBy']>[0];
 
@@ -59,15 +63,28 @@ function contentFilterTail(input: RelayInput): string {
   return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
 }
 
+const checks = new Map<Endpoint, EdgeCheck>();
+const anyObject = edgeCheck(Type.Object({}));
+
 export const openaiFormat: ClientFormatDefinition = {
+  check(endpoint, body) {
+    let check = checks.get(endpoint);
+    if (!check) {
+      const schema = OPENAI_SCHEMAS[endpoint];
+      check = schema ? edgeCheck(schema) : anyObject;
+      checks.set(endpoint, check);
+    }
+    return check(body);
+  },
   servedBy: (provider, input) => provider.supports(input.endpoint) || convertsResponses(provider, input.endpoint),
   passesThrough: (provider, input) =>
     !convertsResponses(provider, input.endpoint) && !(input.body && adapterFor(provider, input.endpoint)),
   toOpenAI(input) {
     const body = input.body ?? {};
+    // Bodies were checked against their endpoint's shape at the edge (openai-schemas.ts).
+    if (input.endpoint === 'chat.completions') return { endpoint: 'chat.completions', body: body as OpenAIChatRequest };
     if (input.endpoint !== 'responses') return { endpoint: input.endpoint, body };
-    const chat = convertOnce(body, () => convertResponsesToChat(body) as unknown as Record<string, unknown>);
-    return { endpoint: 'chat.completions', body: chat };
+    return { endpoint: 'chat.completions', body: convertOnce(body, () => convertResponsesToChat(body)) };
   },
   fromOpenAI: (input, answer) =>
     input.endpoint === 'responses' ? convertChatToResponse(answer, { model: input.model, request: input.body }) : answer,

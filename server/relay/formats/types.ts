@@ -8,16 +8,16 @@ import type { ServerResponse } from 'node:http';
 import type { Endpoint } from '../endpoints.js';
 import type { ProviderDefinition } from '../providers/types.js';
 import type { StreamEvent } from '../protocol/events.js';
+import type { OpenAIChatRequest } from '../protocol/openai-types.js';
 import type { FrameDecoder } from '../providers/types.js';
 import type { AnswerHooks, ForwardResult } from '../forward.js';
 import type { UpstreamResponse } from '../upstream.js';
 import type { RelayInput } from '../types.js';
 
-/** A request as OpenAI's: chat completions (or, for embedding calls, embeddings). */
-export interface OpenAIRequest {
-  endpoint: Endpoint;
-  body: Record<string, unknown>;
-}
+/** A request as OpenAI's: chat completions, or another endpoint's body (embeddings …). */
+export type OpenAIRequest =
+  | { endpoint: 'chat.completions'; body: OpenAIChatRequest }
+  | { endpoint: Exclude<Endpoint, 'chat.completions'>; body: Record<string, unknown> };
 
 export interface StreamSerializer {
   push(event: StreamEvent): string;
@@ -27,6 +27,11 @@ export interface StreamSerializer {
 type Provider = Pick<ProviderDefinition, 'protocol' | 'supports' | 'chat' | 'adapters' | 'streamUsageOption'>;
 
 export interface ClientFormatDefinition {
+  /**
+   * Checks a JSON body at the edge against the shape the relay reads (`variant`: Gemini's action);
+   * returns it, or refuses with a 400 naming the field at fault.
+   */
+  check(endpoint: Endpoint, body: unknown, variant?: string): Record<string, unknown>;
   /** Whether a channel of `provider` can serve the request at all (as it is, or converted). */
   servedBy(provider: Provider, input: RelayInput): boolean;
   /** Whether the request goes to the channel as it is (no conversion). */

@@ -79,6 +79,8 @@ export interface OpenAIChatRequest {
   response_format?: OpenAIResponseFormat;
   reasoning_effort?: string;
   user?: string;
+  /** Open-ended: clients send fields the relay does not read, and they travel on as they are. */
+  [field: string]: unknown;
 }
 
 export interface OpenAIUsage {

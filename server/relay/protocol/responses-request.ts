@@ -15,8 +15,11 @@
 import type {
   OpenAIChatMessage,
   OpenAIChatRequest,
+  OpenAIContentPart,
   OpenAIResponseFormat,
   OpenAIThinkingBlock,
+  OpenAITool,
+  JsonObject,
   OpenAIToolCall,
 } from './openai-types.js';
 
@@ -28,21 +31,9 @@ const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.i
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** A chat content part; `file` is understood by the converters to providers that take documents. */
-export type ChatPart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string; detail?: string } }
-  | { type: 'file'; file: { file_data: string; filename?: string } };
-
-export type ChatMessage = Omit<OpenAIChatMessage, 'content'> & { content?: string | ChatPart[] | null };
-
-export type ChatFromResponses = Omit<OpenAIChatRequest, 'messages' | 'tools'> & {
-  messages: ChatMessage[];
-  tools?: Array<{
-    type: 'function';
-    function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
-  }>;
-  response_format?: Json;
-};
+type ChatPart = OpenAIContentPart;
+type ChatMessage = OpenAIChatMessage;
+type ChatFromResponses = OpenAIChatRequest;
 
 /** Content parts of a Responses message as chat parts (text, images by URL, inline files). */
 function chatParts(content: unknown): ChatPart[] {
@@ -178,15 +169,16 @@ function messagesOf(body: Json): ChatMessage[] {
   return list.messages;
 }
 
-function toolsOf(tools: unknown): ChatFromResponses['tools'] {
-  const out: NonNullable<ChatFromResponses['tools']> = [];
+function toolsOf(tools: unknown): OpenAITool[] | undefined {
+  const out: OpenAITool[] = [];
   for (const raw of Array.isArray(tools) ? tools : []) {
     const tool = obj(raw);
     if (tool?.type !== 'function' || typeof tool.name !== 'string') continue;
-    const fn: NonNullable<ChatFromResponses['tools']>[number]['function'] = { name: tool.name };
+    const fn: OpenAITool['function'] = { name: tool.name };
     if (typeof tool.description === 'string') fn.description = tool.description;
     const parameters = obj(tool.parameters);
-    if (parameters) fn.parameters = parameters;
+    // A client's JSON, parsed from JSON: JSON values all the way down.
+    if (parameters) fn.parameters = parameters as JsonObject;
     if (typeof tool.strict === 'boolean') fn.strict = tool.strict;
     out.push({ type: 'function', function: fn });
   }

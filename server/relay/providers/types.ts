@@ -4,6 +4,7 @@ import type { Endpoint } from '../endpoints.js';
 import type { SseEvent } from '../sse.js';
 import type { CancelSignal, UpstreamResponse } from '../upstream.js';
 import type { StreamEvent } from '../protocol/events.js';
+import type { OpenAIChatRequest } from '../protocol/openai-types.js';
 import type { ClaudeSettings } from './claude/convert-to-claude-messages.js';
 import type { GeminiSettings } from './gemini/gemini-settings.js';
 
@@ -38,17 +39,13 @@ export interface ProviderSettings {
 }
 
 /**
- * How a provider with a protocol of its own serves OpenAI chat requests: the request converted on
- * the way up, the answer (whole or streamed) converted on the way down.
+ * How a provider with a protocol of its own serves OpenAI requests: the request converted on the way
+ * up, the answer (whole or streamed) converted on the way down. `Body` is the OpenAI request it
+ * takes: chat adapters get typed chat bodies; endpoint adapters read their endpoint's fields.
  */
-export interface ChatAdapter {
-  /** The upstream call for an OpenAI chat body whose `model` is already the upstream model. */
-  request(
-    channel: ChannelAccess,
-    body: Record<string, unknown>,
-    stream: boolean,
-    settings: ProviderSettings,
-  ): PreparedCall | Promise<PreparedCall>;
+export interface ChatAdapter<Body = Record<string, unknown>> {
+  /** The upstream call for an OpenAI body whose `model` is already the upstream model. */
+  request(channel: ChannelAccess, body: Body, stream: boolean, settings: ProviderSettings): PreparedCall | Promise<PreparedCall>;
   /**
    * A whole answer as an OpenAI chat.completion (or, for `adapters`, that endpoint's OpenAI answer),
    * with its usage. `request` is the OpenAI body the call was made from, when the relay has it.
@@ -85,7 +82,7 @@ export interface ProviderDefinition {
   /** Asks for usage in the last stream chunk (`stream_options.include_usage`). */
   streamUsageOption: boolean;
   /** Present when chat requests are converted to and from the provider's own protocol. */
-  chat?: ChatAdapter;
+  chat?: ChatAdapter<OpenAIChatRequest>;
   /**
    * The same conversion for other endpoints (embeddings, rerank) served in the provider's own
    * shape: the OpenAI body converted on the way up, the answer to OpenAI's shape on the way down.

@@ -4,7 +4,6 @@
  * converted through the Claude converters. Streams arrive as AWS event streams.
  */
 import type { ProviderDefinition } from '../types.js';
-import type { OpenAIChatRequest } from '../../protocol/openai-types.js';
 import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
 import { convertClaudeResponse } from '../claude/convert-claude-response.js';
 import { createClaudeStreamParser } from '../claude/claude-stream.js';
@@ -29,7 +28,7 @@ export const bedrock: ProviderDefinition = {
   chat: {
     async request(channel, body, stream, settings) {
       const key = awsKeyOf(channel);
-      const converted = convertToClaudeMessages(body as unknown as OpenAIChatRequest, settings.claude);
+      const converted = convertToClaudeMessages(body, settings.claude);
       const url = invokeUrl(channel, converted.body.model, stream);
       const payload = bedrockBody({ ...converted.body }, converted.headers['anthropic-beta']);
       return { target: { url, headers: await signBedrockRequest(url, payload, key) }, body: payload };

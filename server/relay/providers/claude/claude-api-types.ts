@@ -74,6 +74,8 @@ export type ClaudeToolChoice =
 export type ClaudeThinkingConfig = { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
 
 export interface ClaudeRequest {
+  /** Open-ended: fields the relay does not read travel on as they are. */
+  [field: string]: unknown;
   model: string;
   messages: ClaudeMessage[];
   system?: string | ClaudeTextBlock[];

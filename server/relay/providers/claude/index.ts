@@ -1,6 +1,5 @@
 /** Anthropic Claude (type 14): `/v1/messages`, `x-api-key`, chat converted both ways. */
 import type { ProviderDefinition } from '../types.js';
-import type { OpenAIChatRequest } from '../../protocol/openai-types.js';
 import { upstreamErrorMessage } from '../../upstream.js';
 import { convertToClaudeMessages } from './convert-to-claude-messages.js';
 import { claudeErrorOf, convertClaudeResponse } from './convert-claude-response.js';
@@ -19,7 +18,7 @@ export const claude: ProviderDefinition = {
   },
   chat: {
     request(channel, body, stream, settings) {
-      const converted = convertToClaudeMessages(body as unknown as OpenAIChatRequest, settings.claude);
+      const converted = convertToClaudeMessages(body, settings.claude);
       const target = claude.target(channel, 'chat.completions', String(body.model));
       return {
         target: { url: target.url, headers: { ...target.headers, ...converted.headers } },

@@ -75,6 +75,8 @@ export interface GeminiSafetySetting {
 }
 
 export interface GeminiRequest {
+  /** Open-ended: fields the relay does not read travel on as they are. */
+  [field: string]: unknown;
   contents: GeminiContent[];
   systemInstruction?: GeminiContent;
   tools?: GeminiTool[];
@@ -115,6 +117,7 @@ export interface GeminiErrorBody {
 }
 
 export interface GeminiEmbedContentRequest {
+  [field: string]: unknown;
   /** `models/{model}`; required inside batchEmbedContents requests. */
   model?: string;
   content: GeminiContent;
@@ -124,6 +127,7 @@ export interface GeminiEmbedContentRequest {
 }
 
 export interface GeminiBatchEmbedContentsRequest {
+  [field: string]: unknown;
   requests: GeminiEmbedContentRequest[];
 }
 

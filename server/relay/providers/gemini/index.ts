@@ -1,6 +1,5 @@
 /** Google Gemini (type 24): `/{version}/models/{model}:generateContent`, `x-goog-api-key`, chat converted both ways. */
 import type { ProviderDefinition } from '../types.js';
-import type { OpenAIChatRequest } from '../../protocol/openai-types.js';
 import { upstreamErrorMessage } from '../../upstream.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 import { convertGeminiResponse, parseGeminiError } from './convert-gemini-response.js';
@@ -30,7 +29,7 @@ export const gemini: ProviderDefinition = {
   chat: {
     request: (channel, body, stream, settings) =>
       withInlinedImages(body, (inlined) => {
-        const plan = convertToGeminiRequest(inlined as unknown as OpenAIChatRequest, settings.gemini);
+        const plan = convertToGeminiRequest(inlined, settings.gemini);
         const action = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
         return {
           target: {

@@ -7,22 +7,18 @@
 import { privateUpstreamsAllowed, safeFetch } from '../../../http/safe-fetch.js';
 import { refusedCall } from '../refusal.js';
 import type { PreparedCall } from '../types.js';
+import type { OpenAIChatRequest, OpenAIContentPart } from '../../protocol/openai-types.js';
 
 /** Gemini's limit for a whole inline request is 20 MB; one image may not take more. */
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 30_000;
 
-type Json = Record<string, unknown>;
-
 /** Why a linked image could not be inlined; the relay answers it as the client's 400. */
 class ImageFetchError extends Error {}
 
-function linkedImage(part: unknown): { image_url: Json; url: string } | null {
-  if (!part || typeof part !== 'object') return null;
-  const p = part as Json;
-  if (p.type !== 'image_url' || !p.image_url || typeof p.image_url !== 'object') return null;
-  const url = (p.image_url as Json).url;
-  return typeof url === 'string' && /^https?:\/\//i.test(url) ? { image_url: p.image_url as Json, url } : null;
+/** The http(s) link of an image part, or null (data URLs and other parts stay as they are). */
+function linkOf(part: OpenAIContentPart): string | null {
+  return part.type === 'image_url' && /^https?:\/\//i.test(part.image_url.url) ? part.image_url.url : null;
 }
 
 async function dataUrlOf(url: string): Promise<string> {
@@ -49,29 +45,27 @@ async function dataUrlOf(url: string): Promise<string> {
  * The body with every linked image replaced by its data URL (fetched concurrently, once per
  * distinct link). Bodies without linked images are returned as they are.
  */
-export async function inlineLinkedImages(body: Json): Promise<Json> {
-  const messages = Array.isArray(body.messages) ? body.messages : [];
+export async function inlineLinkedImages(body: OpenAIChatRequest): Promise<OpenAIChatRequest> {
   const links = new Set<string>();
-  for (const m of messages) {
-    const content = (m as Json | null)?.content;
-    if (Array.isArray(content)) for (const part of content) if (linkedImage(part)) links.add(linkedImage(part)!.url);
+  for (const m of body.messages) {
+    if (!Array.isArray(m.content)) continue;
+    for (const part of m.content) {
+      const link = linkOf(part);
+      if (link) links.add(link);
+    }
   }
   if (links.size === 0) return body;
   const urls = [...links];
-  const inlined = new Map(urls.map((url, i) => [url, i]));
-  const data = await Promise.all(urls.map(dataUrlOf));
+  const data = new Map(await Promise.all(urls.map(async (url) => [url, await dataUrlOf(url)] as const)));
   return {
     ...body,
-    messages: messages.map((m) => {
-      const content = (m as Json | null)?.content;
-      if (!Array.isArray(content)) return m;
-      return {
-        ...(m as Json),
-        content: content.map((part) => {
-          const linked = linkedImage(part);
-          return linked ? { ...(part as Json), image_url: { ...linked.image_url, url: data[inlined.get(linked.url)!] } } : part;
-        }),
-      };
+    messages: body.messages.map((m) => {
+      if (!Array.isArray(m.content)) return m;
+      const content = m.content.map((part): OpenAIContentPart => {
+        const link = linkOf(part);
+        return link && part.type === 'image_url' ? { ...part, image_url: { ...part.image_url, url: data.get(link)! } } : part;
+      });
+      return { ...m, content };
     }),
   };
 }
@@ -81,10 +75,10 @@ export async function inlineLinkedImages(body: Json): Promise<Json> {
  * fetched, a refused call (the client's 400, no upstream contacted — send with sendUnlessRefused).
  */
 export async function withInlinedImages(
-  body: Json,
-  build: (body: Json) => PreparedCall | Promise<PreparedCall>,
+  body: OpenAIChatRequest,
+  build: (body: OpenAIChatRequest) => PreparedCall | Promise<PreparedCall>,
 ): Promise<PreparedCall> {
-  let inlined: Json;
+  let inlined: OpenAIChatRequest;
   try {
     inlined = await inlineLinkedImages(body);
   } catch (err) {

@@ -5,13 +5,11 @@
  * type's definition hands out one definition per model (`forModel`).
  */
 import type { ProviderDefinition } from '../types.js';
-import type { OpenAIChatRequest } from '../../protocol/openai-types.js';
 import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
 import { createClaudeStreamParser } from '../claude/claude-stream.js';
 import { convertToGeminiRequest } from '../gemini/convert-to-gemini-request.js';
 import { withInlinedImages } from '../gemini/inline-images.js';
 import { sendUnlessRefused } from '../refusal.js';
-import type { OpenAIChatRequest as GeminiChatRequest } from '../../protocol/openai-types.js';
 import { createGeminiStreamParser } from '../gemini/gemini-stream.js';
 import { authorizationFor, vertexAnswer, vertexClaudeBody, vertexErrorMessage, withoutModel } from './vertex-request.js';
 import { claudeUrl, geminiUrl, isClaudeModel } from './vertex-urls.js';
@@ -32,7 +30,7 @@ export const vertexGemini: ProviderDefinition = {
   chat: {
     request: (channel, body, stream, settings) =>
       withInlinedImages(body, async (inlined) => {
-        const plan = convertToGeminiRequest(inlined as unknown as GeminiChatRequest, settings.gemini);
+        const plan = convertToGeminiRequest(inlined, settings.gemini);
         const auth = await authorizationFor(channel, plan.model);
         return { target: { url: geminiUrl(channel, plan.model, stream), headers: auth }, body: JSON.stringify(plan.body) };
       }),
@@ -57,7 +55,7 @@ export const vertexClaude: ProviderDefinition = {
   },
   chat: {
     async request(channel, body, stream, settings) {
-      const converted = convertToClaudeMessages(body as unknown as OpenAIChatRequest, settings.claude);
+      const converted = convertToClaudeMessages(body, settings.claude);
       const model = converted.body.model;
       const auth = await authorizationFor(channel, model);
       // Vertex takes the API version in the body; other headers (anthropic-beta) go along.
