@@ -9,7 +9,7 @@ import type { GatewayContext } from '../context.js';
 import { nowSeconds } from '../db/index.js';
 import type { Channel } from '../db/types.js';
 import { fail } from '../http/errors.js';
-import type { UpstreamTarget } from '../relay/providers/types.js';
+import type { UpstreamTarget } from '../relay/upstream.js';
 import { readText, upstreamAgent, upstreamErrorMessage } from '../relay/upstream.js';
 import { openAIStyleRoot, type ChannelAddress } from './fetch-models.js';
 import { CHANNEL_ENABLED } from './types.js';

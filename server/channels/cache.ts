@@ -4,8 +4,10 @@
  * rebuilt on the bus topic `channel` and every SYNC_FREQUENCY seconds, so writes made by any
  * gateway process show up here.
  */
+import type { Bus } from '../cache/bus.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
 import type { Channel } from '../db/types.js';
-import type { GatewayContext } from '../context.js';
 import { CHANNEL_ENABLED } from './types.js';
 
 export interface Candidate {
@@ -26,7 +28,8 @@ interface Index {
 
 const EMPTY: Index = { byId: new Map(), tiers: new Map() };
 
-type CacheContext = Pick<GatewayContext, 'db' | 'bus' | 'config'>;
+/** What the cache reads from: the database, the bus of changes and the sync period. */
+type CacheContext = { db: Db; bus: Bus; config: Pick<Config, 'syncFrequency'> };
 
 /** Weighted random choice; when every weight is 0 each candidate is equally likely. */
 function weighted(candidates: Candidate[], random: () => number): Candidate | undefined {

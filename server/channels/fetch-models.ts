@@ -10,7 +10,7 @@ import { fail } from '../http/errors.js';
 import { safeFetch } from '../http/safe-fetch.js';
 import { ENDPOINTS } from '../relay/endpoints.js';
 import { providerFor } from '../relay/providers/registry.js';
-import type { UpstreamTarget } from '../relay/providers/types.js';
+import type { UpstreamTarget } from '../relay/upstream.js';
 import { readText, upstreamAgent, upstreamErrorMessage } from '../relay/upstream.js';
 
 const FETCH_TIMEOUT_MS = 15_000;

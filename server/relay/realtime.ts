@@ -26,7 +26,7 @@ import { holdFor, payerOf, priceFor, reservationFor } from './charge.js';
 import type { RelayInput } from './types.js';
 import { providerFor } from './providers/registry.js';
 import { azure, azureDeployment } from './providers/azure/index.js';
-import type { UpstreamTarget } from './providers/types.js';
+import type { UpstreamTarget } from './upstream.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { upstreamErrorMessage } from './upstream.js';
 import { reportUpstreamFailure } from './health.js';

@@ -1,7 +1,6 @@
 /** Calls upstream providers through one keep-alive connection pool (undici). */
 import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
-import type { UpstreamTarget } from './providers/types.js';
 
 export const upstreamAgent = new Agent({
   keepAliveTimeout: 30_000,
@@ -12,6 +11,12 @@ export const upstreamAgent = new Agent({
 });
 
 export type UpstreamResponse = Dispatcher.ResponseData;
+
+/** Where and how to send one upstream call. */
+export interface UpstreamTarget {
+  url: string;
+  headers: Record<string, string>;
+}
 
 /**
  * Cancels one relayed call when its client goes away. An AbortController would do, but the hot path

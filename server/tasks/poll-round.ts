@@ -7,7 +7,20 @@
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import { baseUrl, callPlatform, platformHeaders, isRecord, parseJson } from './channel.js';
-import type { PollOptions, PollStats } from './poller.js';
+
+export interface PollOptions {
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  signal: AbortSignal;
+  onError: (err: unknown) => void;
+}
+
+export interface PollStats {
+  /** Tasks the upstream reported on. */
+  polled: number;
+  updated: number;
+  refunded: number;
+}
 
 const PAGE = 500;
 const BATCH = 100;

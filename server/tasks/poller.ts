@@ -6,20 +6,7 @@
 import type { GatewayContext } from '../context.js';
 import { pollMidjourney } from './midjourney/poll.js';
 import { pollSuno } from './suno/poll.js';
-
-export interface PollOptions {
-  /** Milliseconds since the epoch. */
-  now: () => number;
-  signal: AbortSignal;
-  onError: (err: unknown) => void;
-}
-
-export interface PollStats {
-  /** Tasks the upstream reported on. */
-  polled: number;
-  updated: number;
-  refunded: number;
-}
+import type { PollOptions, PollStats } from './poll-round.js';
 
 export interface RoundStats {
   midjourney: PollStats;

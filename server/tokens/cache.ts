@@ -5,7 +5,7 @@
  */
 import { BlockList } from 'node:net';
 import type { Bus } from '../cache/bus.js';
-import type { GatewayContext } from '../context.js';
+import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { Token } from '../db/types.js';
 import { parseAllowIps } from './allow-ips.js';
@@ -155,7 +155,7 @@ export class TokenCache {
  * context, so app.ts can build it while assembling the context.
  */
 export function createTokenCache(
-  ctx: Pick<GatewayContext, 'db' | 'bus' | 'config'>,
+  ctx: { db: Db; bus: Bus; config: Pick<Config, 'syncFrequency'> },
   options: TokenCacheOptions = {},
 ): TokenCache {
   const cache = new TokenCache(ctx.db, { ttlMs: ctx.config.syncFrequency * 1000, ...options });

@@ -9,9 +9,15 @@ import { hashPassword } from '../auth/password.js';
 import { ROLE_USER, USER_ENABLED } from '../auth/roles.js';
 import { publicSettingString } from './settings.js';
 import { isUniqueViolation } from './db-errors.js';
+import type { PublicUser as PublicUserSchema } from './schemas.js';
 
 /** A user as the console sees it: never the password hash, the access token or the webhook secret. */
 export type PublicUser = Omit<User, 'password' | 'access_token' | 'deleted_at'> & { DeletedAt: number | null };
+
+// The answer schema must describe exactly the row type the repository produces.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const publicUserMatchesSchema: Same<PublicUser, PublicUserSchema> = true;
+void publicUserMatchesSchema;
 
 export function toPublicUser(user: User): PublicUser {
   const { password: _password, access_token: _token, deleted_at, setting, ...rest } = user;

@@ -5,7 +5,6 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Page } from '../http/schemas.js';
-import type { PublicUser as PublicUserRow } from './repository.js';
 
 export const PublicUser = Type.Object({
   id: Type.Integer(),
@@ -37,11 +36,6 @@ export const PublicUser = Type.Object({
   DeletedAt: Nullable(Type.Number()),
 });
 export type PublicUser = Static<typeof PublicUser>;
-
-// The schema must describe exactly the row type the repository produces.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const publicUserMatchesRow: Same<PublicUser, PublicUserRow> = true;
-void publicUserMatchesRow;
 
 // ---- User setting ----
 

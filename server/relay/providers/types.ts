@@ -2,17 +2,11 @@ import type { Channel } from '../../db/types.js';
 import type { Usage } from '../../billing/pricing.js';
 import type { Endpoint } from '../endpoints.js';
 import type { SseEvent } from '../sse.js';
-import type { CancelSignal, UpstreamResponse } from '../upstream.js';
+import type { CancelSignal, UpstreamResponse, UpstreamTarget } from '../upstream.js';
 import type { StreamEvent } from '../protocol/events.js';
 import type { OpenAIChatRequest } from '../protocol/openai-types.js';
 import type { ClaudeSettings } from './claude/convert-to-claude-messages.js';
 import type { GeminiSettings } from './gemini/gemini-settings.js';
-
-/** Where and how to send one upstream call. */
-export interface UpstreamTarget {
-  url: string;
-  headers: Record<string, string>;
-}
 
 /** One upstream call, ready to send. */
 export interface PreparedCall {

@@ -10,8 +10,7 @@ import type { GatewayContext } from '../../context.js';
 import type { Task, TasksTable } from '../../db/types.js';
 import { int, isRecord, str } from '../channel.js';
 import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, failAndRefund } from '../refund.js';
-import { pollRound, type Applied } from '../poll-round.js';
-import type { PollOptions, PollStats } from '../poller.js';
+import { pollRound, type Applied, type PollOptions, type PollStats } from '../poll-round.js';
 import { SUNO_PLATFORM } from './submit.js';
 
 /** A task still unfinished this long after submission has failed. */

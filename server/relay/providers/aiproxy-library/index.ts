@@ -14,7 +14,8 @@ import type { StreamEvent } from '../../protocol/events.js';
 import { callUpstream, upstreamErrorMessage } from '../../upstream.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { nowSeconds, obj, openAICompletion, str, textOf, type Json } from '../kit/chat-text.js';
-import type { ChannelAccess, ProviderDefinition, UpstreamTarget } from '../types.js';
+import type { ChannelAccess, ProviderDefinition } from '../types.js';
+import type { UpstreamTarget } from '../../upstream.js';
 
 const DEFAULT_BASE_URL = 'https://api.aiproxy.io';
 

@@ -4,7 +4,8 @@
  */
 import type { Endpoint } from '../../endpoints.js';
 import { noStream } from '../../protocol/openai-embeddings.js';
-import type { ChatAdapter, ChannelAccess, ProviderDefinition, UpstreamTarget } from '../types.js';
+import type { ChatAdapter, ChannelAccess, ProviderDefinition } from '../types.js';
+import type { UpstreamTarget } from '../../upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
 import { cohereErrorMessage, convertCohereChatAnswer, convertToCohereChat } from './convert-cohere.js';
 import { createCohereStreamParser } from './cohere-stream.js';

@@ -8,7 +8,8 @@ import { SseParser, type SseEvent } from '../../sse.js';
 import { callUpstream } from '../../upstream.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { obj } from '../kit/chat-text.js';
-import type { ChannelAccess, ProviderDefinition, UpstreamTarget } from '../types.js';
+import type { ChannelAccess, ProviderDefinition } from '../types.js';
+import type { UpstreamTarget } from '../../upstream.js';
 import {
   convertCozeAnswer,
   convertToCozeChat,

@@ -12,7 +12,8 @@ import type { Endpoint } from '../../endpoints.js';
 import { embeddingList, noStream, rerankAnswer, vectorsOf, wantsBase64 } from '../../protocol/openai-embeddings.js';
 import { upstreamErrorMessage } from '../../upstream.js';
 import { obj, type Json } from '../kit/chat-text.js';
-import type { ChatAdapter, ChannelAccess, ProviderDefinition, UpstreamTarget } from '../types.js';
+import type { ChatAdapter, ChannelAccess, ProviderDefinition } from '../types.js';
+import type { UpstreamTarget } from '../../upstream.js';
 
 const DEFAULT_BASE_URL = 'https://api.jina.ai';
 

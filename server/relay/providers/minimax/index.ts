@@ -12,7 +12,8 @@ import { callUpstream, upstreamErrorMessage } from '../../upstream.js';
 import { usageOf } from '../../usage.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { obj, str } from '../kit/chat-text.js';
-import type { ChannelAccess, ProviderDefinition, UpstreamTarget } from '../types.js';
+import type { ChannelAccess, ProviderDefinition } from '../types.js';
+import type { UpstreamTarget } from '../../upstream.js';
 
 const DEFAULT_BASE_URL = 'https://api.minimax.chat';
 

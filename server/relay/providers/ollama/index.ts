@@ -2,7 +2,8 @@
  * Ollama (type 4), native API: chat at `/api/chat` (NDJSON streams), embeddings at `/api/embed`.
  * No key is needed; one given is sent as a Bearer token (for servers behind an authenticating proxy).
  */
-import type { ChatAdapter, ChannelAccess, ProviderDefinition, UpstreamTarget } from '../types.js';
+import type { ChatAdapter, ChannelAccess, ProviderDefinition } from '../types.js';
+import type { UpstreamTarget } from '../../upstream.js';
 import { noStream } from '../../protocol/openai-embeddings.js';
 import { upstreamErrorMessage } from '../../upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
