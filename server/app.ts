@@ -162,9 +162,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   await registerRoutes(app);
 
-  const consoleDir = resolve(config.consoleDir ?? join(process.cwd(), 'dist', 'console'));
-  const hasConsole = existsSync(join(consoleDir, 'index.html'));
-  if (hasConsole) {
+  const consoleDir = config.consoleDir === null ? null : resolve(config.consoleDir);
+  const hasConsole = consoleDir !== null && existsSync(join(consoleDir, 'index.html'));
+  if (consoleDir && hasConsole) {
     await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false });
   }
   app.setNotFoundHandler((request, reply) => {

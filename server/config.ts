@@ -15,7 +15,7 @@ export interface Config {
   syncFrequency: number;
   /** When unset, a secret is generated once and kept in the database. */
   sessionSecret: string | null;
-  /** Folder holding the built console (index.html); null disables static serving. */
+  /** Folder holding the built console (CONSOLE_DIR, default dist/console); null (set empty) serves none. */
   consoleDir: string | null;
   /** Run migrations and background jobs (one master node in a cluster). */
   isMaster: boolean;
@@ -97,7 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1, 86_400),
     channelTestFrequency: intVar(env, 'CHANNEL_TEST_FREQUENCY', 0, 0, 7 * 24 * 60),
     sessionSecret,
-    consoleDir: env.CONSOLE_DIR === '' ? null : (env.CONSOLE_DIR ?? null),
+    consoleDir: env.CONSOLE_DIR === '' ? null : (env.CONSOLE_DIR ?? 'dist/console'),
     isMaster: env.NODE_TYPE !== 'slave',
     nodeTimeoutMs: intVar(env, 'NODE_TIMEOUT', 30, 2, 3600) * 1000,
     trustProxy: boolVar(env, 'TRUST_PROXY', false),

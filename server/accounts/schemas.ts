@@ -13,7 +13,7 @@ export const LoginBody = Type.Object({
 export type LoginBody = Static<typeof LoginBody>;
 
 /**
- * POST /api/user/register. Lengths are checked by the handler (with the spec's messages); the
+ * POST /api/user/register. Lengths are checked by the handler (with the family's refusals); the
  * schema only caps what is read.
  */
 export const RegisterBody = Type.Object({

@@ -1,4 +1,4 @@
-/** Field rules of a channel (spec sections 5 and 9); each check throws `fail` with the spec's message. */
+/** Field rules of a channel; each check throws `fail` with its refusal. */
 import { fail } from '../http/errors.js';
 import type { RefusalCode } from '../http/refusals.js';
 import {

@@ -1,7 +1,7 @@
 /**
  * The admin channel API. Reads need an admin; so do creating, quick edits (status, priority,
  * weight), enabling or disabling a tag and the abilities repair. Full edits, copies, deletes and
- * tag edits need the root user (spec section 6). Every change is announced on the bus topic
+ * tag edits need the root user. Every change is announced on the bus topic
  * `channel`, which the channel cache of every gateway process follows.
  */
 import type { FastifyInstance } from 'fastify';

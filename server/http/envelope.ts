@@ -19,7 +19,7 @@ export interface Page<T> {
   page_size: number;
 }
 
-/** Reads `p` (1-based) and `page_size` (or `size`) with the spec's default of 10 and a cap of 100. */
+/** Reads `p` (1-based) and `page_size` (or `size`): 10 a page unless asked, at most 100. */
 export function pageParams(query: { p?: unknown; page_size?: unknown; size?: unknown }): {
   page: number;
   pageSize: number;

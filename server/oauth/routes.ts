@@ -1,5 +1,5 @@
 /**
- * Third-party login and account binding (spec §7 "OAuth and binding"):
+ * Third-party login and account binding:
  * - GET /api/oauth/state?aff → a state bound to this browser;
  * - GET /api/oauth/{github|oidc|linuxdo}?code&state → binds the account to the signed-in user
  *   (message 'bind'), or logs in / signs up and starts the session like a password login;

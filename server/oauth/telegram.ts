@@ -8,7 +8,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { fail } from '../http/errors.js';
 import type { Identity } from './providers.js';
 
-/** The fields the console forwards from the widget (spec §7). */
+/** The fields the console forwards from Telegram's login widget. */
 export const TELEGRAM_FIELDS = ['id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date', 'hash', 'lang'] as const;
 export type TelegramData = Partial<Record<(typeof TELEGRAM_FIELDS)[number], string>>;
 

@@ -1,4 +1,4 @@
-/** GET /api/pricing: the model pricing table (spec 3 "Pricing item"), imported by the console as types. */
+/** GET /api/pricing: the model pricing table, imported by the console as types. */
 import { Type, type Static } from '@sinclair/typebox';
 import { UserGroups } from '../users/schemas.js';
 import { EnvelopeFields } from '../http/schemas.js';

@@ -8,7 +8,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Envelope, EnvelopeFields, Page } from '../http/schemas.js';
 
-/** 1 unused, 2 disabled, 3 used (spec 4). */
+/** 1 unused, 2 disabled, 3 used. */
 export const REDEMPTION_UNUSED = 1;
 export const REDEMPTION_DISABLED = 2;
 export const REDEMPTION_USED = 3;

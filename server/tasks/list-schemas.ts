@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Envelope, Page } from '../http/schemas.js';
 
-/** Midjourney actions the console names (spec 4); submissions may also be VIDEO or EDITS (midjourney/actions.ts). */
+/** Midjourney actions the console names; submissions may also be VIDEO or EDITS (midjourney/actions.ts). */
 export const MJ_ACTIONS = [
   'IMAGINE',
   'UPSCALE',
@@ -26,10 +26,10 @@ export const MJ_ACTIONS = [
   'SWAP_FACE',
 ] as const;
 
-/** Midjourney submit codes (spec 4): 1 submitted, 21 waiting, 22 duplicate, 0 not submitted. */
+/** Midjourney submit codes: 1 submitted, 21 waiting, 22 duplicate, 0 not submitted. */
 export const MJ_CODES = { notSubmitted: 0, submitted: 1, waiting: 21, duplicate: 22 } as const;
 
-/** Midjourney task statuses (spec 4). */
+/** Midjourney task statuses, as midjourney-proxy reports them. */
 export const MJ_STATUSES = ['NOT_START', 'SUBMITTED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'MODAL'] as const;
 
 /** Other platforms' task statuses: the drawing ones plus QUEUED, UNKNOWN and '' (still submitting). */

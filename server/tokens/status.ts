@@ -1,4 +1,4 @@
-/** Token status (spec section 4). Users set 1 or 2; the relay marks 3 and 4. */
+/** Token status: 1 enabled, 2 disabled (users set these), 3 expired, 4 exhausted (the relay marks these). */
 export const TOKEN_ENABLED = 1;
 export const TOKEN_DISABLED = 2;
 export const TOKEN_EXPIRED = 3;

@@ -1,6 +1,6 @@
 /**
  * Who may do what to whom among users. Pure functions: they read two users and throw `fail` with
- * the spec's message, so the rules stay in one place and the routes only apply the outcome.
+ * its refusal, so the rules stay in one place and the routes only apply the outcome.
  */
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_DISABLED, USER_ENABLED } from '../auth/roles.js';
 import type { RefusalCode } from '../http/refusals.js';
@@ -50,7 +50,7 @@ const ROOT_REFUSALS: Partial<Record<ManageAction, RefusalCode>> = {
   promote: 'user.already_root',
 };
 
-/** The result of POST /api/user/manage, or a refusal (spec section 6). */
+/** The result of POST /api/user/manage (promote, demote, disable, enable, delete), or a refusal. */
 export function planManage(actor: Actor, target: Target, action: ManageAction): ManageOutcome {
   if (target.deleted_at !== null) throw fail('user.deleted');
   const rootRefusal = target.role >= ROLE_ROOT ? ROOT_REFUSALS[action] : undefined;

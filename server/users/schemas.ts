@@ -154,7 +154,7 @@ export type UserQueryQuery = Static<typeof UserQueryQuery>;
 export const UserIdParams = Type.Object({ id: Type.Integer() });
 export type UserIdParams = Static<typeof UserIdParams>;
 
-/** POST /api/user/. Missing fields get the spec's message rather than a schema error. */
+/** POST /api/user/. Missing fields get the family's refusal rather than a schema error. */
 export const CreateUserBody = Type.Object({
   username: Type.Optional(Type.String({ maxLength: 64 })),
   display_name: Type.Optional(Type.String({ maxLength: 64 })),

@@ -6,7 +6,7 @@
 import { fail } from '../http/errors.js';
 import type { UserSetting, UserSettingBody, UserSettingView } from './schemas.js';
 
-/** The spec's fallback when a user never set a warning threshold (1 USD at the default rate). */
+/** The warning threshold of a user who never set one: 1 USD at the default rate. */
 export const DEFAULT_QUOTA_WARNING_THRESHOLD = 500_000;
 
 const DEFAULTS: UserSetting = {

@@ -1,4 +1,4 @@
-/** Field rules shared by the user endpoints (spec sections 5 and 9); each throws `fail`. */
+/** Field rules shared by the user endpoints; each throws `fail`. */
 import { fail } from '../http/errors.js';
 
 export const USERNAME_MAX = 12;
@@ -21,7 +21,7 @@ export function checkDisplayName(raw: string): string {
   return name;
 }
 
-/** At least 8 characters; at most 20 where the spec caps it (registration, own password). */
+/** At least 8 characters; at most 20 where the console caps it (registration, own password). */
 export function checkPassword(password: string, limits: { max: boolean }): void {
   if (password.length < PASSWORD_MIN) throw fail('user.password_too_short', { min: PASSWORD_MIN });
   if (limits.max && password.length > PASSWORD_MAX) throw fail('user.password_too_long', { max: PASSWORD_MAX });

@@ -8,7 +8,7 @@ import { isRecord, str } from '../channel.js';
 import { taskErrors } from '../errors.js';
 import type { MJ_ACTIONS } from '../list-schemas.js';
 
-/** Every action a submission may perform: the console's (spec 4) and video and edits. */
+/** Every action a submission may perform: those the console names, and video and edits. */
 export type MjAction = (typeof MJ_ACTIONS)[number] | 'VIDEO' | 'EDITS';
 
 /** Submit kinds: the last segment of `/mj/submit/<kind>` (face swap is `/mj/insight-face/swap`). */
