@@ -51,6 +51,11 @@ async function sessionSecret(config: Config, options: OptionStore): Promise<stri
   return generated;
 }
 
+const trustHops =
+  (hops: number) =>
+  (_address: string, hop: number): boolean =>
+    hop < hops;
+
 function isApiPath(url: string): boolean {
   return /^\/(api|v1|v1beta|pg|mj|suno|dashboard)(\/|$|\?)/.test(url);
 }
@@ -141,7 +146,8 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseDsn, type DbTarget } from './db/dsn.js';
 import { API_LIMITS, type ApiLimits } from './ratelimit/limiter.js';
 
@@ -24,8 +25,12 @@ export interface Config {
    * quota its calls held is resolved (NODE_TIMEOUT, seconds).
    */
   nodeTimeoutMs: number;
-  /** Trust X-Forwarded-For (behind a reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For / X-Forwarded-Proto to believe (TRUST_PROXY): false, a number of
+   * proxy hops in front of the gateway, or the proxies' addresses and CIDRs. The client's address is
+   * the one the last trusted hop saw, so a client cannot pass an address of its choosing.
+   */
+  trustProxy: false | number | string[];
   logLevel: string;
   /** Console API rate limits; env GLOBAL_API_RATE_LIMIT(_DURATION), CRITICAL_RATE_LIMIT(_DURATION), SEARCH_RATE_LIMIT(_DURATION). */
   rateLimits: ApiLimits;
@@ -51,12 +56,30 @@ function intVar(env: Env, name: string, fallback: number, min: number, max: numb
   return n;
 }
 
-function boolVar(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+/** TRUST_PROXY: false (default), true (one proxy), a hop count, or comma-separated proxy addresses/CIDRs. */
+function trustProxyVar(raw: string | undefined): false | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new ConfigError('TRUST_PROXY', `at most 10 proxy hops, got ${hops}`);
+    return hops;
+  }
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 4 ? 32 : 128;
+    const badBits = bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > maxBits);
+    if (family === 0 || badBits || rest.length > 0) {
+      throw new ConfigError('TRUST_PROXY', `expected true, a hop count or proxy addresses/CIDRs, got "${entry}"`);
+    }
+  }
+  return list;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -100,7 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
     consoleDir: env.CONSOLE_DIR === '' ? null : (env.CONSOLE_DIR ?? 'dist/console'),
     isMaster: env.NODE_TYPE !== 'slave',
     nodeTimeoutMs: intVar(env, 'NODE_TIMEOUT', 30, 2, 3600) * 1000,
-    trustProxy: boolVar(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxyVar(env.TRUST_PROXY),
     logLevel,
   };
 }

@@ -36,7 +36,7 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
       // Same message for unknown users and wrong passwords: no account enumeration.
       if (!user || !(await verifyPassword(password, user.password))) throw fail('account.wrong_credentials');
       if (user.status !== USER_ENABLED) throw fail('account.wrong_credentials');
-      startSession(reply, user.id);
+      startSession(request, reply, user.id);
       return ok(toPublicUser(user), '');
     },
   );

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export const SESSION_COOKIE = 'session';
 const MAX_AGE_SECONDS = 30 * 24 * 3600;
 
-export function startSession(reply: FastifyReply, userId: number): void {
+export function startSession(request: FastifyRequest, reply: FastifyReply, userId: number): void {
   const issued = Math.floor(Date.now() / 1000);
   reply.setCookie(SESSION_COOKIE, `${userId}.${issued}`, {
     path: '/',
@@ -12,6 +12,8 @@ export function startSession(reply: FastifyReply, userId: number): void {
     sameSite: 'strict',
     signed: true,
     maxAge: MAX_AGE_SECONDS,
+    // Over HTTPS (directly, or behind a trusted proxy that says so) the cookie never travels in clear.
+    secure: request.protocol === 'https',
   });
 }
 

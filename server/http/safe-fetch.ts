@@ -149,10 +149,33 @@ const systemResolver: Resolver = async (hostname) => {
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-/** Reads `ALLOW_PRIVATE_UPSTREAMS` (true/1) at the moment of the call. */
+/**
+ * Reads `ALLOW_PRIVATE_UPSTREAMS` (true/1) at the moment of the call: whether an admin's channel
+ * upstreams (a base URL, a Vertex token address) may be on the gateway's own network. Anything a
+ * user supplies (links in prompts, webhooks, OAuth calls, drawing images) never gets it.
+ */
 export function privateUpstreamsAllowed(env: Record<string, string | undefined> = process.env): boolean {
   const raw = env.ALLOW_PRIVATE_UPSTREAMS;
   return raw === 'true' || raw === '1';
+}
+
+/**
+ * `ALLOW_PRIVATE_HOSTS`: host names or addresses (comma-separated) an operator trusts on a private
+ * network — a self-hosted WeChat server, an internal webhook receiver — which every fetch may reach.
+ * Read at the moment of the call; link-local and unspecified addresses stay refused even then.
+ */
+export function trustedPrivateHosts(env: Record<string, string | undefined> = process.env): ReadonlySet<string> {
+  return new Set(
+    (env.ALLOW_PRIVATE_HOSTS ?? '')
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[|\]$/g, ''),
+      )
+      .filter(Boolean),
+  );
 }
 
 function checkedUrl(raw: string | URL): URL {
@@ -170,6 +193,7 @@ function checkedUrl(raw: string | URL): URL {
 async function vettedAddress(url: URL, allowPrivate: boolean, resolve: Resolver): Promise<ResolvedAddress> {
   // WHATWG parsing already turned decimal, octal and short IPv4 forms into dotted quads.
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  const trusted = trustedPrivateHosts();
   let addresses: ResolvedAddress[];
   const literal = isIP(host);
   if (literal !== 0) addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
@@ -183,7 +207,8 @@ async function vettedAddress(url: URL, allowPrivate: boolean, resolve: Resolver)
   }
   for (const a of addresses) {
     const kind = classifyAddress(a.address);
-    if (kind === 'blocked' || (kind === 'private' && !allowPrivate)) {
+    const allowed = allowPrivate || trusted.has(host) || trusted.has(a.address);
+    if (kind === 'blocked' || (kind === 'private' && !allowed)) {
       throw new SafeFetchError(`不允许访问内网或保留地址：${host}（${a.address}）`, 'blocked');
     }
   }

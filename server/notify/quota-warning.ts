@@ -15,7 +15,7 @@ import { createHmac } from 'node:crypto';
 import type { GatewayContext } from '../context.js';
 import { USER_TOPIC } from '../users/user-cache.js';
 import { formatQuota } from '../users/quota-format.js';
-import { privateUpstreamsAllowed, safeFetch } from '../http/safe-fetch.js';
+import { safeFetch } from '../http/safe-fetch.js';
 
 export const WARNING_INTERVAL_MS = 2 * 3600 * 1000;
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
@@ -195,7 +195,6 @@ class QuotaWarnings {
       method: 'POST',
       headers,
       body,
-      allowPrivate: privateUpstreamsAllowed(),
       timeoutMs: 10_000,
       maxBytes: 64 * 1024,
     });

@@ -2,14 +2,14 @@
  * The third-party identity providers: how each one turns what the browser brought back (an
  * authorization code, a WeChat verification code) into an identity — the provider's stable user
  * id, a login name, a display name and an e-mail address when it gives one. Every call goes
- * through the SSRF-safe fetcher; admin-configured addresses (OIDC, the WeChat server) may be
- * private only with ALLOW_PRIVATE_UPSTREAMS.
+ * through the SSRF-safe fetcher to public addresses only: these calls carry what a browser brought
+ * back, and ALLOW_PRIVATE_UPSTREAMS opens the gateway's network to channel upstreams alone.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { OptionStore } from '../options/store.js';
 import type { OptionKey } from '../options/registry.js';
 import { fail } from '../http/errors.js';
-import { privateUpstreamsAllowed, safeFetch, SafeFetchError } from '../http/safe-fetch.js';
+import { safeFetch, SafeFetchError } from '../http/safe-fetch.js';
 
 export type ProviderKey = 'github' | 'oidc' | 'linuxdo' | 'wechat' | 'telegram';
 /** The providers a browser reaches by redirect and that come back to /oauth/{type}. */
@@ -88,7 +88,6 @@ async function fetchJson(
     res = await safeFetch(url, {
       ...init,
       headers: { 'User-Agent': USER_AGENT, Accept: 'application/json', ...init.headers },
-      allowPrivate: privateUpstreamsAllowed(),
       timeoutMs: TIMEOUT_MS,
       maxBytes: MAX_BYTES,
     });

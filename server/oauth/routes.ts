@@ -50,8 +50,8 @@ function redirectUri(request: FastifyRequest, provider: RedirectProvider): strin
 }
 
 /** Logs `user` in exactly as the password login does: the session cookie, and the user as data. */
-function logIn(reply: FastifyReply, user: User) {
-  startSession(reply, user.id);
+function logIn(request: FastifyRequest, reply: FastifyReply, user: User) {
+  startSession(request, reply, user.id);
   return ok(toPublicUser(user), '');
 }
 
@@ -93,7 +93,7 @@ export default async function oauthRoutes(base: FastifyInstance): Promise<void> 
         const identity = await identityOf(provider, code, request);
         const signedIn = await sessionUser(request);
         if (signedIn) return ok(toPublicUser(await bindIdentity(ctx, signedIn, provider, identity)), 'bind');
-        return logIn(reply, await signInWith(ctx, provider, identity, aff));
+        return logIn(request, reply, await signInWith(ctx, provider, identity, aff));
       },
     );
   }
@@ -107,7 +107,7 @@ export default async function oauthRoutes(base: FastifyInstance): Promise<void> 
 
   app.get('/api/oauth/wechat', { schema: { querystring: WeChatQuery }, preHandler: criticalLimit }, async (request, reply) => {
     const identity = await wechatIdentity(options, wechatCode(request.query), request.log);
-    return logIn(reply, await signInWith(ctx, 'wechat', identity, request.query.aff ?? ''));
+    return logIn(request, reply, await signInWith(ctx, 'wechat', identity, request.query.aff ?? ''));
   });
 
   app.get(
@@ -127,7 +127,7 @@ export default async function oauthRoutes(base: FastifyInstance): Promise<void> 
   app.get(
     '/api/oauth/telegram/login',
     { schema: { querystring: TelegramQuery }, preHandler: criticalLimit },
-    async (request, reply) => logIn(reply, await signInWith(ctx, 'telegram', telegramIdentity(request.query), '')),
+    async (request, reply) => logIn(request, reply, await signInWith(ctx, 'telegram', telegramIdentity(request.query), '')),
   );
 
   app.get(

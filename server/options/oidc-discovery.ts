@@ -10,7 +10,7 @@ import { requireRoot } from '../auth/guard.js';
 import { Envelope } from '../http/schemas.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { privateUpstreamsAllowed, safeFetch } from '../http/safe-fetch.js';
+import { safeFetch } from '../http/safe-fetch.js';
 
 const DISCOVERY_TIMEOUT_MS = 10_000;
 const DISCOVERY_MAX_BYTES = 512 * 1024;
@@ -71,7 +71,6 @@ export default async function oidcDiscoveryRoutes(base: FastifyInstance): Promis
       try {
         const res = await safeFetch(url, {
           headers: { accept: 'application/json' },
-          allowPrivate: privateUpstreamsAllowed(),
           timeoutMs: DISCOVERY_TIMEOUT_MS,
           maxBytes: DISCOVERY_MAX_BYTES,
         });

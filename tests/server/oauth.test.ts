@@ -54,17 +54,18 @@ function person(login: string, extra: Partial<ProviderUser> = {}): ProviderUser 
 
 let standIn: OAuthStandIn;
 let restoreEndpoints: () => void;
-const privateBefore = process.env.ALLOW_PRIVATE_UPSTREAMS;
+const hostsBefore = process.env.ALLOW_PRIVATE_HOSTS;
 
 beforeAll(async () => {
   standIn = await startOAuthStandIn();
   restoreEndpoints = overrideFixedEndpoints(standIn.fixedEndpoints);
-  process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+  // The stand-in runs on loopback: the operator names it as a trusted private host.
+  process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
 });
 afterAll(async () => {
   restoreEndpoints?.();
-  if (privateBefore === undefined) delete process.env.ALLOW_PRIVATE_UPSTREAMS;
-  else process.env.ALLOW_PRIVATE_UPSTREAMS = privateBefore;
+  if (hostsBefore === undefined) delete process.env.ALLOW_PRIVATE_HOSTS;
+  else process.env.ALLOW_PRIVATE_HOSTS = hostsBefore;
   await standIn?.close();
 });
 
@@ -331,13 +332,15 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
       });
     });
 
-    it('OIDC: a private provider address is refused without ALLOW_PRIVATE_UPSTREAMS', async () => {
-      delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+    it('OIDC: a private provider address is refused unless named a trusted host (private upstreams do not open it)', async () => {
+      delete process.env.ALLOW_PRIVATE_HOSTS;
+      process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
       try {
         const res = await oauthLogin(tg.client(), 'oidc', person('private'));
         expect(res.body).toMatchObject({ success: false, message: 'OIDC 授权失败，请稍后再试' });
       } finally {
-        process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+        delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+        process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
       }
     });
 

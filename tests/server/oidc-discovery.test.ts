@@ -1,7 +1,8 @@
 /**
  * POST /api/option/oidc_discovery against the real gateway: a local server plays the OpenID
- * provider. Loopback is a private address, so the SSRF-safe fetcher refuses it unless
- * ALLOW_PRIVATE_UPSTREAMS is set; link-local stays refused even then. Root only.
+ * provider. Loopback is a private address, so the SSRF-safe fetcher refuses it unless the operator
+ * names it in ALLOW_PRIVATE_HOSTS (ALLOW_PRIVATE_UPSTREAMS opens channel upstreams only); link-local
+ * stays refused even then. Root only.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -83,10 +84,12 @@ describe('OIDC discovery', () => {
     seen = [];
   });
   afterEach(() => {
+    delete process.env.ALLOW_PRIVATE_HOSTS;
     delete process.env.ALLOW_PRIVATE_UPSTREAMS;
   });
 
-  it('refuses a provider on a private address while private upstreams are blocked', async () => {
+  it('refuses a provider on a private address, even with private upstreams allowed', async () => {
+    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
     const res = await discover(`${providerUrl}/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(false);
@@ -95,8 +98,8 @@ describe('OIDC discovery', () => {
     expect(seen).toEqual([]);
   });
 
-  it('answers the three endpoints when private upstreams are allowed, storing nothing', async () => {
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+  it('answers the three endpoints from a private host the operator trusts, storing nothing', async () => {
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     const res = await discover(`  ${providerUrl}/.well-known/openid-configuration `);
     expect(res.body).toEqual({
       success: true,
@@ -113,7 +116,7 @@ describe('OIDC discovery', () => {
   });
 
   it('fails with the reason when the document is missing, not JSON, incomplete or unsafe', async () => {
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     const cases: Array<[string, string]> = [
       ['/missing/.well-known/openid-configuration', 'HTTP 404'],
       ['/html', '返回的不是 JSON'],
@@ -126,8 +129,8 @@ describe('OIDC discovery', () => {
     }
   });
 
-  it('never follows a redirect to a link-local address, even with private upstreams allowed', async () => {
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+  it('never follows a redirect to a link-local address, even from a trusted host', async () => {
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1,169.254.169.254';
     const res = await discover(`${providerUrl}/to-metadata`);
     expect(res.body.success).toBe(false);
     expect(res.body.message).toContain(FAILED);
@@ -146,7 +149,7 @@ describe('OIDC discovery', () => {
   });
 
   it('is for root only', async () => {
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     const url = `${providerUrl}/.well-known/openid-configuration`;
     expect((await discover(url, tg.client())).status).toBe(401);
     for (const client of [await loginNew('oidc-admin', 10), await loginNew('oidc-user', 1)]) {

@@ -2,7 +2,8 @@
  * Quota warnings through the real gateway: a relayed request that leaves the balance under the
  * user's threshold mails them (real SMTP server) or posts a signed webhook (real HTTPS server that
  * checks the HMAC), at most once per 2 hours (an injectable clock moves time), never delaying the
- * answer, and never to a private address unless ALLOW_PRIVATE_UPSTREAMS says so.
+ * answer, and never to a private address the operator has not named in ALLOW_PRIVATE_HOSTS
+ * (ALLOW_PRIVATE_UPSTREAMS, which opens channel upstreams, does not open webhooks).
  */
 import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -135,6 +136,7 @@ describe('quota warnings', () => {
     warningClock.now = () => Date.now();
     receiver.delayMs = 0;
     delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+    delete process.env.ALLOW_PRIVATE_HOSTS;
     await ctx().kv.delete(`quota-warning:${f.userId}`);
     await setQuota(50_000_000);
     await setOption('QuotaRemindThreshold', 1000);
@@ -193,7 +195,7 @@ describe('quota warnings', () => {
   });
 
   it('posts a webhook signed with HMAC-SHA256 of the body under the user secret', async () => {
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     await setSetting({
       notify_type: 'webhook',
       quota_warning_threshold: 2_000_000,
@@ -224,7 +226,7 @@ describe('quota warnings', () => {
   });
 
   it('never delays the answer, even when the webhook receiver is slow', async () => {
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     await setSetting({
       notify_type: 'webhook',
       quota_warning_threshold: 2_000_000,
@@ -241,16 +243,22 @@ describe('quota warnings', () => {
     expect(receiver.hooks.length).toBe(hooks + 1);
   });
 
-  it('refuses a webhook to a private address unless ALLOW_PRIVATE_UPSTREAMS is set', async () => {
+  it('refuses a webhook to a private address the operator has not named', async () => {
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     await setSetting({
       notify_type: 'webhook',
       quota_warning_threshold: 2_000_000,
       webhook_url: receiver.url,
       webhook_secret: SECRET,
     });
+    // The operator withdraws the trust after the user saved the address; opening channel upstreams
+    // does not open webhooks.
+    delete process.env.ALLOW_PRIVATE_HOSTS;
+    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
     const hooks = receiver.hooks.length;
     await setQuota(1_500_000);
     await call();
+    await quotaWarningsIdle(ctx());
     expect(receiver.hooks.length).toBe(hooks);
   });
 });

@@ -18,7 +18,7 @@ describe('linked images for Gemini channels', () => {
   let gemini: ReplayServer;
   let images: Server;
   let imagesUrl: string;
-  const before = process.env.ALLOW_PRIVATE_UPSTREAMS;
+  const before = process.env.ALLOW_PRIVATE_HOSTS;
 
   beforeAll(async () => {
     f = await startRelayFixture('sqlite');
@@ -35,8 +35,9 @@ describe('linked images for Gemini channels', () => {
     await f.addChannel({ type: 24, name: 'gemini', key: 'AIza-upstream', base_url: gemini.url, models: 'gemini-2.5-flash' });
   });
   afterAll(async () => {
-    if (before === undefined) delete process.env.ALLOW_PRIVATE_UPSTREAMS;
-    else process.env.ALLOW_PRIVATE_UPSTREAMS = before;
+    if (before === undefined) delete process.env.ALLOW_PRIVATE_HOSTS;
+    else process.env.ALLOW_PRIVATE_HOSTS = before;
+    delete process.env.ALLOW_PRIVATE_UPSTREAMS;
     await f?.close();
     await gemini?.close();
     await new Promise((resolve) => images?.close(resolve));
@@ -57,7 +58,7 @@ describe('linked images for Gemini channels', () => {
     });
 
   it('fetches the image and sends it inline', async () => {
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     const answer = await ask(`${imagesUrl}/cat.png`);
     expect(answer.choices[0]!.message.content).toContain('Paris');
     const parts = (gemini.requests.at(-1)!.body as { contents: Array<{ parts: unknown[] }> }).contents[0]!.parts;
@@ -66,11 +67,14 @@ describe('linked images for Gemini channels', () => {
 
   it('refuses links that are not images, do not answer, or lead to private addresses', async () => {
     const sent = gemini.requests.length;
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     await expect(ask(`${imagesUrl}/page.html`)).rejects.toMatchObject({ status: 400 });
     await expect(ask(`${imagesUrl}/missing.png`)).rejects.toMatchObject({ status: 400 });
-    delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+    delete process.env.ALLOW_PRIVATE_HOSTS;
+    // A client's link is never a channel upstream: opening those does not open it.
+    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
     await expect(ask(`${imagesUrl}/cat.png`)).rejects.toMatchObject({ status: 400 });
+    delete process.env.ALLOW_PRIVATE_UPSTREAMS;
     expect(gemini.requests.length).toBe(sent);
   });
 });

@@ -346,18 +346,21 @@ await forEachDatabase('midjourney relay', (kind) => {
     await setOption('ServerAddress', '');
     await setOption('MjForwardUrlEnabled', false);
 
-    // The stand-in lives on loopback: refused unless private upstreams are allowed.
+    // The stand-in lives on loopback: the image link came from the upstream's answer, so opening
+    // channel upstreams does not open it; only an operator naming the host does.
+    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
     const blocked = await fetch(`${f.tg.url}/mj/image/${id}`);
+    delete process.env.ALLOW_PRIVATE_UPSTREAMS;
     expect(blocked.status).toBe(502);
     expect(await blocked.json()).toMatchObject({ code: 9, type: 'image_blocked' });
-    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+    process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
     try {
       const image = await fetch(`${f.tg.url}/mj/image/${id}`);
       expect(image.status).toBe(200);
       expect(image.headers.get('content-type')).toBe('image/png');
       expect(Buffer.from(await image.arrayBuffer()).equals(MJ_IMAGE)).toBe(true);
     } finally {
-      delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+      delete process.env.ALLOW_PRIVATE_HOSTS;
     }
     expect((await fetch(`${f.tg.url}/mj/image/no-such-task`)).status).toBe(404);
   });

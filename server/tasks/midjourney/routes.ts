@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import { resolveCaller } from '../../relay/caller.js';
 import { RELAY_BODY_LIMIT } from '../../relay/request.js';
-import { privateUpstreamsAllowed, safeFetch, SafeFetchError } from '../../http/safe-fetch.js';
+import { safeFetch, SafeFetchError } from '../../http/safe-fetch.js';
 import { baseUrl, callPlatform, platformHeaders, isRecord, str } from '../channel.js';
 import { answerIn } from '../../http/wire.js';
 import { relayErrors } from '../../relay/errors.js';
@@ -99,7 +99,6 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
     let res;
     try {
       res = await safeFetch(row.image_url, {
-        allowPrivate: privateUpstreamsAllowed(),
         maxBytes: IMAGE_MAX_BYTES,
         timeoutMs: 60_000,
       });

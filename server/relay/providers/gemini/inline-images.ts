@@ -4,7 +4,7 @@
  * the SSRF-safe fetcher, since the link is the client's — and replaced by data URLs. The converter
  * itself stays pure.
  */
-import { privateUpstreamsAllowed, safeFetch } from '../../../http/safe-fetch.js';
+import { safeFetch } from '../../../http/safe-fetch.js';
 import { refusedCall } from '../refusal.js';
 import type { PreparedCall } from '../types.js';
 import type { OpenAIChatRequest, OpenAIContentPart } from '../../protocol/openai-types.js';
@@ -25,7 +25,6 @@ async function dataUrlOf(url: string): Promise<string> {
   let res;
   try {
     res = await safeFetch(url, {
-      allowPrivate: privateUpstreamsAllowed(),
       timeoutMs: FETCH_TIMEOUT_MS,
       maxBytes: MAX_IMAGE_BYTES,
     });
