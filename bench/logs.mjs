@@ -4,8 +4,9 @@
 //
 // Builds a SQLite database through the app's own migrations, fills `logs` with 2M rows spread over
 // the last 30 days (1 000 users, 3 000 token names, 50 models, 20 channels; 90 % consume rows),
-// then times the functions the /api/log routes call (server/logs/repository.ts), median of
-// RUNS runs after a warm-up. Target: every first page under 50 ms.
+// then times the functions the /api/log routes call (server/logs/list-repository.ts; the cleanup's
+// is in server/logs/repository.ts), median of RUNS runs after a warm-up. Target: every first page
+// under 50 ms.
 // Last, the cleanup of the oldest day is timed once (DELETE /api/log/, batches of 10 000).
 // LOGS_BENCH_DB=/path/file.db keeps the filled database there and reuses it on the next run (the
 // cleanup is then skipped); LOGS_BENCH_ROWS changes the row count.
@@ -14,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate, openDb } from '../server/db/index.js';
-import { deleteLogsBefore, listLogs, logStat } from '../server/logs/repository.js';
+import { listLogs, logStat } from '../server/logs/list-repository.js';
+import { deleteLogsBefore } from '../server/logs/repository.js';
 import { toLogItem } from '../server/logs/view.js';
 
 const ROWS = Number(process.env.LOGS_BENCH_ROWS ?? 2_000_000);

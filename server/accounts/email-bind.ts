@@ -12,6 +12,8 @@ import { currentUser, requireUser } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
+import { findLiveUserIdByEmail } from '../users/identity-repository.js';
+import { updateUser } from '../users/repository.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { consumeVerificationCode } from './codes.js';
 import { emailRuleViolation, isValidEmail, normaliseEmail } from './email-rules.js';
@@ -21,18 +23,6 @@ export const EmailBindQuery = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 32 })),
 });
 export type EmailBindQuery = Static<typeof EmailBindQuery>;
-
-/** Whether a live user other than `userId` holds the address. */
-async function heldByOther(ctx: GatewayContext, email: string, userId: number): Promise<boolean> {
-  const row = await ctx.db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-    .where('deleted_at', 'is', null)
-    .where('id', '!=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /**
  * Binds `rawEmail` to `user` when `rawCode` is the code last mailed to it. The code is used up
@@ -45,9 +35,9 @@ export async function bindEmail(ctx: GatewayContext, user: User, rawEmail: strin
   if (!isValidEmail(email)) throw fail('account.email_invalid');
   const refused = emailRuleViolation(ctx.options, email);
   if (refused) throw fail(refused);
-  if (await heldByOther(ctx, email, user.id)) throw fail('account.email_taken');
+  if ((await findLiveUserIdByEmail(ctx.db, email, user.id)) !== undefined) throw fail('account.email_taken');
   if (!(await consumeVerificationCode(ctx.kv, email, code))) throw fail('account.code_invalid');
-  await ctx.db.updateTable('users').set({ email }).where('id', '=', user.id).execute();
+  await updateUser(ctx.db, user.id, { email });
   publishUserChange(ctx.bus, user.id);
   return email;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { RefusalCode } from '../http/refusals.js';
 import type { OptionStore } from '../options/store.js';
+import { findLiveUserIdByEmail } from '../users/identity-repository.js';
 
 /** The users.email column's width. */
 const MAX_EMAIL_LENGTH = 128;
@@ -41,11 +42,5 @@ export function emailRuleViolation(options: OptionStore, email: string): Refusal
 
 /** Whether a live (not deregistered) user already holds the address. */
 export async function emailTaken(db: Db, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await findLiveUserIdByEmail(db, email)) !== undefined;
 }

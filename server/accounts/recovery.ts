@@ -1,21 +1,11 @@
 import type { GatewayContext } from '../context.js';
-import type { Db } from '../db/index.js';
 import { fail } from '../http/errors.js';
 import { hashPassword } from '../auth/password.js';
+import { findLiveUserIdByEmail } from '../users/identity-repository.js';
+import { updateUser } from '../users/repository.js';
 import { RESET_MINUTES, consumeResetToken, issueResetToken, randomPassword } from './codes.js';
 import { isValidEmail, normaliseEmail } from './email-rules.js';
 import { resetMail } from './mails.js';
-
-async function liveUserIdByEmail(db: Db, email: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .executeTakeFirst();
-  return row?.id;
-}
 
 /**
  * GET /api/reset_password: mails a one-time link to the console's reset page. `origin` is only a
@@ -25,7 +15,7 @@ async function liveUserIdByEmail(db: Db, email: string): Promise<number | undefi
 export async function sendResetLink(ctx: GatewayContext, rawEmail: string, origin: string): Promise<void> {
   const email = normaliseEmail(rawEmail);
   if (!isValidEmail(email)) throw fail('account.email_invalid');
-  if ((await liveUserIdByEmail(ctx.db, email)) === undefined) throw fail('account.email_not_registered');
+  if ((await findLiveUserIdByEmail(ctx.db, email)) === undefined) throw fail('account.email_not_registered');
   const token = await issueResetToken(ctx.kv, email);
   const base = ctx.options.string('ServerAddress') || origin;
   const link = `${base}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
@@ -37,13 +27,9 @@ export async function sendResetLink(ctx: GatewayContext, rawEmail: string, origi
 export async function resetPassword(ctx: GatewayContext, rawEmail: string, token: string): Promise<string> {
   const email = normaliseEmail(rawEmail);
   if (!email || !token || !(await consumeResetToken(ctx.kv, email, token))) throw fail('account.reset_link_invalid');
-  const userId = await liveUserIdByEmail(ctx.db, email);
+  const userId = await findLiveUserIdByEmail(ctx.db, email);
   if (userId === undefined) throw fail('account.reset_link_invalid');
   const password = randomPassword();
-  await ctx.db
-    .updateTable('users')
-    .set({ password: await hashPassword(password) })
-    .where('id', '=', userId)
-    .execute();
+  await updateUser(ctx.db, userId, { password: await hashPassword(password) });
   return password;
 }

@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
 import type { GatewayContext } from '../context.js';
 import type { Db } from '../db/index.js';
 import { nowSeconds } from '../db/index.js';
 import { fail } from '../http/errors.js';
-import { createUser } from '../users/repository.js';
+import { creditUser, rewardInviter } from '../billing/ledger.js';
+import { recordLog } from '../logs/repository.js';
+import { findLiveUserIdByAffCode } from '../users/identity-repository.js';
+import { createUser, findUsername, isUsernameTaken } from '../users/repository.js';
 import { isUniqueViolation } from '../users/db-errors.js';
 import { formatQuota } from '../users/quota-format.js';
 import { consumeVerificationCode } from './codes.js';
@@ -30,23 +32,11 @@ function validate(body: RegisterBody): { username: string; password: string } {
   return { username, password };
 }
 
-export async function usernameExists(db: Db, username: string): Promise<boolean> {
-  // Deregistered users keep their name: it still identifies their old logs.
-  const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-  return row !== undefined;
-}
-
 async function findInviter(db: Db, affCode: string | undefined): Promise<number> {
   const code = affCode?.trim();
   if (!code) return 0;
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('aff_code', '=', code)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
   // An unknown code does not block registration: the link may simply be stale.
-  return row?.id ?? 0;
+  return (await findLiveUserIdByAffCode(db, code)) ?? 0;
 }
 
 /**
@@ -70,7 +60,7 @@ export async function registerUser(ctx: GatewayContext, body: RegisterBody): Pro
     const refused = emailRuleViolation(options, email);
     if (refused) throw fail(refused);
   }
-  if (await usernameExists(db, username)) throw fail('account.username_taken');
+  if (await isUsernameTaken(db, username)) throw fail('account.username_taken');
   if (email) {
     if (await emailTaken(db, email)) throw fail('account.email_taken');
     // Used up last, once everything else passed, so a typo elsewhere does not cost the code.
@@ -118,10 +108,10 @@ export async function createAccount(
       username,
       password,
       email,
-      quota: quotaForNewUser + quotaForInvitee,
       inviter_id: inviterId,
       display_name: account.display_name,
     });
+    await creditUser(trx, userId, quotaForNewUser + quotaForInvitee);
     await inTransaction?.(trx, userId);
     const logs: Array<{ user_id: number; username: string; quota: number; content: string }> = [];
     if (quotaForNewUser > 0) {
@@ -141,31 +131,17 @@ export async function createAccount(
       });
     }
     if (inviterId) {
-      const inviter = await trx
-        .updateTable('users')
-        .set({
-          aff_count: sql`aff_count + 1`,
-          aff_quota: sql`aff_quota + ${quotaForInviter}`,
-          aff_history_quota: sql`aff_history_quota + ${quotaForInviter}`,
-        })
-        .where('id', '=', inviterId)
-        .executeTakeFirst();
-      if (Number(inviter.numUpdatedRows) !== 1) throw fail('account.inviter_missing');
+      if (!(await rewardInviter(trx, inviterId, quotaForInviter))) throw fail('account.inviter_missing');
       if (quotaForInviter > 0) {
-        const row = await trx.selectFrom('users').select('username').where('id', '=', inviterId).executeTakeFirstOrThrow();
         logs.push({
           user_id: inviterId,
-          username: row.username,
+          username: (await findUsername(trx, inviterId)) ?? '',
           quota: quotaForInviter,
           content: `邀请用户 ${username} 注册，奖励 ${formatQuota(options, quotaForInviter)}`,
         });
       }
     }
-    if (logs.length)
-      await trx
-        .insertInto('logs')
-        .values(logs.map((l) => ({ ...l, type: LOG_SYSTEM, created_at: now })))
-        .execute();
+    for (const log of logs) await recordLog(trx, { ...log, type: LOG_SYSTEM, created_at: now });
     return userId;
   });
 }

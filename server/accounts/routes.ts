@@ -5,6 +5,7 @@ import { verifyPassword } from '../auth/password.js';
 import { USER_ENABLED } from '../auth/roles.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
+import { findLiveUserByLogin } from '../users/identity-repository.js';
 import { toPublicUser } from '../users/repository.js';
 import { EmailQuery, LoginBody, RegisterBody, ResetBody, TurnstileQuery, type ResetResult } from './schemas.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
@@ -27,12 +28,7 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
       const username = request.body.username.trim();
       const password = request.body.password;
       if (!username || !password) throw fail('account.bad_params');
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where((eb) => eb.or([eb('username', '=', username), eb.and([eb('email', '=', username), eb('email', '!=', '')])]))
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const user = await findLiveUserByLogin(db, username);
       // Same message for unknown users and wrong passwords: no account enumeration.
       if (!user || !(await verifyPassword(password, user.password))) throw fail('account.wrong_credentials');
       if (user.status !== USER_ENABLED) throw fail('account.wrong_credentials');

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { User } from '../db/types.js';
 import { fail, unauthorized } from '../http/errors.js';
+import { findUserByAccessToken } from '../users/identity-repository.js';
+import { findUserById } from '../users/repository.js';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_ENABLED } from './roles.js';
 import { sessionUserId } from './session.js';
 
@@ -28,11 +30,11 @@ async function authenticate(request: FastifyRequest): Promise<User> {
   let user: User | undefined;
   const sessionId = sessionUserId(request);
   if (sessionId !== null) {
-    user = await db.selectFrom('users').selectAll().where('id', '=', sessionId).executeTakeFirst();
+    user = await findUserById(db, sessionId);
   } else {
     const token = accessTokenOf(request);
     if (!token) throw unauthorized();
-    user = await db.selectFrom('users').selectAll().where('access_token', '=', token).executeTakeFirst();
+    user = await findUserByAccessToken(db, token);
     if (!user) throw unauthorized('auth.invalid_access_token');
   }
   if (!user || user.deleted_at !== null) throw unauthorized('auth.session_expired');

@@ -14,31 +14,13 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
 import type { DbKind } from '../db/dsn.js';
 import type { PreparedStatements } from '../db/prepared.js';
+import { insertLogRows } from '../logs/repository.js';
 import { LOG_REFUND } from '../logs/types.js';
 import type { Balances, CheckpointOp, JournalOp, LogRow, ReserveOp, ReserveOutcome, SettleOp } from './journal-ops.js';
 
 type Trx = Transaction<Database>;
 
-/** The columns of every log row and reservation row the journal inserts (all rows name all of them). */
-export const LOG_COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'token_id',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel_id',
-  'group',
-  'ip',
-  'other',
-] as const;
+/** The columns of every reservation row the journal inserts (all rows name all of them). */
 export const RESERVATION_COLUMNS = [
   'id',
   'node',
@@ -208,7 +190,7 @@ export async function commitBatch(
     inserts.push({ ...c.insert, delivered: c.delivered, prompt_tokens: c.promptTokens, completion_tokens: c.completionTokens });
     out.landed.add(c);
   }
-  await insertChunks(trx, st, 'reservations', RESERVATION_COLUMNS, inserts);
+  await insertReservations(trx, st, inserts);
   for (const c of live) {
     if (c.insert) continue;
     const values = {
@@ -237,21 +219,15 @@ export async function commitBatch(
     );
     (Number(result.numAffectedRows ?? 0) === 1 ? out.landed : out.lost).add(c);
   }
-  await insertChunks(trx, st, 'logs', LOG_COLUMNS, logs as Array<Record<string, unknown>>);
+  await insertLogRows(trx, st, logs);
 
   if (kind === 'mysql') await readBalances(trx, out.balances, [...users.keys()], [...tokens.keys()]);
   return out;
 }
 
-async function insertChunks(
-  trx: Trx,
-  st: PreparedStatements,
-  table: 'logs' | 'reservations',
-  columns: readonly string[],
-  rows: ReadonlyArray<Record<string, unknown>>,
-): Promise<void> {
+async function insertReservations(trx: Trx, st: PreparedStatements, rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await st.insertRows(trx, table, columns, rows.slice(i, i + INSERT_CHUNK));
+    await st.insertRows(trx, 'reservations', RESERVATION_COLUMNS, rows.slice(i, i + INSERT_CHUNK));
   }
 }
 

@@ -3,9 +3,9 @@
  * state of each hold's reservation row, which only the journal changes, after a commit.
  */
 import type { Insertable } from 'kysely';
-import type { LogsTable, ReservationsTable } from '../db/types.js';
+import type { NewLog, ReservationsTable } from '../db/types.js';
 
-export type LogRow = Insertable<LogsTable>;
+export type LogRow = NewLog;
 export type ReservationRow = Insertable<ReservationsTable>;
 
 export interface Payer {

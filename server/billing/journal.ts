@@ -15,6 +15,7 @@ import type { Database } from '../db/types.js';
 import type { DbKind } from '../db/dsn.js';
 import { isTransientDbError } from '../db/errors.js';
 import { PreparedStatements } from '../db/prepared.js';
+import { completeLog } from '../logs/repository.js';
 import { commitBatch, type BatchOutcome } from './journal-batch.js';
 import type {
   Balances,
@@ -29,33 +30,6 @@ import type {
 
 const MAX_BATCH = 500;
 
-// Rows inserted together must name the same columns (SQLite has no DEFAULT in a VALUES list).
-const LOG_DEFAULTS = {
-  content: '',
-  username: '',
-  token_name: '',
-  token_id: 0,
-  model_name: '',
-  quota: 0,
-  prompt_tokens: 0,
-  completion_tokens: 0,
-  use_time: 0,
-  is_stream: 0,
-  channel_id: 0,
-  group: '',
-  ip: '',
-  other: '',
-} satisfies Partial<LogRow>;
-
-/** Fills the columns a log row leaves out with their defaults (in place: rows are handed over, not shared). */
-function complete(row: LogRow | null): LogRow | null {
-  if (!row) return null;
-  const r = row as Record<string, unknown>;
-  for (const key in LOG_DEFAULTS) {
-    if (r[key] === undefined) r[key] = LOG_DEFAULTS[key as keyof typeof LOG_DEFAULTS];
-  }
-  return row;
-}
 const MAX_BACKOFF_MS = 5_000;
 
 export interface JournalHooks {
@@ -95,7 +69,7 @@ export class Journal {
   /** Charges `actual` on `hold` in full and replaces its reservation row with `log`. */
   settle(hold: HoldRow, actual: number, channelId: number, log: LogRow | null, counts: boolean): Promise<void> {
     return new Promise((resolve, reject) => {
-      const op: SettleOp = { kind: 'settle', hold, actual, channelId, log: complete(log), counts, resolve, reject };
+      const op: SettleOp = { kind: 'settle', hold, actual, channelId, log: log && completeLog(log), counts, resolve, reject };
       this.push(op);
     });
   }
@@ -116,7 +90,7 @@ export class Journal {
       hold,
       actual,
       channelId,
-      log: complete(log),
+      log: log && completeLog(log),
       counts: true,
       resolve: () => undefined,
       reject: () => undefined,
@@ -131,7 +105,7 @@ export class Journal {
   }
 
   log(row: LogRow): void {
-    this.push({ kind: 'log', row: complete(row)! });
+    this.push({ kind: 'log', row: completeLog(row) });
   }
 
   /** Resolves once everything handed over so far is committed (or has failed). */

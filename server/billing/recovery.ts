@@ -8,6 +8,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { Database, Reservation } from '../db/types.js';
+import { recordLog } from '../logs/repository.js';
 import { LOG_CONSUME, LOG_ERROR } from '../logs/types.js';
 import type { HoldRecord } from './holds.js';
 import type { LogRow } from './journal-ops.js';
@@ -37,6 +38,16 @@ export async function recoverNode(
     if (resolved) done.push(resolved);
   }
   return done;
+}
+
+/** The nodes that hold reservation rows. */
+export async function holdingNodes(db: Db): Promise<string[]> {
+  return (await db.selectFrom('reservations').select('node').distinct().execute()).map((r) => r.node);
+}
+
+/** Whether `node` holds any reservation row. */
+export async function holdsAny(db: Db, node: string): Promise<boolean> {
+  return (await db.selectFrom('reservations').select('id').where('node', '=', node).limit(1).execute()).length > 0;
 }
 
 async function takeRow(trx: Trx, kind: DbKind, id: string): Promise<Reservation | undefined> {
@@ -81,10 +92,7 @@ async function resolveRow(trx: Trx, kind: DbKind, id: string): Promise<Recovered
       .execute();
   }
   const record = parseRecord(row.record);
-  await trx
-    .insertInto('logs')
-    .values(recoveryLog(row, record, charged, now))
-    .execute();
+  await recordLog(trx, recoveryLog(row, record, charged, now));
   return { row, charged, record };
 }
 

@@ -12,7 +12,8 @@ import { fail } from '../http/errors.js';
 import type { UpstreamTarget } from '../relay/upstream.js';
 import { readText, upstreamAgent, upstreamErrorMessage } from '../relay/upstream.js';
 import { openAIStyleRoot, type ChannelAddress } from './fetch-models.js';
-import { CHANNEL_ENABLED } from './types.js';
+import { findEnabledChannels } from './list-repository.js';
+import { setChannelBalance } from './repository.js';
 
 const BALANCE_TIMEOUT_MS = 15_000;
 const BALANCE_CONCURRENCY = 4;
@@ -81,7 +82,7 @@ export async function updateBalance(ctx: Pick<GatewayContext, 'db'>, channel: Ch
   // Rounded to a millionth of a dollar: the subtraction of cents leaves float noise.
   const balance = Math.round((limit - usedCents / 100) * 1e6) / 1e6;
   const updated = nowSeconds();
-  await ctx.db.updateTable('channels').set({ balance, balance_updated_time: updated }).where('id', '=', channel.id).execute();
+  await setChannelBalance(ctx.db, channel.id, balance, updated);
   return { balance, balance_updated_time: updated };
 }
 
@@ -94,9 +95,7 @@ export interface BalanceSweep {
 
 /** Updates the balance of every enabled channel whose type has billing endpoints, a few at a time. */
 export async function updateAllBalances(ctx: Pick<GatewayContext, 'db'>): Promise<BalanceSweep> {
-  const channels = (
-    await ctx.db.selectFrom('channels').selectAll().where('status', '=', CHANNEL_ENABLED).orderBy('id').execute()
-  ).filter((c) => billingRoot(c) !== undefined);
+  const channels = (await findEnabledChannels(ctx.db)).filter((c) => billingRoot(c) !== undefined);
   const sweep: BalanceSweep = { updated: 0, failed: 0 };
   const worker = async () => {
     for (let channel = channels.shift(); channel; channel = channels.shift()) {

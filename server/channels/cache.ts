@@ -8,6 +8,8 @@ import type { Bus } from '../cache/bus.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { Channel } from '../db/types.js';
+import { enabledAbilities } from './abilities-repository.js';
+import { findAllChannels } from './list-repository.js';
 import { CHANNEL_ENABLED } from './types.js';
 
 export interface Candidate {
@@ -59,14 +61,7 @@ export class ChannelCache {
   /** Reads the channels and abilities again. A reload that started later always wins. */
   async reload(): Promise<void> {
     const run = ++this.started;
-    const [channels, abilities] = await Promise.all([
-      this.ctx.db.selectFrom('channels').selectAll().execute(),
-      this.ctx.db
-        .selectFrom('abilities')
-        .select(['group', 'model', 'channel_id', 'priority', 'weight'])
-        .where('enabled', '=', 1)
-        .execute(),
-    ]);
+    const [channels, abilities] = await Promise.all([findAllChannels(this.ctx.db), enabledAbilities(this.ctx.db)]);
     if (run < this.applied) return;
     const byId = new Map(channels.map((c) => [c.id, c]));
     const grouped = new Map<string, Map<string, Map<number, Candidate[]>>>();

@@ -1,6 +1,8 @@
 /**
- * Channel rows. Every write rewrites the written channels' ability rows in the same transaction.
- * Reads for the console never select the key; `toChannelView` is the one mapper to the answer shape.
+ * Channel rows, one at a time, and every write. Writes of the columns abilities derive from rewrite
+ * the written channels' ability rows in the same transaction. Reads for the console never select
+ * the key; `toChannelView` is the one mapper to the answer shape. Reads of many channels are in
+ * list-repository.ts; used_quota moves only through server/billing.
  */
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
@@ -8,7 +10,7 @@ import type { DbKind } from '../db/dsn.js';
 import { insertWithId } from '../db/helpers.js';
 import { nowSeconds } from '../db/index.js';
 import type { Channel, ChannelsTable, Database } from '../db/types.js';
-import { chunks, deleteAbilitiesOf, ID_CHUNK, rebuildAbilities, rebuildAbilitiesOf } from './abilities.js';
+import { chunks, deleteAbilitiesOf, ID_CHUNK, rebuildAbilities, rebuildAbilitiesOf } from './abilities-repository.js';
 import { splitList } from './input.js';
 import type { ChannelView } from './schemas.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED } from './types.js';
@@ -164,6 +166,34 @@ export async function updateTag(db: Db, tag: string, changes: Updateable<Channel
 
 export async function setTagStatus(db: Db, tag: string, enabled: boolean): Promise<number> {
   return updateTag(db, tag, { status: enabled ? CHANNEL_ENABLED : CHANNEL_MANUALLY_DISABLED });
+}
+
+/**
+ * The automatic status change (server/channels/status.ts): `status` with its `other_info`, only
+ * while the channel is still `from`, and the channel's abilities rebuilt. Returns whether it changed.
+ */
+export async function changeStatusFrom(db: Db, id: number, from: number, status: number, otherInfo: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('channels')
+      .set({ status, other_info: otherInfo })
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await rebuildAbilitiesOf(trx, [id]);
+    return true;
+  });
+}
+
+/** The balance read from the channel's upstream, with the time it was read. */
+export async function setChannelBalance(db: Db, id: number, balance: number, updatedTime: number): Promise<void> {
+  await db.updateTable('channels').set({ balance, balance_updated_time: updatedTime }).where('id', '=', id).execute();
+}
+
+/** A channel test's outcome: when it ran and, for a success, how long the answer took (ms). */
+export async function recordTestResult(db: Db, id: number, result: { test_time: number; response_time?: number }): Promise<void> {
+  await db.updateTable('channels').set(result).where('id', '=', id).execute();
 }
 
 /** Distinct model names of the channels (only enabled ones when asked), sorted. */

@@ -10,7 +10,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../auth/guard.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { listChannels, type ChannelFilter, type ListOptions } from './listing.js';
+import type { ChannelFilter } from './list-repository.js';
+import { listChannels, type ListOptions } from './listing.js';
 import { channelModels, findChannelView } from './repository.js';
 import {
   ChannelIdParams,

@@ -5,7 +5,7 @@
  */
 import type { GatewayContext } from '../context.js';
 import { nowSeconds } from '../db/index.js';
-import { rebuildAbilitiesOf } from './abilities.js';
+import { changeStatusFrom } from './repository.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED } from './types.js';
 
 type StatusContext = Pick<GatewayContext, 'db' | 'bus'>;
@@ -22,17 +22,7 @@ export async function setChannelStatus(
 ): Promise<boolean> {
   const from = status === CHANNEL_AUTO_DISABLED ? CHANNEL_ENABLED : CHANNEL_AUTO_DISABLED;
   const otherInfo = JSON.stringify({ status_reason: reason, status_time: nowSeconds() });
-  const changed = await ctx.db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('channels')
-      .set({ status, other_info: otherInfo })
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
-    await rebuildAbilitiesOf(trx, [id]);
-    return true;
-  });
+  const changed = await changeStatusFrom(ctx.db, id, from, status, otherInfo);
   if (changed) ctx.bus.publish('channel', String(id));
   return changed;
 }

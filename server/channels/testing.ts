@@ -21,6 +21,8 @@ import { adapterFor, errorMessageOf, sendUpstream } from '../relay/exchange.js';
 import type { RelayInput } from '../relay/types.js';
 import type { ProviderDefinition } from '../relay/providers/types.js';
 import { splitList } from './input.js';
+import { findTestableChannelIds } from './list-repository.js';
+import { findChannel, recordTestResult } from './repository.js';
 import { setChannelStatus } from './status.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED } from './types.js';
 
@@ -99,7 +101,7 @@ function judge(provider: ProviderDefinition, input: RelayInput, status: number, 
 
 async function record(ctx: GatewayContext, id: number, success: boolean, ms: number): Promise<void> {
   const changes = success ? { test_time: nowSeconds(), response_time: Math.max(1, Math.round(ms)) } : { test_time: nowSeconds() };
-  await ctx.db.updateTable('channels').set(changes).where('id', '=', id).execute();
+  await recordTestResult(ctx.db, id, changes);
 }
 
 const reason = (text: string) => text.slice(0, REASON_MAX);
@@ -185,18 +187,12 @@ interface TestAllRun {
 const runs = new WeakMap<GatewayContext, TestAllRun>();
 
 async function runTestAll(ctx: GatewayContext, signal: AbortSignal, onError: (err: unknown) => void): Promise<void> {
-  const rows = await ctx.db
-    .selectFrom('channels')
-    .select('id')
-    .where('status', 'in', [CHANNEL_ENABLED, CHANNEL_AUTO_DISABLED])
-    .orderBy('id')
-    .execute();
-  const queue = rows.map((r) => r.id);
+  const queue = await findTestableChannelIds(ctx.db);
   const worker = async () => {
     for (let id = queue.shift(); id !== undefined && !signal.aborted; id = queue.shift()) {
       try {
         // Read each row just before its test: its status may have changed since the run began.
-        const channel = await ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+        const channel = await findChannel(ctx.db, id);
         if (!channel || (channel.status !== CHANNEL_ENABLED && channel.status !== CHANNEL_AUTO_DISABLED)) continue;
         await testChannel(ctx, channel, undefined, signal);
       } catch (err) {

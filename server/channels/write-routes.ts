@@ -15,7 +15,7 @@ import {
   splitBatchKeys,
   type ChannelFieldsInput,
 } from './input.js';
-import { fixAbilities } from './abilities.js';
+import { fixAbilities } from './abilities-repository.js';
 import {
   deleteChannels,
   deleteDisabledChannels,

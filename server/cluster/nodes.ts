@@ -9,7 +9,8 @@
 import { hostname } from 'node:os';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
-import { recoverNode, type Recovered } from '../billing/recovery.js';
+import { holdingNodes, holdsAny, recoverNode, type Recovered } from '../billing/recovery.js';
+import { beat, deleteNode, insertNode, listNodes } from './repository.js';
 import { SELF, knownGone } from './process-identity.js';
 
 export interface NodeWatchOptions {
@@ -63,35 +64,30 @@ export class NodeWatch {
     await this.running;
     const recovered = await recoverNode(this.o.db, this.o.kind, this.o.id, this.o.isLive);
     if (recovered.length > 0) this.o.onRecovered(recovered);
-    const left = await this.o.db.selectFrom('reservations').select('id').where('node', '=', this.o.id).limit(1).execute();
-    if (left.length === 0) await this.o.db.deleteFrom('nodes').where('id', '=', this.o.id).execute();
+    if (!(await holdsAny(this.o.db, this.o.id))) await deleteNode(this.o.db, this.o.id);
   }
 
   private async register(now: number): Promise<void> {
-    await this.o.db
-      .insertInto('nodes')
-      .values({
-        id: this.o.id,
-        host: hostname(),
-        scope: SELF.scope,
-        pid: SELF.pid,
-        pid_start: SELF.pidStart,
-        started_at: now,
-        seen_at: now,
-      })
-      .execute();
+    await insertNode(this.o.db, {
+      id: this.o.id,
+      host: hostname(),
+      scope: SELF.scope,
+      pid: SELF.pid,
+      pid_start: SELF.pidStart,
+      started_at: now,
+      seen_at: now,
+    });
   }
 
   private async beatAndWatch(): Promise<void> {
     const { db, id } = this.o;
     const now = Date.now();
-    const beat = await db.updateTable('nodes').set({ seen_at: now }).where('id', '=', id).executeTakeFirst();
-    if (Number(beat.numUpdatedRows) === 0) {
+    if (!(await beat(db, id, now))) {
       // Another process took this one for dead and removed its row: it is back.
       await this.register(now);
     }
-    const nodes = await db.selectFrom('nodes').select(['id', 'scope', 'pid', 'pid_start', 'seen_at']).execute();
-    const holders = await db.selectFrom('reservations').select('node').distinct().execute();
+    const nodes = await listNodes(db);
+    const holders = await holdingNodes(db);
     const known = new Map(nodes.map((n) => [n.id, n]));
     const dead = new Set<string>();
     for (const n of nodes) {
@@ -100,14 +96,14 @@ export class NodeWatch {
     }
     for (const id of this.seen.keys()) if (!known.has(id)) this.seen.delete(id);
     // Rows whose process is not registered at all: it was removed as dead before they were resolved.
-    for (const h of holders) if (h.node !== id && !known.has(h.node)) dead.add(h.node);
+    for (const node of holders) if (node !== id && !known.has(node)) dead.add(node);
 
     const recovered: Recovered[] = [];
-    if (holders.some((h) => h.node === id)) recovered.push(...(await recoverNode(db, this.o.kind, id, this.o.isLive)));
+    if (holders.includes(id)) recovered.push(...(await recoverNode(db, this.o.kind, id, this.o.isLive)));
     for (const node of dead) {
       recovered.push(...(await recoverNode(db, this.o.kind, node)));
       const seenAt = known.get(node)?.seen_at;
-      if (seenAt !== undefined) await db.deleteFrom('nodes').where('id', '=', node).where('seen_at', '=', seenAt).execute();
+      if (seenAt !== undefined) await deleteNode(db, node, seenAt);
     }
     if (recovered.length > 0) this.o.onRecovered(recovered);
   }

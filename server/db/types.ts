@@ -277,6 +277,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export type Token = Selectable<TokensTable>;
 export type Channel = Selectable<ChannelsTable>;
 export type Log = Selectable<LogsTable>;
+export type NewLog = Insertable<LogsTable>;
 export type Redemption = Selectable<RedemptionsTable>;
 export type TopUp = Selectable<TopUpsTable>;
 export type Midjourney = Selectable<MidjourneysTable>;

@@ -1,8 +1,9 @@
 /**
  * Reads of `quota_data`, the hourly totals per user, model and channel that the UsageWriter keeps:
- * channel statistics and the dashboard read these instead of summing millions of log rows.
+ * channel statistics, the dashboard and the admin's user list read these instead of summing
+ * millions of log rows.
  */
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Database } from '../db/types.js';
 import type { ChannelUseRow, QuotaDataRow } from './schemas.js';
@@ -107,4 +108,31 @@ export async function hourlyUsage(db: Db, f: QuotaDataFilter): Promise<QuotaData
     count: Number(r.count ?? 0),
     quota: Number(r.quota ?? 0),
   }));
+}
+
+/**
+ * Quota spent by each of `userIds` in each named window ([from, to) in seconds), from one grouped
+ * query over the rows since the earliest window began. Users without rows are left out.
+ */
+export async function spendInWindows<W extends string>(
+  db: Db,
+  userIds: number[],
+  windows: Record<W, [from: number, to: number]>,
+): Promise<Map<number, Record<W, number>>> {
+  const names = Object.keys(windows) as W[];
+  const between = ([from, to]: [number, number]): RawBuilder<number> =>
+    sql<number>`sum(case when ${sql.ref('created_at')} >= ${from} and ${sql.ref('created_at')} < ${to} then ${sql.ref('quota')} else 0 end)`;
+  const rows = await db
+    .selectFrom('quota_data')
+    .select(['user_id', ...names.map((name) => between(windows[name]).as(name))])
+    .where('user_id', 'in', userIds)
+    .where('created_at', '>=', Math.min(...names.map((name) => windows[name][0])))
+    .groupBy('user_id')
+    .execute();
+  const out = new Map<number, Record<W, number>>();
+  // The row type Kysely derives from computed aliases is not one TypeScript can index.
+  for (const row of rows as unknown as Array<Record<string, unknown>>) {
+    out.set(Number(row.user_id), Object.fromEntries(names.map((name) => [name, Number(row[name]) || 0])) as Record<W, number>);
+  }
+  return out;
 }

@@ -1,64 +1,27 @@
 /**
- * Reads and cleanup of the `logs` table, written to stay fast at millions of rows:
- *
- * - Every filter is an exact match or a created_at range, so each list walks one of the
- *   "column, created_at" indexes of migration 0001 newest first and stops after the page.
- * - A page is read in two steps (a "deferred join"): the ids of the page from the index alone
- *   (SQLite and InnoDB indexes carry the row id), then those rows by primary key. Skipping the
- *   offset of a deep page therefore touches index entries, never whole rows.
- * - `total` counts at most LOG_COUNT_WINDOW rows past the page (see LogListPage): an exact count of
- *   an unfiltered table costs as much as reading it.
+ * Writes of the `logs` table (and its `log_extends` rows): every log row goes in through
+ * `recordLog`, or, for the journal's batches, `insertLogRows`; the cleanup deletes old rows. The
+ * console's reads are in server/logs/list-repository.ts.
  */
-import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../db/index.js';
-import type { DbKind } from '../db/dsn.js';
-import type { Database, LogsTable } from '../db/types.js';
-import { LOG_COUNT_WINDOW, LOG_TYPES, type LogStat } from './schemas.js';
+import type { PreparedStatements } from '../db/prepared.js';
+import type { Database, NewLog } from '../db/types.js';
 
-/** What a list, a count or a stat is narrowed by; absent, empty or 0 means "any". */
-export interface LogFilter {
-  userId?: number;
-  /** 0 = every type. */
-  type?: number;
-  username?: string;
-  tokenName?: string;
-  tokenId?: number;
-  modelName?: string;
-  /** Inclusive bounds on created_at (Unix seconds). */
-  start?: number;
-  end?: number;
-  channelId?: number;
-  group?: string;
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Writes one log row, in the caller's transaction when it records a balance change. */
+export async function recordLog(executor: Executor, row: NewLog): Promise<void> {
+  await executor.insertInto('logs').values(row).execute();
 }
 
-export type LogRecord = Pick<
-  Selectable<LogsTable>,
-  | 'id'
-  | 'created_at'
-  | 'type'
-  | 'content'
-  | 'username'
-  | 'user_id'
-  | 'token_name'
-  | 'token_id'
-  | 'model_name'
-  | 'quota'
-  | 'prompt_tokens'
-  | 'completion_tokens'
-  | 'use_time'
-  | 'is_stream'
-  | 'channel_id'
-  | 'group'
-  | 'other'
->;
-
-const COLUMNS = [
-  'id',
+/** The columns of a batched insert: every row names all of them (see completeLog). */
+const LOG_COLUMNS = [
+  'user_id',
   'created_at',
   'type',
   'content',
   'username',
-  'user_id',
   'token_name',
   'token_id',
   'model_name',
@@ -69,159 +32,55 @@ const COLUMNS = [
   'is_stream',
   'channel_id',
   'group',
+  'ip',
   'other',
 ] as const;
 
+// Rows inserted together must name the same columns (SQLite has no DEFAULT in a VALUES list).
+const LOG_DEFAULTS = {
+  content: '',
+  username: '',
+  token_name: '',
+  token_id: 0,
+  model_name: '',
+  quota: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  use_time: 0,
+  is_stream: 0,
+  channel_id: 0,
+  group: '',
+  ip: '',
+  other: '',
+} satisfies Partial<NewLog>;
+
+/**
+ * Fills the columns a row for `insertLogRows` leaves out with their defaults, in place (rows are
+ * handed over, not shared), so that the hot path builds no second object per row.
+ */
+export function completeLog(row: NewLog): NewLog {
+  const r = row as Record<string, unknown>;
+  for (const key in LOG_DEFAULTS) {
+    if (r[key] === undefined) r[key] = LOG_DEFAULTS[key as keyof typeof LOG_DEFAULTS];
+  }
+  return row;
+}
+
+/** Rows per statement: 17 parameters each keeps every database well under its parameter limit. */
+const INSERT_CHUNK = 200;
+
+/**
+ * Inserts completed rows (see completeLog) a chunk per statement, each statement compiled once per
+ * row count by `statements`: the journal's batches run this thousands of times.
+ */
+export async function insertLogRows(executor: Executor, statements: PreparedStatements, rows: readonly NewLog[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await statements.insertRows(executor, 'logs', LOG_COLUMNS, rows.slice(i, i + INSERT_CHUNK));
+  }
+}
+
 /** Rows removed per statement by the cleanup: short write locks, however much goes. */
-export const CLEANUP_BATCH = 10_000;
-
-type LogsEb = ExpressionBuilder<Database, 'logs'>;
-
-/**
- * The indexed equality filters, most selective first. The first one present drives the query (its
- * "column, created_at" index gives the rows newest first); see `matches` for why the order matters.
- */
-const INDEXED: readonly {
-  column: 'user_id' | 'username' | 'token_name' | 'channel_id' | 'model_name' | 'type';
-  value: (f: LogFilter) => string | number | undefined;
-}[] = [
-  { column: 'user_id', value: (f) => f.userId },
-  { column: 'username', value: (f) => f.username },
-  { column: 'token_name', value: (f) => f.tokenName },
-  { column: 'channel_id', value: (f) => f.channelId },
-  { column: 'model_name', value: (f) => f.modelName },
-  { column: 'type', value: (f) => f.type },
-];
-
-const present = (v: string | number | undefined): v is string | number => v !== undefined && v !== '' && v !== 0;
-
-/**
- * The WHERE clause of `filter`. PostgreSQL and MySQL choose among the indexes from their
- * statistics; SQLite keeps none unless ANALYZE ran, and may then walk e.g. the `type` index (most
- * rows are consume rows) for a query that also names a user: 380 ms instead of 0.1 ms at 2M rows
- * for a user without rows. So on SQLite only the most selective filter may use its index: the
- * others are written `+column = ?`, which SQLite documents as the way to keep a term off an index.
- */
-function matches(filter: LogFilter, kind: DbKind) {
-  return (eb: LogsEb): Expression<SqlBool> => {
-    const conditions: Expression<SqlBool>[] = [];
-    let driving = true;
-    for (const { column, value } of INDEXED) {
-      const v = value(filter);
-      if (!present(v)) continue;
-      if (driving || kind !== 'sqlite') conditions.push(eb(column, '=', v));
-      else conditions.push(sql<SqlBool>`+${sql.ref(column)} = ${v}`);
-      driving = false;
-    }
-    if (present(filter.tokenId)) conditions.push(eb('token_id', '=', filter.tokenId));
-    if (present(filter.group)) conditions.push(eb('group', '=', filter.group));
-    if (filter.start) conditions.push(eb('created_at', '>=', filter.start));
-    if (filter.end) conditions.push(eb('created_at', '<=', filter.end));
-    return eb.and(conditions);
-  };
-}
-
-export interface LogSlice {
-  rows: LogRecord[];
-  total: number;
-  /** `total` stopped at the count window: at least that many rows match. */
-  capped: boolean;
-}
-
-/**
- * One page of matching rows, newest first (created_at, then id, descending), and their count up to
- * `window` rows past the page.
- */
-export async function listLogs(
-  db: Db,
-  kind: DbKind,
-  filter: LogFilter,
-  limit: number,
-  offset: number,
-  window = LOG_COUNT_WINDOW,
-): Promise<LogSlice> {
-  const where = matches(filter, kind);
-  const ids = (
-    await db
-      .selectFrom('logs')
-      .select('id')
-      .where(where)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute()
-  ).map((r) => r.id);
-  const { total, capped } =
-    ids.length < limit && (ids.length > 0 || offset === 0)
-      ? // A short page is the last one: where it ends is the count, without a second pass.
-        { total: offset + ids.length, capped: false }
-      : await countWindow(db, where, offset + limit + window);
-  if (ids.length === 0) return { rows: [], total, capped };
-  const found = await db.selectFrom('logs').select(COLUMNS).where('id', 'in', ids).execute();
-  const byId = new Map(found.map((r) => [r.id, r]));
-  const rows = ids.flatMap((id) => byId.get(id) ?? []);
-  return { rows, total, capped };
-}
-
-/** The number of matching rows, counting no further than `limit`. */
-async function countWindow(
-  db: Db,
-  where: (eb: LogsEb) => Expression<SqlBool>,
-  limit: number,
-): Promise<{ total: number; capped: boolean }> {
-  // One row past the limit tells "exactly `limit`" from "more than that".
-  const counted = await db
-    .selectFrom((qb) =>
-      qb
-        .selectFrom('logs')
-        .select('id')
-        .where(where)
-        .limit(limit + 1)
-        .as('matching'),
-    )
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  const n = Number(counted.n);
-  return n > limit ? { total: limit, capped: true } : { total: n, capped: false };
-}
-
-/**
- * quota: spend of the consume rows matching `filter` (its type is ignored); rpm and tpm: consume
- * rows and their prompt + completion tokens in the 60 s up to `now`, under the same filters except
- * the time range.
- */
-export async function logStat(db: Db, kind: DbKind, filter: LogFilter, now: number): Promise<LogStat> {
-  const consume = { ...filter, type: LOG_TYPES.consume };
-  const spent = await db
-    .selectFrom('logs')
-    .select((eb) => eb.fn.sum<number | string>('quota').as('quota'))
-    .where(matches(consume, kind))
-    .executeTakeFirst();
-  const recent = await db
-    .selectFrom('logs')
-    .select((eb) => [
-      eb.fn.countAll().as('requests'),
-      eb.fn.sum<number | string>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('tokens'),
-    ])
-    .where(matches({ ...consume, start: now - 60, end: undefined }, kind))
-    .executeTakeFirst();
-  return {
-    quota: Number(spent?.quota ?? 0),
-    rpm: Number(recent?.requests ?? 0),
-    tpm: Number(recent?.tokens ?? 0),
-  };
-}
-
-export async function findLogOwner(db: Db, id: number): Promise<number | undefined> {
-  const row = await db.selectFrom('logs').select('user_id').where('id', '=', id).executeTakeFirst();
-  return row?.user_id;
-}
-
-export async function findLogExtend(db: Db, logId: number): Promise<{ prompt: string; completion: string }> {
-  const row = await db.selectFrom('log_extends').select(['prompt', 'completion']).where('log_id', '=', logId).executeTakeFirst();
-  return { prompt: row?.prompt ?? '', completion: row?.completion ?? '' };
-}
+const CLEANUP_BATCH = 10_000;
 
 /**
  * Deletes the rows created before `before` (and their log_extends rows) CLEANUP_BATCH at a time,

@@ -12,8 +12,10 @@ import type { User } from '../db/types.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { storedKey } from '../tokens/keys.js';
+import { findTokenOwnerByKey } from '../tokens/repository.js';
 import dataRoutes from './data-routes.js';
-import { deleteLogsBefore, findLogExtend, findLogOwner, listLogs, logStat, type LogFilter } from './repository.js';
+import { findLogExtend, findLogOwner, listLogs, logStat, type LogFilter } from './list-repository.js';
+import { deleteLogsBefore } from './repository.js';
 import {
   LogCleanupAnswer,
   LogCleanupQuery,
@@ -50,7 +52,7 @@ export default async function logRoutes(base: FastifyInstance): Promise<void> {
     };
     const key = query.key ? storedKey(query.key) : '';
     if (key) {
-      const token = await db.selectFrom('tokens').select(['id', 'user_id']).where('key', '=', key).executeTakeFirst();
+      const token = await findTokenOwnerByKey(db, key);
       if (!token || (self && token.user_id !== user.id)) return null;
       // The owner's user_id index finds the token's rows; token_id has none of its own.
       filter.userId = token.user_id;

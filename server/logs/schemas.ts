@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Envelope, Page } from '../http/schemas.js';
 
-export const LOG_TYPES = { topup: 1, consume: 2, manage: 3, system: 4, error: 5, refund: 6 } as const;
+export { LOG_TYPES } from './types.js';
 
 export const LogItem = Type.Object({
   id: Type.Integer(),

@@ -1,5 +1,5 @@
 /** How a stored log row is shown: admins see the channel and `other.admin_info`, others do not. */
-import type { LogRecord } from './repository.js';
+import type { LogRecord } from './list-repository.js';
 import type { LogItem } from './schemas.js';
 
 /**

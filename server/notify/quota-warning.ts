@@ -15,6 +15,7 @@ import { createHmac } from 'node:crypto';
 import type { GatewayContext } from '../context.js';
 import { USER_TOPIC } from '../users/user-cache.js';
 import { formatQuota } from '../users/quota-format.js';
+import { findUserColumns } from '../users/repository.js';
 import { safeFetch } from '../http/safe-fetch.js';
 
 export const WARNING_INTERVAL_MS = 2 * 3600 * 1000;
@@ -108,7 +109,7 @@ class QuotaWarnings {
   private async prefsOf(userId: number): Promise<NotifyPrefs | null> {
     const hit = this.prefs.get(userId);
     if (hit && hit.expires > Date.now()) return hit.value;
-    const row = await this.ctx.db.selectFrom('users').select(['setting', 'email']).where('id', '=', userId).executeTakeFirst();
+    const row = await findUserColumns(this.ctx.db, userId, ['setting', 'email']);
     const value = row ? prefsFrom(row.setting, row.email) : null;
     if (this.prefs.size >= 10_000) this.prefs.clear();
     this.prefs.set(userId, { value, expires: Date.now() + SETTINGS_TTL_MS });
@@ -150,7 +151,7 @@ class QuotaWarnings {
       const now = warningClock.now();
       const last = Number(await ctx.kv.get(key));
       if (last && now - last < WARNING_INTERVAL_MS) return;
-      const row = await ctx.db.selectFrom('users').select(['quota', 'username']).where('id', '=', userId).executeTakeFirst();
+      const row = await findUserColumns(ctx.db, userId, ['quota', 'username']);
       if (!row || row.quota >= threshold) return;
       if (!(await this.takeTurn(key, now))) return;
       await this.send(prefs, { userId, username: row.username, quota: row.quota, threshold }, now);

@@ -6,14 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { GatewayContext } from '../context.js';
-import type { Db } from '../db/index.js';
 import type { User } from '../db/types.js';
 import { USER_ENABLED } from '../auth/roles.js';
 import { fail } from '../http/errors.js';
-import { findUserById } from '../users/repository.js';
+import { bindProviderId, findBoundUser } from '../users/identity-repository.js';
+import { findUserById, isUsernameTaken } from '../users/repository.js';
 import { isUniqueViolation } from '../users/db-errors.js';
 import { publishUserChange } from '../users/user-cache.js';
-import { createAccount, usernameExists } from '../accounts/register.js';
+import { createAccount } from '../accounts/register.js';
 import { emailRuleViolation, emailTaken, isValidEmail, normaliseEmail } from '../accounts/email-rules.js';
 import { PROVIDERS, type Identity, type ProviderKey } from './providers.js';
 
@@ -40,25 +40,14 @@ async function holdingIdentity<T>(ctx: GatewayContext, provider: ProviderKey, id
   }
 }
 
-/** The live (not deregistered) user the provider id is bound to. */
-export async function findBoundUser(db: Db, provider: ProviderKey, id: string): Promise<User | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where(PROVIDERS[provider].column, '=', id)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .executeTakeFirst();
-}
-
 /** Binds the identity to `user`; refused when another live user holds it. Returns the updated user. */
 export async function bindIdentity(ctx: GatewayContext, user: User, provider: ProviderKey, identity: Identity): Promise<User> {
   checkIdentity(provider, identity);
   if (user.status !== USER_ENABLED) throw fail('auth.user_banned');
   return holdingIdentity(ctx, provider, identity.id, async () => {
-    const holder = await findBoundUser(ctx.db, provider, identity.id);
+    const holder = await findBoundUser(ctx.db, PROVIDERS[provider].column, identity.id);
     if (holder && holder.id !== user.id) throw fail('oauth.bound_elsewhere', { provider: PROVIDERS[provider].label });
-    await ctx.db.updateTable('users').set(PROVIDERS[provider].column, identity.id).where('id', '=', user.id).execute();
+    await bindProviderId(ctx.db, user.id, PROVIDERS[provider].column, identity.id);
     publishUserChange(ctx.bus, user.id);
     const updated = await findUserById(ctx.db, user.id);
     if (!updated) throw fail('user.not_found');
@@ -70,7 +59,7 @@ export async function bindIdentity(ctx: GatewayContext, user: User, provider: Pr
 export async function signInWith(ctx: GatewayContext, provider: ProviderKey, identity: Identity, affCode: string): Promise<User> {
   checkIdentity(provider, identity);
   return holdingIdentity(ctx, provider, identity.id, async () => {
-    const bound = await findBoundUser(ctx.db, provider, identity.id);
+    const bound = await findBoundUser(ctx.db, PROVIDERS[provider].column, identity.id);
     if (bound) {
       if (bound.status !== USER_ENABLED) throw fail('auth.user_banned');
       return bound;
@@ -114,16 +103,14 @@ async function registerIdentity(
   for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
     // The login itself first; a provider without logins (WeChat) gets its name plus a suffix.
     const username = attempt === 0 && base ? base : withSuffix(base || provider);
-    if (await usernameExists(ctx.db, username)) continue;
+    if (await isUsernameTaken(ctx.db, username)) continue;
     const displayName = codePoints(identity.displayName || identity.login || username, DISPLAY_NAME_MAX);
     try {
       return await createAccount(
         ctx,
         // Nobody knows this password: the person signs in through the provider (or resets it by e-mail).
         { username, password: randomBytes(24).toString('base64url'), email, display_name: displayName, aff_code: affCode },
-        async (trx, userId) => {
-          await trx.updateTable('users').set(column, identity.id).where('id', '=', userId).execute();
-        },
+        (trx, userId) => bindProviderId(trx, userId, column, identity.id),
       );
     } catch (err) {
       // Someone took the name (or the invitation code) in the meantime: try another.

@@ -12,7 +12,8 @@ import { creditUser } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
 import { likeExpr } from '../db/helpers.js';
 import type { Database, Redemption } from '../db/types.js';
-import { LOG_TYPES } from '../logs/schemas.js';
+import { recordLog } from '../logs/repository.js';
+import { LOG_TOPUP } from '../logs/types.js';
 import { REDEMPTION_DISABLED, REDEMPTION_UNUSED, REDEMPTION_USED, type RedemptionView } from './schemas.js';
 
 export function toRedemptionView(row: Redemption): RedemptionView {
@@ -175,17 +176,14 @@ export async function redeem(
     if (Number(claimed.numUpdatedRows) !== 1) return { ok: false, reason: 'used' } as const;
     const quota = Number(code.quota);
     await creditUser(trx, user.id, quota);
-    await trx
-      .insertInto('logs')
-      .values({
-        user_id: user.id,
-        username: user.username,
-        created_at: now,
-        type: LOG_TYPES.topup,
-        quota,
-        content: describe(code.id, quota),
-      })
-      .execute();
+    await recordLog(trx, {
+      user_id: user.id,
+      username: user.username,
+      created_at: now,
+      type: LOG_TOPUP,
+      quota,
+      content: describe(code.id, quota),
+    });
     return { ok: true, id: code.id, quota } as const;
   });
 }

@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.js';
 import { checkToken, publishTokenChange, type CachedToken } from '../tokens/cache.js';
+import { markTokenStatus } from '../tokens/repository.js';
 import type { CachedUser } from '../users/user-cache.js';
 import { USER_ENABLED, ROLE_ADMIN } from '../auth/roles.js';
 import { relayErrors } from './errors.js';
@@ -59,12 +60,7 @@ export async function resolveCaller(ctx: GatewayContext, request: FastifyRequest
 }
 
 function markToken(ctx: GatewayContext, token: CachedToken, status: 3 | 4): void {
-  ctx.db
-    .updateTable('tokens')
-    .set({ status })
-    .where('id', '=', token.id)
-    .where('status', '=', 1)
-    .execute()
+  markTokenStatus(ctx.db, token.id, status)
     .then(() => publishTokenChange(ctx.bus, token.key))
     .catch(() => undefined);
 }

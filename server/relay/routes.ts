@@ -7,6 +7,8 @@ import { requireUser } from '../auth/guard.js';
 import { refuse } from '../http/errors.js';
 import { answerIn } from '../http/wire.js';
 import type { GatewayContext } from '../context.js';
+import { findTokenUsedQuota } from '../tokens/repository.js';
+import { findUserUsedQuota } from '../users/repository.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
@@ -121,11 +123,8 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   app.get('/v1/dashboard/billing/subscription', billing);
   const usage = async (request: FastifyRequest) => {
     const caller = await resolveCaller(ctx, request);
-    const row = await ctx.db.selectFrom('tokens').select('used_quota').where('id', '=', caller.token.id).executeTakeFirst();
-    const used = caller.token.unlimited_quota
-      ? ((await ctx.db.selectFrom('users').select('used_quota').where('id', '=', caller.user.id).executeTakeFirst())
-          ?.used_quota ?? 0)
-      : (row?.used_quota ?? 0);
+    const tokenUsed = await findTokenUsedQuota(ctx.db, caller.token.id);
+    const used = caller.token.unlimited_quota ? ((await findUserUsedQuota(ctx.db, caller.user.id)) ?? 0) : (tokenUsed ?? 0);
     return { object: 'list', total_usage: (used / ctx.options.number('QuotaPerUnit')) * 100 };
   };
   app.get('/dashboard/billing/usage', usage);

@@ -3,6 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { ROLE_ROOT } from '../auth/roles.js';
+import { creditUser } from '../billing/ledger.js';
+import { rootUserExists } from '../users/identity-repository.js';
 import { createUser } from '../users/repository.js';
 import type { GatewayContext } from '../context.js';
 import { SetupBody, type SetupState, type SiteStatus } from './schemas.js';
@@ -13,11 +15,6 @@ const ROOT_INITIAL_QUOTA = 100_000_000;
 
 export function isSetupDone(ctx: GatewayContext): boolean {
   return Boolean(ctx.options.internal(SETUP_KEY));
-}
-
-async function rootExists(ctx: GatewayContext): Promise<boolean> {
-  const row = await ctx.db.selectFrom('users').select('id').where('role', '>=', ROLE_ROOT).executeTakeFirst();
-  return row !== undefined;
 }
 
 export function siteStatus(ctx: GatewayContext): SiteStatus {
@@ -84,7 +81,7 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
   app.get('/api/home_page_content', async () => ok(ctx.options.string('HomePageContent')));
 
   app.get('/api/setup', async () => {
-    const state: SetupState = { status: isSetupDone(ctx), root_init: await rootExists(ctx), database_type: ctx.dbKind };
+    const state: SetupState = { status: isSetupDone(ctx), root_init: await rootUserExists(ctx.db), database_type: ctx.dbKind };
     return ok(state);
   });
 
@@ -92,19 +89,16 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
     const run = setupInFlight.then(async () => {
       if (isSetupDone(ctx)) throw fail('setup.done');
       const body = request.body;
-      if (!(await rootExists(ctx))) {
+      if (!(await rootUserExists(ctx.db))) {
         const username = (body.username ?? '').trim();
         const password = body.password ?? '';
         if (!username) throw fail('setup.username_required');
         if (username.length > 12) throw fail('setup.username_too_long', { max: 12 });
         if (password.length < 8) throw fail('setup.password_too_short', { min: 8 });
         if (password !== (body.confirmPassword ?? '')) throw fail('setup.passwords_differ');
-        await createUser(ctx.db, ctx.dbKind, {
-          username,
-          password,
-          display_name: 'Root User',
-          role: ROLE_ROOT,
-          quota: ROOT_INITIAL_QUOTA,
+        await ctx.db.transaction().execute(async (trx) => {
+          const id = await createUser(trx, ctx.dbKind, { username, password, display_name: 'Root User', role: ROLE_ROOT });
+          await creditUser(trx, id, ROOT_INITIAL_QUOTA);
         });
       }
       // Links in e-mails (password reset) use ServerAddress; until the admin sets one, take the

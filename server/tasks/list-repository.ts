@@ -15,7 +15,7 @@ import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { MidjourneysTable, TasksTable } from '../db/types.js';
 import { TASK_COUNT_WINDOW } from './list-schemas.js';
-import type { TaskTable } from './refund.js';
+import type { TaskTable } from './status.js';
 
 /** What a list is narrowed by; absent, empty or 0 means "any". */
 export interface TaskListFilter {
@@ -180,18 +180,4 @@ export function listTasks(
   return listPage(db, kind, 'tasks', filter, { limit, offset, window }, (ids) =>
     db.selectFrom('tasks').select(TASK_COLUMNS).where('id', 'in', ids).execute(),
   );
-}
-
-/** The id of the user named exactly `username`, if any. */
-export async function findUserId(db: Db, username: string): Promise<number | undefined> {
-  const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-  return row?.id;
-}
-
-/** Usernames of `ids` (for the admin's user column). */
-export async function usernamesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', unique).execute();
-  return new Map(rows.map((r) => [Number(r.id), r.username]));
 }

@@ -5,6 +5,7 @@
  * applied to its row. One channel's trouble is reported through `onError` and ends only its part.
  */
 import type { GatewayContext } from '../context.js';
+import { findChannel } from '../channels/repository.js';
 import type { Channel } from '../db/types.js';
 import { baseUrl, callPlatform, platformHeaders, isRecord, parseJson } from './channel.js';
 
@@ -50,7 +51,7 @@ export interface PollPlatform<R extends { id: number; channel_id: number }> {
 async function channelOf(ctx: GatewayContext, id: number): Promise<Channel | null> {
   const cached = ctx.channels.get(id);
   if (cached) return cached;
-  return (await ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  return (await findChannel(ctx.db, id)) ?? null;
 }
 
 async function pollChannel<R extends { id: number; channel_id: number }>(

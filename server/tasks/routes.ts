@@ -11,7 +11,8 @@ import { ROLE_ADMIN } from '../auth/roles.js';
 import type { User } from '../db/types.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { findUserId, listMidjourneys, listTasks, usernamesOf, type Slice, type TaskListFilter } from './list-repository.js';
+import { findUserIdByUsername, usernamesOf } from '../users/repository.js';
+import { listMidjourneys, listTasks, type Slice, type TaskListFilter } from './list-repository.js';
 import { MjListQuery, MjPageAnswer, TaskListQuery, TaskPageAnswer } from './list-schemas.js';
 import { toMjItem, toTaskItem, type ViewContext } from './list-view.js';
 
@@ -48,7 +49,7 @@ export default async function taskListRoutes(base: FastifyInstance): Promise<voi
     filter.channelId = query.channel_id;
     const username = query.username?.trim();
     if (username) {
-      const id = await findUserId(db, username);
+      const id = await findUserIdByUsername(db, username);
       if (id === undefined) return null;
       filter.userId = id;
     }

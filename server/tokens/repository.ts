@@ -7,7 +7,7 @@ import { nowSeconds } from '../db/index.js';
 import type { Database, Token } from '../db/types.js';
 import { maskKey } from './keys.js';
 import type { TokenView } from './schemas.js';
-import { TOKEN_ENABLED } from './status.js';
+import { TOKEN_ENABLED, TOKEN_EXHAUSTED, TOKEN_EXPIRED } from './status.js';
 
 /** The fields a user edits, validated and normalized (see validation.ts). */
 export interface TokenFields {
@@ -76,6 +76,21 @@ export async function findOwnToken(db: Db, userId: number, id: number): Promise<
   return db.selectFrom('tokens').selectAll().where(ownedBy(userId)).where('id', '=', id).executeTakeFirst();
 }
 
+/** The id and owner of the token with this stored key (deleted ones too: their logs stay). */
+export async function findTokenOwnerByKey(db: Db, key: string): Promise<{ id: number; user_id: number } | undefined> {
+  return db.selectFrom('tokens').select(['id', 'user_id']).where('key', '=', key).executeTakeFirst();
+}
+
+/** What has been spent through the token, for the OpenAI-style usage answer. */
+export async function findTokenUsedQuota(db: Db, id: number): Promise<number | undefined> {
+  return (await db.selectFrom('tokens').select('used_quota').where('id', '=', id).executeTakeFirst())?.used_quota;
+}
+
+/** The token's name, for the log rows written about its calls. */
+export async function findTokenName(db: Db, id: number): Promise<string | undefined> {
+  return (await db.selectFrom('tokens').select('name').where('id', '=', id).executeTakeFirst())?.name;
+}
+
 export async function countOwnTokens(db: Db, userId: number, filter: TokenFilter): Promise<number> {
   const row = await db
     .selectFrom('tokens')
@@ -130,6 +145,14 @@ export async function updateOwnTokenFields(db: Db, userId: number, id: number, f
 
 export async function setOwnTokenStatus(db: Db, userId: number, id: number, status: number): Promise<void> {
   await db.updateTable('tokens').set({ status }).where(ownedBy(userId)).where('id', '=', id).execute();
+}
+
+/**
+ * The relay's finding that a token has expired or run out: only an enabled token is marked, so a
+ * change its owner made meanwhile stands.
+ */
+export async function markTokenStatus(db: Db, id: number, status: typeof TOKEN_EXPIRED | typeof TOKEN_EXHAUSTED): Promise<void> {
+  await db.updateTable('tokens').set({ status }).where('id', '=', id).where('status', '=', TOKEN_ENABLED).execute();
 }
 
 /** Soft delete: the row stays for the logs that name it, but no read or key lookup finds it again. */

@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { creditUser } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
-import { LOG_TYPES } from '../logs/schemas.js';
+import { recordLog } from '../logs/repository.js';
+import { LOG_TOPUP } from '../logs/types.js';
+import { findUsername } from '../users/repository.js';
 
 export const ORDER_PENDING = 'pending';
 export const ORDER_SUCCESS = 'success';
@@ -72,18 +74,14 @@ export async function completeOrder(
     if (Number(done.numUpdatedRows) !== 1) return { kind: 'already' };
     const quota = Number(order.amount);
     await creditUser(trx, order.user_id, quota);
-    const user = await trx.selectFrom('users').select('username').where('id', '=', order.user_id).executeTakeFirst();
-    await trx
-      .insertInto('logs')
-      .values({
-        user_id: order.user_id,
-        username: user?.username ?? '',
-        created_at: now,
-        type: LOG_TYPES.topup,
-        quota,
-        content: describe(quota, paidCents),
-      })
-      .execute();
+    await recordLog(trx, {
+      user_id: order.user_id,
+      username: (await findUsername(trx, order.user_id)) ?? '',
+      created_at: now,
+      type: LOG_TOPUP,
+      quota,
+      content: describe(quota, paidCents),
+    });
     return { kind: 'credited', userId: order.user_id, quota };
   });
 }

@@ -6,15 +6,29 @@ import { Type } from '@sinclair/typebox';
 import { currentUser, requireAdmin } from '../auth/guard.js';
 import { hashPassword } from '../auth/password.js';
 import { ROLE_USER } from '../auth/roles.js';
+import { creditUser, setUserQuota } from '../billing/ledger.js';
 import { nowSeconds } from '../db/index.js';
-import type { User, UserUpdate } from '../db/types.js';
+import type { User } from '../db/types.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
+import { recordLog } from '../logs/repository.js';
+import { LOG_MANAGE } from '../logs/types.js';
 import { isUniqueViolation } from './db-errors.js';
 import { groupNames } from './groups.js';
 import { assertCanCreate, assertCanEdit, assertCanRead, planManage } from './permissions.js';
 import { formatQuota } from './quota-format.js';
-import { countUsers, createUser, findUserById, findUsers, isUsernameTaken, toPublicUser, type UserFilter } from './repository.js';
+import {
+  countUsers,
+  createUser,
+  findUserById,
+  findUsers,
+  isUsernameTaken,
+  toPublicUser,
+  updateLiveUser,
+  updateUser,
+  type UserFields,
+  type UserFilter,
+} from './repository.js';
 import {
   CreateUserBody,
   ManageBody,
@@ -33,7 +47,6 @@ import { Envelope } from '../http/schemas.js';
 import { usageByUser, usageOf } from './usage.js';
 import { checkDisplayName, checkPassword, checkUsername } from './validation.js';
 
-const LOG_TYPE_MANAGE = 3;
 const QUERY_LIMIT = 100;
 
 export default async function userAdminRoutes(base: FastifyInstance): Promise<void> {
@@ -106,12 +119,10 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
       if (await isUsernameTaken(db, username)) throw fail('user.username_taken');
       let id: number;
       try {
-        id = await createUser(db, dbKind, {
-          username,
-          password,
-          display_name: displayName,
-          role,
-          quota: Math.max(0, Math.trunc(options.number('QuotaForNewUser'))),
+        id = await db.transaction().execute(async (trx) => {
+          const created = await createUser(trx, dbKind, { username, password, display_name: displayName, role });
+          await creditUser(trx, created, Math.max(0, Math.trunc(options.number('QuotaForNewUser'))));
+          return created;
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw fail('user.username_taken');
@@ -143,7 +154,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
         if (!user) throw fail('user.not_found');
         assertCanEdit(me, user);
         const isSelf = user.id === me.id;
-        const changes: UserUpdate = {};
+        const changes: UserFields = {};
         if (username !== undefined && username !== user.username) {
           if (await isUsernameTaken(trx, username, user.id)) throw fail('user.username_taken');
           changes.username = username;
@@ -156,36 +167,28 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
           if (!groupNames(options).includes(group)) throw fail('user.group_missing', { group });
           changes.group = group;
         }
-        const quotaChanged = body.quota !== undefined && body.quota !== user.quota;
-        if (quotaChanged) {
-          if (isSelf) throw fail('user.own_quota');
-          changes.quota = body.quota;
-        }
-        if (Object.keys(changes).length === 0) return;
+        const quota = body.quota !== undefined && body.quota !== user.quota ? body.quota : undefined;
+        if (quota !== undefined && isSelf) throw fail('user.own_quota');
 
-        let update = trx.updateTable('users').set(changes).where('id', '=', user.id);
-        // Optimistic: a relay charge landing between read and write must not be overwritten.
-        if (quotaChanged) update = update.where('quota', '=', user.quota);
-        try {
-          const result = await update.executeTakeFirst();
-          if (quotaChanged && Number(result.numUpdatedRows) === 0) throw fail('user.quota_changed');
-        } catch (err) {
-          if (isUniqueViolation(err)) throw fail('user.username_taken');
-          throw err;
+        if (Object.keys(changes).length > 0) {
+          try {
+            await updateUser(trx, user.id, changes);
+          } catch (err) {
+            if (isUniqueViolation(err)) throw fail('user.username_taken');
+            throw err;
+          }
         }
-        if (quotaChanged && changes.quota !== undefined) {
-          await trx
-            .insertInto('logs')
-            .values({
-              user_id: user.id,
-              username: changes.username ?? user.username,
-              created_at: nowSeconds(),
-              type: LOG_TYPE_MANAGE,
-              content: `管理员将用户额度从 ${formatQuota(options, user.quota, 6)} 修改为 ${formatQuota(options, changes.quota, 6)}`,
-              other: JSON.stringify({ admin_info: { admin_id: me.id, admin_username: me.username } }),
-            })
-            .execute();
-        }
+        if (quota === undefined) return;
+        // Only while the balance is what was read: a relay charge landing in between is not overwritten.
+        if (!(await setUserQuota(trx, user.id, user.quota, quota))) throw fail('user.quota_changed');
+        await recordLog(trx, {
+          user_id: user.id,
+          username: changes.username ?? user.username,
+          created_at: nowSeconds(),
+          type: LOG_MANAGE,
+          content: `管理员将用户额度从 ${formatQuota(options, user.quota, 6)} 修改为 ${formatQuota(options, quota, 6)}`,
+          other: JSON.stringify({ admin_info: { admin_id: me.id, admin_username: me.username } }),
+        });
       });
       publishUserChange(app.ctx.bus, body.id);
       return ok(toPublicUser(await target(body.id)), '用户信息更新成功！');
@@ -195,16 +198,11 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
   async function manage(me: User, id: number, action: ManageBody['action']): Promise<ManageResult> {
     const user = await target(id);
     const outcome = planManage(me, user, action);
-    await db
-      .updateTable('users')
-      .set({
-        role: outcome.role,
-        status: outcome.status,
-        ...(outcome.deregister ? { deleted_at: nowSeconds() } : {}),
-      })
-      .where('id', '=', user.id)
-      .where('deleted_at', 'is', null)
-      .execute();
+    await updateLiveUser(db, user.id, {
+      role: outcome.role,
+      status: outcome.status,
+      ...(outcome.deregister ? { deleted_at: nowSeconds() } : {}),
+    });
     publishUserChange(app.ctx.bus, user.id);
     return { status: outcome.status, role: outcome.role };
   }

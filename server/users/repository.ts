@@ -1,10 +1,15 @@
+/**
+ * The `users` table: rows, lists and profile writes. Lookups that identify a person (login name,
+ * access token, e-mail, third-party id, invitation code) are in identity-repository.ts; balances
+ * (quota, used_quota, request_count, invitation earnings) move only through server/billing/ledger.ts.
+ */
 import { randomBytes } from 'node:crypto';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import { insertWithId, likeExpr } from '../db/helpers.js';
 import { nowSeconds } from '../db/index.js';
-import type { Database, User } from '../db/types.js';
+import type { Database, User, UserUpdate } from '../db/types.js';
 import { hashPassword } from '../auth/password.js';
 import { ROLE_USER, USER_ENABLED } from '../auth/roles.js';
 import { publicSettingString } from './settings.js';
@@ -32,8 +37,42 @@ export async function findUserById(db: Db, id: number): Promise<User | undefined
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The user's name, for the log rows written about them. */
+export async function findUsername(db: Db, id: number): Promise<string | undefined> {
+  return (await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst())?.username;
+}
+
+/** The id of the user named exactly `username`, if any. */
+export async function findUserIdByUsername(db: Db, username: string): Promise<number | undefined> {
+  const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  return row?.id;
+}
+
+/** Usernames of `ids` (for the admin's user column). */
+export async function usernamesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.username]));
+}
+
 export async function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+/** Some columns of one user (for readers that need a few, such as the relay's caches). */
+export async function findUserColumns<K extends keyof User & string>(
+  db: Db,
+  id: number,
+  columns: readonly K[],
+): Promise<Pick<User, K> | undefined> {
+  const row = await db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst();
+  return row as Pick<User, K> | undefined;
+}
+
+/** What a user has spent so far, for the OpenAI-style usage answer. */
+export async function findUserUsedQuota(db: Db, id: number): Promise<number | undefined> {
+  return (await db.selectFrom('users').select('used_quota').where('id', '=', id).executeTakeFirst())?.used_quota;
 }
 
 export interface CreateUserInput {
@@ -42,12 +81,14 @@ export interface CreateUserInput {
   display_name?: string;
   email?: string;
   role?: number;
-  quota?: number;
   inviter_id?: number;
   group?: string;
 }
 
-/** Inserts a user with a hashed password and a fresh invitation code; returns the new id. */
+/**
+ * Inserts a user with a hashed password, a fresh invitation code and a zero balance (any opening
+ * credit goes through the ledger); returns the new id.
+ */
 export async function createUser(db: Db, kind: DbKind, input: CreateUserInput): Promise<number> {
   const now = nowSeconds();
   return insertWithId(db, kind, 'users', {
@@ -57,7 +98,6 @@ export async function createUser(db: Db, kind: DbKind, input: CreateUserInput): 
     email: input.email ?? '',
     role: input.role ?? ROLE_USER,
     status: USER_ENABLED,
-    quota: input.quota ?? 0,
     inviter_id: input.inviter_id ?? 0,
     group: input.group ?? 'default',
     aff_code: randomAffCode(),
@@ -106,13 +146,29 @@ export async function findUsers(db: Db, filter: UserFilter, limit: number, offse
   return db.selectFrom('users').selectAll().where(matches(filter)).orderBy('id', 'desc').limit(limit).offset(offset).execute();
 }
 
+/** Deregistered users keep their name: it still identifies their old logs. */
 export async function isUsernameTaken(db: Db, username: string, exceptId?: number): Promise<boolean> {
   let query = db.selectFrom('users').select('id').where('username', '=', username);
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-// ---- Self-service ----
+// ---- Writes ----
+
+/** Columns only the ledger writes (server/billing/ledger.ts). */
+type LedgerColumn = 'quota' | 'used_quota' | 'request_count' | 'aff_count' | 'aff_quota' | 'aff_history_quota';
+/** What may change on a user here: anything but the id and the balances. */
+export type UserFields = Omit<UserUpdate, 'id' | LedgerColumn>;
+
+/** Changes columns of one user (a taken name fails with the unique index's error). */
+export async function updateUser(db: Db, id: number, fields: UserFields): Promise<void> {
+  await db.updateTable('users').set(fields).where('id', '=', id).execute();
+}
+
+/** Changes columns of one user who has not deregistered. */
+export async function updateLiveUser(db: Db, id: number, fields: UserFields): Promise<void> {
+  await db.updateTable('users').set(fields).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
 
 /** Replaces the user's system access token with a fresh random one and returns it. */
 export async function regenerateAccessToken(db: Db, userId: number): Promise<string> {
@@ -145,33 +201,6 @@ export async function ensureAffCode(db: Db, user: Pick<User, 'id' | 'aff_code'>)
   return row.aff_code;
 }
 
-/**
- * Moves `amount` from invitation earnings to the balance in one conditional UPDATE, so concurrent
- * transfers can never take more than there is. Returns false when the earnings fall short.
- */
-export async function transferAffQuota(db: Db, userId: number, amount: number): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set((eb) => ({ aff_quota: eb('aff_quota', '-', amount), quota: eb('quota', '+', amount) }))
-    .where('id', '=', userId)
-    .where('aff_quota', '>=', amount)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
 export async function deregisterUser(db: Db, userId: number): Promise<void> {
   await db.updateTable('users').set({ deleted_at: nowSeconds() }).where('id', '=', userId).execute();
-}
-
-/** Distinct models enabled for a group in the channel abilities, sorted. */
-export async function modelsForGroup(db: Db, group: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('abilities')
-    .select('model')
-    .distinct()
-    .where('group', '=', group)
-    .where('enabled', '=', 1)
-    .orderBy('model')
-    .execute();
-  return rows.map((r) => r.model);
 }

@@ -12,15 +12,9 @@ import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { formatQuota } from './quota-format.js';
 import { usableGroups } from './groups.js';
-import {
-  deregisterUser,
-  ensureAffCode,
-  findUserById,
-  modelsForGroup,
-  regenerateAccessToken,
-  toPublicUser,
-  transferAffQuota,
-} from './repository.js';
+import { transferAffQuota } from '../billing/ledger.js';
+import { modelsForGroup } from '../channels/abilities-repository.js';
+import { deregisterUser, ensureAffCode, findUserById, regenerateAccessToken, toPublicUser, updateUser } from './repository.js';
 import {
   AffTransferBody,
   AffTransferResult,
@@ -75,7 +69,7 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
         changes.password = await hashPassword(body.password);
       }
       if (Object.keys(changes).length > 0) {
-        await db.updateTable('users').set(changes).where('id', '=', user.id).execute();
+        await updateUser(db, user.id, changes);
       }
       return ok(selfView(await reload(user.id)), '更新成功');
     },
@@ -120,11 +114,7 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
     async (request) => {
       const user = currentUser(request);
       const next = applySettingBody(parseUserSetting(user.setting), request.body);
-      await db
-        .updateTable('users')
-        .set({ setting: JSON.stringify(next) })
-        .where('id', '=', user.id)
-        .execute();
+      await updateUser(db, user.id, { setting: JSON.stringify(next) });
       publishUserChange(app.ctx.bus, user.id);
       return ok(settingView(next), '设置已更新');
     },

@@ -6,6 +6,7 @@
  */
 import type { Bus } from '../cache/bus.js';
 import type { Db } from '../db/index.js';
+import { findUserColumns } from './repository.js';
 
 export const USER_TOPIC = 'user';
 
@@ -67,11 +68,16 @@ export class UserCache {
   }
 
   private async load(id: number): Promise<CachedUser | null> {
-    const row = await this.db
-      .selectFrom('users')
-      .select(['id', 'username', 'role', 'status', 'group', 'quota', 'deleted_at', 'setting'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await findUserColumns(this.db, id, [
+      'id',
+      'username',
+      'role',
+      'status',
+      'group',
+      'quota',
+      'deleted_at',
+      'setting',
+    ]);
     let user: CachedUser | null = null;
     if (row) {
       let accept = false;

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import type { ApiClient, TestGateway } from '../helpers/gateway.js';
 import { logsFixture } from '../helpers/logs-fixture.js';
-import { listLogs } from '../../server/logs/repository.js';
+import { listLogs } from '../../server/logs/list-repository.js';
 import { stripAdminInfo } from '../../server/logs/view.js';
 import type { LogItem } from '../../server/logs/schemas.js';
 

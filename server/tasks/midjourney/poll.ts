@@ -8,9 +8,11 @@ import type { Updateable } from 'kysely';
 import type { GatewayContext } from '../../context.js';
 import type { Midjourney, MidjourneysTable } from '../../db/types.js';
 import { int, isRecord, str } from '../channel.js';
-import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, failAndRefund } from '../refund.js';
+import { failAndRefund } from '../refund.js';
+import { STATUS_FAILURE, STATUS_SUCCESS } from '../status.js';
 import { pollRound, type Applied, type PollOptions, type PollStats } from '../poll-round.js';
 import { modelOf } from './actions.js';
+import { listUnfinished, updateUnfinishedTask } from './repository.js';
 import { readProperties } from './view.js';
 
 /** Upstream statuses the gateway stores as a failure. */
@@ -71,12 +73,7 @@ export async function applyUpstreamTask(
   if (status === STATUS_FAILURE)
     return (await fail(ctx, row, fields, str(t.failReason) || '任务失败')) ? 'refunded' : 'unchanged';
   if (unchanged(row, status, fields)) return 'unchanged';
-  await ctx.db
-    .updateTable('midjourneys')
-    .set({ ...fields, status })
-    .where('id', '=', row.id)
-    .where('status', 'not in', FINISHED)
-    .execute();
+  await updateUnfinishedTask(ctx.db, row.id, { ...fields, status });
   return 'updated';
 }
 
@@ -85,16 +82,7 @@ export function pollMidjourney(ctx: GatewayContext, opts: PollOptions): Promise<
     ctx,
     {
       path: '/mj/task/list-by-condition',
-      unfinished: (after, limit) =>
-        ctx.db
-          .selectFrom('midjourneys')
-          .selectAll()
-          .where('status', 'not in', FINISHED)
-          .where('mj_id', '!=', '')
-          .where('id', '>', after)
-          .orderBy('id')
-          .limit(limit)
-          .execute(),
+      unfinished: (after, limit) => listUnfinished(ctx.db, after, limit),
       taskId: (row) => row.mj_id,
       tasksOf: (answer) => (Array.isArray(answer) ? answer : null),
       reportedId: (task) => str(task.id),

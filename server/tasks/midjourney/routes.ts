@@ -15,7 +15,8 @@ import { answerIn } from '../../http/wire.js';
 import { relayErrors } from '../../relay/errors.js';
 import { taskErrors } from '../errors.js';
 import { MODE_PREFIXES, SUBMIT_KINDS, upstreamPath } from './actions.js';
-import { findOwnTask, submitMidjourney } from './submit.js';
+import { findImageUrl, findOwnTask, findOwnTasks } from './repository.js';
+import { submitMidjourney } from './submit.js';
 import { toProxyTask } from './view.js';
 
 const IMAGE_MAX_BYTES = 32 * 1024 * 1024;
@@ -29,7 +30,7 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
   const ownTask = async (request: FastifyRequest) => {
     const caller = await resolveCaller(ctx, request);
     const { id } = request.params as { id: string };
-    const row = await findOwnTask(ctx, caller.user.id, id);
+    const row = await findOwnTask(ctx.db, caller.user.id, id);
     if (!row) throw taskErrors.notFound();
     return row;
   };
@@ -49,13 +50,7 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
       const ids = isRecord(body) && Array.isArray(body.ids) ? [...new Set(body.ids.map(str).filter((s) => s !== ''))] : [];
       if (ids.length > LIST_MAX_IDS) throw taskErrors.invalid(`ids: at most ${LIST_MAX_IDS}`);
       if (ids.length === 0) return [];
-      const rows = await ctx.db
-        .selectFrom('midjourneys')
-        .selectAll()
-        .where('user_id', '=', caller.user.id)
-        .where('mj_id', 'in', ids)
-        .orderBy('id', 'desc')
-        .execute();
+      const rows = await findOwnTasks(ctx.db, caller.user.id, ids);
       // The newest row of each id, in the order asked.
       const newest = new Map<string, (typeof rows)[number]>();
       for (const row of rows) if (!newest.has(row.mj_id)) newest.set(row.mj_id, row);
@@ -86,19 +81,11 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
 
   app.get('/mj/image/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    const row = await ctx.db
-      .selectFrom('midjourneys')
-      .select(['image_url'])
-      .where('mj_id', '=', id)
-      .where('image_url', 'is not', null)
-      .where('image_url', '!=', '')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!row?.image_url) throw taskErrors.notFound();
+    const imageUrl = await findImageUrl(ctx.db, id);
+    if (!imageUrl) throw taskErrors.notFound();
     let res;
     try {
-      res = await safeFetch(row.image_url, {
+      res = await safeFetch(imageUrl, {
         maxBytes: IMAGE_MAX_BYTES,
         timeoutMs: 60_000,
       });

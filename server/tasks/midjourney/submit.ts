@@ -17,24 +17,13 @@ import { charge, storedPayer, type TaskCharge } from '../billing.js';
 import { MIDJOURNEY_TYPES, baseUrl, int, isRecord, parseJson, str } from '../channel.js';
 import { taskErrors } from '../errors.js';
 import { submitToChannels, upstreamFailure } from '../submit-loop.js';
-import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS } from '../refund.js';
+import { STATUS_FAILURE, STATUS_SUCCESS } from '../status.js';
+import { continueTask, findOwnTask, insertMidjourney } from './repository.js';
 import { modelOf, planSubmit, upstreamBody, upstreamPath, type SubmitKind, type SubmitPlan } from './actions.js';
 import type { MjProperties } from './view.js';
 
 /** Submit codes that mean the upstream took the task: submitted, existing (or window), queued. */
 const ACCEPTED = new Set([1, 21, 22]);
-
-/** The caller's own newest task with this midjourney-proxy id. */
-export function findOwnTask(ctx: GatewayContext, userId: number, mjId: string): Promise<Midjourney | undefined> {
-  return ctx.db
-    .selectFrom('midjourneys')
-    .selectAll()
-    .where('mj_id', '=', mjId)
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
 
 interface Accepted {
   plan: SubmitPlan;
@@ -71,19 +60,8 @@ async function storeAccepted(db: Db, a: Accepted): Promise<void> {
 
   if (plan.action === 'MODAL' && a.origin && a.origin.mj_id === mjId) {
     // The window task goes on under its own id: it now carries this charge too.
-    const updated = await db
-      .updateTable('midjourneys')
-      .set((eb) => ({
-        code,
-        status,
-        prompt: plan.prompt ?? a.origin!.prompt,
-        quota: eb('quota', '+', charged.quota),
-        fail_reason: null,
-      }))
-      .where('id', '=', a.origin.id)
-      .where('status', 'not in', FINISHED)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 1) return;
+    const fields = { code, status, prompt: plan.prompt ?? a.origin.prompt };
+    if (await continueTask(db, a.origin.id, fields, charged.quota)) return;
   }
 
   const props: MjProperties = {
@@ -93,31 +71,28 @@ async function storeAccepted(db: Db, a: Accepted): Promise<void> {
     ...(typeof plan.body.botType === 'string' ? { botType: plan.body.botType } : {}),
     ...(a.mode ? { mode: a.mode } : {}),
   };
-  await db
-    .insertInto('midjourneys')
-    .values({
-      code,
-      user_id: charged.caller.user.id,
-      action: plan.action,
-      mj_id: mjId,
-      prompt: plan.prompt ?? a.origin?.prompt ?? null,
-      prompt_en: a.origin?.prompt_en ?? null,
-      description: str(answer.description) || null,
-      state: typeof plan.body.state === 'string' ? plan.body.state : null,
-      submit_time: now,
-      start_time: done ? now : 0,
-      finish_time: done ? now : 0,
-      image_url: imageUrl,
-      status,
-      progress: done ? '100%' : '0%',
-      fail_reason: null,
-      channel_id: a.channelId,
-      quota: charged.quota,
-      buttons: null,
-      properties: JSON.stringify(props),
-      created_at: Math.floor(now / 1000),
-    })
-    .execute();
+  await insertMidjourney(db, {
+    code,
+    user_id: charged.caller.user.id,
+    action: plan.action,
+    mj_id: mjId,
+    prompt: plan.prompt ?? a.origin?.prompt ?? null,
+    prompt_en: a.origin?.prompt_en ?? null,
+    description: str(answer.description) || null,
+    state: typeof plan.body.state === 'string' ? plan.body.state : null,
+    submit_time: now,
+    start_time: done ? now : 0,
+    finish_time: done ? now : 0,
+    image_url: imageUrl,
+    status,
+    progress: done ? '100%' : '0%',
+    fail_reason: null,
+    channel_id: a.channelId,
+    quota: charged.quota,
+    buttons: null,
+    properties: JSON.stringify(props),
+    created_at: Math.floor(now / 1000),
+  });
 }
 
 /** A refused submission is kept (quota 0, FAILURE) so the drawing log shows why. */
@@ -129,26 +104,23 @@ async function storeRefused(
   answer: Record<string, unknown>,
 ) {
   const now = Date.now();
-  await ctx.db
-    .insertInto('midjourneys')
-    .values({
-      code: int(answer.code),
-      user_id: userId,
-      action: plan.action,
-      mj_id: str(answer.result),
-      prompt: plan.prompt,
-      description: str(answer.description) || null,
-      state: typeof plan.body.state === 'string' ? plan.body.state : null,
-      submit_time: now,
-      finish_time: now,
-      status: STATUS_FAILURE,
-      progress: '100%',
-      fail_reason: str(answer.description) || `code ${int(answer.code)}`,
-      channel_id: channelId,
-      quota: 0,
-      created_at: Math.floor(now / 1000),
-    })
-    .execute();
+  await insertMidjourney(ctx.db, {
+    code: int(answer.code),
+    user_id: userId,
+    action: plan.action,
+    mj_id: str(answer.result),
+    prompt: plan.prompt,
+    description: str(answer.description) || null,
+    state: typeof plan.body.state === 'string' ? plan.body.state : null,
+    submit_time: now,
+    finish_time: now,
+    status: STATUS_FAILURE,
+    progress: '100%',
+    fail_reason: str(answer.description) || `code ${int(answer.code)}`,
+    channel_id: channelId,
+    quota: 0,
+    created_at: Math.floor(now / 1000),
+  });
 }
 
 export async function submitMidjourney(
@@ -162,7 +134,7 @@ export async function submitMidjourney(
   const caller = await resolveCaller(ctx, request);
   const plan = planSubmit(kind, request.body);
   checkTextSensitive(ctx, plan.prompt ?? '');
-  const origin = plan.originId ? await findOwnTask(ctx, caller.user.id, plan.originId) : undefined;
+  const origin = plan.originId ? await findOwnTask(ctx.db, caller.user.id, plan.originId) : undefined;
   if (plan.originId && !origin) throw taskErrors.notFound();
   if (origin && plan.action !== 'MODAL' && ctx.options.bool('MjActionCheckSuccessEnabled') && origin.status !== STATUS_SUCCESS) {
     throw taskErrors.statusNotSuccess();

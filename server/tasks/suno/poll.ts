@@ -9,9 +9,10 @@ import type { Updateable } from 'kysely';
 import type { GatewayContext } from '../../context.js';
 import type { Task, TasksTable } from '../../db/types.js';
 import { int, isRecord, str } from '../channel.js';
-import { FINISHED, STATUS_FAILURE, STATUS_SUCCESS, failAndRefund } from '../refund.js';
+import { failAndRefund } from '../refund.js';
+import { STATUS_FAILURE, STATUS_SUCCESS } from '../status.js';
 import { pollRound, type Applied, type PollOptions, type PollStats } from '../poll-round.js';
-import { SUNO_PLATFORM } from './submit.js';
+import { listSubmittedBefore, listUnfinishedSuno, updateUnfinishedSunoTask } from './repository.js';
 
 /** A task still unfinished this long after submission has failed. */
 export const SUNO_TIMEOUT_SECONDS = 24 * 3600;
@@ -22,18 +23,10 @@ async function fail(ctx: GatewayContext, row: Task, fields: Updateable<TasksTabl
   return failAndRefund(ctx, 'tasks', row.id, { ...fields, fail_reason: reason }, detail);
 }
 
-function unfinished(ctx: GatewayContext) {
-  return ctx.db.selectFrom('tasks').selectAll().where('platform', '=', SUNO_PLATFORM).where('status', 'not in', FINISHED);
-}
-
 /** Fails and refunds every task submitted before the cut-off. */
 async function timeOut(ctx: GatewayContext, nowSeconds: number, stats: PollStats): Promise<void> {
   for (;;) {
-    const expired = await unfinished(ctx)
-      .where('submit_time', '<', nowSeconds - SUNO_TIMEOUT_SECONDS)
-      .orderBy('id')
-      .limit(PAGE)
-      .execute();
+    const expired = await listSubmittedBefore(ctx.db, nowSeconds - SUNO_TIMEOUT_SECONDS, PAGE);
     for (const row of expired) {
       const fields = { progress: '100%', finish_time: nowSeconds, updated_at: nowSeconds };
       if (await fail(ctx, row, fields, '任务超时（24 小时未完成）')) stats.refunded++;
@@ -66,12 +59,7 @@ export async function applySunoTask(
   }
   const same = status === row.status && Object.entries(fields).every(([k, v]) => row[k as keyof Task] === v);
   if (same) return 'unchanged';
-  await ctx.db
-    .updateTable('tasks')
-    .set({ ...fields, status, updated_at: nowSeconds })
-    .where('id', '=', row.id)
-    .where('status', 'not in', FINISHED)
-    .execute();
+  await updateUnfinishedSunoTask(ctx.db, row.id, { ...fields, status, updated_at: nowSeconds });
   return 'updated';
 }
 
@@ -83,8 +71,7 @@ export async function pollSuno(ctx: GatewayContext, opts: PollOptions): Promise<
     ctx,
     {
       path: '/suno/fetch',
-      unfinished: (after, limit) =>
-        unfinished(ctx).where('task_id', '!=', '').where('id', '>', after).orderBy('id').limit(limit).execute(),
+      unfinished: (after, limit) => listUnfinishedSuno(ctx.db, after, limit),
       taskId: (row) => row.task_id,
       tasksOf: (answer) => (isRecord(answer) && answer.code === 'success' && Array.isArray(answer.data) ? answer.data : null),
       reportedId: (task) => str(task.task_id),

@@ -10,7 +10,8 @@ import { RELAY_BODY_LIMIT } from '../../relay/request.js';
 import { isRecord, str } from '../channel.js';
 import { answerIn } from '../../http/wire.js';
 import { taskErrors } from '../errors.js';
-import { SUNO_PLATFORM, findOwnSunoTask, submitSuno } from './submit.js';
+import { findOwnSunoTask, findOwnSunoTasks } from './repository.js';
+import { submitSuno } from './submit.js';
 import { toSunoTask } from './view.js';
 
 const FETCH_MAX_IDS = 500;
@@ -32,14 +33,7 @@ export default async function sunoRoutes(app: FastifyInstance): Promise<void> {
     const ids = isRecord(body) && Array.isArray(body.ids) ? [...new Set(body.ids.map(str).filter((s) => s !== ''))] : [];
     if (ids.length > FETCH_MAX_IDS) throw taskErrors.invalid(`ids: at most ${FETCH_MAX_IDS}`);
     if (ids.length === 0) return { code: 'success', message: '', data: [] };
-    const rows = await ctx.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('platform', '=', SUNO_PLATFORM)
-      .where('user_id', '=', caller.user.id)
-      .where('task_id', 'in', ids)
-      .orderBy('id', 'desc')
-      .execute();
+    const rows = await findOwnSunoTasks(ctx.db, caller.user.id, ids);
     const newest = new Map<string, (typeof rows)[number]>();
     for (const row of rows) if (!newest.has(row.task_id)) newest.set(row.task_id, row);
     const data = ids.flatMap((id) => {
@@ -52,7 +46,7 @@ export default async function sunoRoutes(app: FastifyInstance): Promise<void> {
   app.get('/suno/fetch/:id', async (request) => {
     const caller = await resolveCaller(ctx, request);
     const { id } = request.params as { id: string };
-    const row = await findOwnSunoTask(ctx, caller.user.id, id);
+    const row = await findOwnSunoTask(ctx.db, caller.user.id, id);
     if (!row) throw taskErrors.notExist();
     return { code: 'success', message: '', data: toSunoTask(row) };
   });

@@ -7,7 +7,6 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
-import type { Task } from '../../db/types.js';
 import { resolveCaller } from '../../relay/caller.js';
 import { checkTextSensitive } from '../../relay/sensitive.js';
 import { reportUpstreamFailure } from '../../relay/health.js';
@@ -16,21 +15,9 @@ import { charge, storedPayer } from '../billing.js';
 import { SUNO_TYPES, baseUrl, isRecord, parseJson, retryable, str } from '../channel.js';
 import { taskErrors } from '../errors.js';
 import { submitToChannels, upstreamFailure } from '../submit-loop.js';
+import { findOwnSunoTask, insertSunoTask } from './repository.js';
 
-export const SUNO_PLATFORM = 'suno';
 export type SunoAction = 'music' | 'lyrics';
-
-export function findOwnSunoTask(ctx: GatewayContext, userId: number, taskId: string): Promise<Task | undefined> {
-  return ctx.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('platform', '=', SUNO_PLATFORM)
-    .where('task_id', '=', taskId)
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
 
 export async function submitSuno(
   ctx: GatewayContext,
@@ -51,7 +38,7 @@ export async function submitSuno(
   );
   // A continuation (`task_id` of an earlier song) must go to the channel that made that song.
   const originId = action === 'music' ? str(body.task_id).trim() : '';
-  const origin = originId ? await findOwnSunoTask(ctx, caller.user.id, originId) : undefined;
+  const origin = originId ? await findOwnSunoTask(ctx.db, caller.user.id, originId) : undefined;
   if (originId && !origin) throw taskErrors.notExist();
   const model = `suno_${action}`;
   const charged = await charge(ctx, caller, model, request.ip);
@@ -70,26 +57,22 @@ export async function submitSuno(
         const taskId = str(parsed.data);
         const now = Math.floor(Date.now() / 1000);
         await settle.keep(action.toUpperCase(), taskId, async (trx) => {
-          await trx
-            .insertInto('tasks')
-            .values({
-              created_at: now,
-              updated_at: now,
-              task_id: taskId,
-              platform: SUNO_PLATFORM,
-              user_id: caller.user.id,
-              channel_id: channel.id,
-              quota: charged.quota,
-              action: action.toUpperCase(),
-              status: 'SUBMITTED',
-              submit_time: now,
-              progress: '0%',
-              properties: JSON.stringify({
-                payer: storedPayer(charged),
-                ...(typeof body.prompt === 'string' ? { input: body.prompt.slice(0, 2000) } : {}),
-              }),
-            })
-            .execute();
+          await insertSunoTask(trx, {
+            created_at: now,
+            updated_at: now,
+            task_id: taskId,
+            user_id: caller.user.id,
+            channel_id: channel.id,
+            quota: charged.quota,
+            action: action.toUpperCase(),
+            status: 'SUBMITTED',
+            submit_time: now,
+            progress: '0%',
+            properties: JSON.stringify({
+              payer: storedPayer(charged),
+              ...(typeof body.prompt === 'string' ? { input: body.prompt.slice(0, 2000) } : {}),
+            }),
+          });
         });
         return { result: reply.send({ code: 'success', message: '', data: taskId }) };
       }

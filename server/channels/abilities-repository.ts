@@ -1,9 +1,10 @@
 /**
  * The abilities table: one row per (group, model, channel), derived from the channel's group and
  * model lists. It is rewritten in the same transaction as every channel write, so it never
- * disagrees with the channels a reader sees.
+ * disagrees with the channels a reader sees; hence the channel reads here, of the columns the rows
+ * are derived from.
  */
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { AbilitiesTable, Channel, Database } from '../db/types.js';
 import { CHANNEL_ENABLED } from './types.js';
 import { splitList } from './input.js';
@@ -86,6 +87,30 @@ export async function rebuildAbilitiesOf(db: Kysely<Database>, ids: readonly num
 
 export async function deleteAbilitiesOf(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
   for (const part of chunks(ids, ID_CHUNK)) await db.deleteFrom('abilities').where('channel_id', 'in', part).execute();
+}
+
+/** The enabled rows, as the channel index groups them. */
+export async function enabledAbilities(
+  db: Kysely<Database>,
+): Promise<Array<Pick<Selectable<AbilitiesTable>, 'group' | 'model' | 'channel_id' | 'priority' | 'weight'>>> {
+  return db
+    .selectFrom('abilities')
+    .select(['group', 'model', 'channel_id', 'priority', 'weight'])
+    .where('enabled', '=', 1)
+    .execute();
+}
+
+/** Distinct models enabled for a group in the channel abilities, sorted. */
+export async function modelsForGroup(db: Kysely<Database>, group: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('abilities')
+    .select('model')
+    .distinct()
+    .where('group', '=', group)
+    .where('enabled', '=', 1)
+    .orderBy('model')
+    .execute();
+  return rows.map((r) => r.model);
 }
 
 function rowKey(r: Insertable<AbilitiesTable>): string {

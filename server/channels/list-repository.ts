@@ -1,0 +1,97 @@
+/**
+ * Reads of many channels: the console's list and search (filters run in SQL; exact list-entry
+ * matches of group and model are a LIKE prefilter refined here), the relay's channel index, and the
+ * balance and test sweeps. Channel tables hold hundreds to a few thousand rows.
+ */
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Db } from '../db/index.js';
+import { likeExpr } from '../db/helpers.js';
+import type { Channel, Database } from '../db/types.js';
+import { chunks, ID_CHUNK } from './abilities-repository.js';
+import { splitList } from './input.js';
+import { toChannelView, VIEW_COLUMNS } from './repository.js';
+import type { ChannelView } from './schemas.js';
+import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED } from './types.js';
+
+export interface ChannelFilter {
+  /** A channel id (exact), part of the name, or the whole key. */
+  keyword?: string | undefined;
+  /** One entry of the group list. */
+  group?: string | undefined;
+  /** One entry of the model list. */
+  model?: string | undefined;
+  status?: number | undefined;
+  /** The whole key. */
+  key?: string | undefined;
+}
+
+function matches(filter: ChannelFilter) {
+  return (eb: ExpressionBuilder<Database, 'channels'>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [];
+    const keyword = filter.keyword?.trim() ?? '';
+    if (keyword) {
+      const alternatives = [likeExpr('name', keyword), eb('key', '=', keyword)];
+      if (/^\d{1,9}$/.test(keyword)) alternatives.unshift(eb('id', '=', Number(keyword)));
+      conditions.push(eb.or(alternatives));
+    }
+    if (filter.group) conditions.push(likeExpr('group', filter.group));
+    if (filter.model) conditions.push(likeExpr('models', filter.model));
+    if (filter.status !== undefined) conditions.push(eb('status', '=', filter.status));
+    if (filter.key) conditions.push(eb('key', '=', filter.key));
+    return eb.and(conditions);
+  };
+}
+
+/** What the list orders, groups and pages channels by. */
+export interface ChannelSlim {
+  id: number;
+  tag: string | null;
+  priority: number;
+}
+
+const slim = ({ id, tag, priority }: ChannelSlim): ChannelSlim => ({ id, tag: tag || null, priority });
+
+/** The (id, tag, priority) of every channel matching the filter, entry matches made exact. */
+export async function findMatchingChannels(db: Db, filter: ChannelFilter): Promise<ChannelSlim[]> {
+  const group = filter.group?.trim() || undefined;
+  const model = filter.model?.trim() || undefined;
+  const where = matches({ ...filter, group, model });
+  if (!group && !model) {
+    return (await db.selectFrom('channels').select(['id', 'tag', 'priority']).where(where).execute()).map(slim);
+  }
+  const rows = await db.selectFrom('channels').select(['id', 'tag', 'priority', 'group', 'models']).where(where).execute();
+  return rows
+    .filter((r) => (!group || splitList(r.group).includes(group)) && (!model || splitList(r.models).includes(model)))
+    .map(slim);
+}
+
+/** The console's view of each of these channels, by id. */
+export async function findChannelViews(db: Db, ids: number[]): Promise<Map<number, ChannelView>> {
+  const out = new Map<number, ChannelView>();
+  for (const part of chunks(ids, ID_CHUNK)) {
+    const rows = await db.selectFrom('channels').select(VIEW_COLUMNS).where('id', 'in', part).execute();
+    for (const row of rows) out.set(row.id, toChannelView(row));
+  }
+  return out;
+}
+
+/** Every channel, whatever its status, with its key: what the relay's channel index is built from. */
+export async function findAllChannels(db: Db): Promise<Channel[]> {
+  return db.selectFrom('channels').selectAll().execute();
+}
+
+/** The enabled channels, full rows, by id. */
+export async function findEnabledChannels(db: Db): Promise<Channel[]> {
+  return db.selectFrom('channels').selectAll().where('status', '=', CHANNEL_ENABLED).orderBy('id').execute();
+}
+
+/** The ids of the channels a test of all channels covers: enabled and automatically disabled ones. */
+export async function findTestableChannelIds(db: Db): Promise<number[]> {
+  const rows = await db
+    .selectFrom('channels')
+    .select('id')
+    .where('status', 'in', [CHANNEL_ENABLED, CHANNEL_AUTO_DISABLED])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
