@@ -12,7 +12,7 @@ import {
   type SqliteDatabase,
 } from 'kysely';
 import type { DbKind, DbTarget } from './dsn.js';
-import type { Database } from './types.js';
+import type { Database, MigrationDb } from './types.js';
 import * as m0001 from './migrations/0001_init.js';
 import * as m0002 from './migrations/0002_logs_group_index.js';
 import * as m0003 from './migrations/0003_user_oauth_indexes.js';
@@ -96,7 +96,7 @@ export async function openDb(target: DbTarget): Promise<DbHandle> {
 }
 
 /** Numbered migrations; each receives the dialect so DDL can differ where SQL does. */
-const migrations: Record<string, { up(db: Kysely<any>, kind: DbKind): Promise<void> }> = {
+const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<void> }> = {
   '0001_init': m0001,
   '0002_logs_group_index': m0002,
   '0003_user_oauth_indexes': m0003,

@@ -2,7 +2,7 @@
  * Table types: the one source of truth for rows, used by the server's repositories and, through
  * `import type`, by the console. Booleans are stored as 0/1 integers on every database.
  */
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 
 type Id = Generated<number>;
 /** A column with a database default: optional on insert. */
@@ -285,3 +285,10 @@ export type Task = Selectable<TasksTable>;
 export type QuotaData = Selectable<QuotaDataTable>;
 export type Reservation = Selectable<ReservationsTable>;
 export type { ColumnType };
+
+/**
+ * What a migration receives: a database of no particular schema, since a migration runs against the
+ * tables as they were at its number, not as `Database` describes them today.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's schema builder needs an open table map here
+export type MigrationDb = Kysely<any>;

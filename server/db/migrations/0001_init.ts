@@ -1,11 +1,12 @@
-import type { CreateTableBuilder, Kysely } from 'kysely';
+import type { CreateTableBuilder } from 'kysely';
+import type { MigrationDb } from '../types.js';
 import type { DbKind } from '../dsn.js';
 
 // Frozen once released: later schema changes go into new numbered files.
 
 type Table = CreateTableBuilder<string, never>;
 
-export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
+export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
   const id = (t: Table): Table =>
     kind === 'postgres'
       ? t.addColumn('id', 'serial', (c) => c.primaryKey())

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { MigrationDb } from '../types.js';
 import type { DbKind } from '../dsn.js';
 
 // Quota held by calls in flight, written in the same transaction as the debit that holds it, and
@@ -6,7 +7,7 @@ import type { DbKind } from '../dsn.js';
 // holds another process then resolves). Rows of `reservations` live for one call: the table stays
 // as small as the calls in flight, so it has no index but its key (on SQLite the rows are stored in
 // the key's tree itself: one tree to write per row, not two).
-export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
+export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
   const big = 'bigint' as const;
   let reservations = db.schema
     .createTable('reservations')

@@ -64,7 +64,7 @@ export default function ChatPage() {
         const message = error instanceof Error ? error.message : 'app.error.request_failed';
         setState({ kind: 'error', message });
         if (error instanceof ChatLinkError && error.problem === 'no_enabled_token') {
-          timer = setTimeout(() => navigate('/token'), NO_TOKEN_REDIRECT_MS);
+          timer = setTimeout(() => void navigate('/token'), NO_TOKEN_REDIRECT_MS);
         }
       });
     return () => {

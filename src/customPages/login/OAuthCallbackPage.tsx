@@ -35,7 +35,7 @@ export default function OAuthCallbackPage() {
     const fail = (message: string) => {
       setFailure(message);
       notify(message, { type: 'error' });
-      setTimeout(() => navigate('/setting', { replace: true }), FAILURE_DELAY_MS);
+      setTimeout(() => void navigate('/setting', { replace: true }), FAILURE_DELAY_MS);
     };
     if (!PROVIDERS.has(type)) {
       fail('pages.oauth.unknown_provider');
@@ -49,12 +49,12 @@ export default function OAuthCallbackPage() {
         }
         if (envelope.message === 'bind') {
           notify('pages.oauth.bound', { type: 'success' });
-          navigate('/setting', { replace: true });
+          void navigate('/setting', { replace: true });
           return;
         }
         if (envelope.data) storeUser(envelope.data);
         notify('pages.login.success', { type: 'success' });
-        navigate(LOGIN_LANDING, { replace: true });
+        void navigate(LOGIN_LANDING, { replace: true });
       })
       .catch((err: unknown) => fail(errorMessage(err)));
   }, [navigate, notify, params, type]);

@@ -65,7 +65,7 @@ export default function RegisterPage() {
         aff_code: queryAff ?? localStorage.getItem(AFF_KEY) ?? '',
       });
       notify('pages.register.success', { type: 'success' });
-      navigate('/login');
+      void navigate('/login');
     } catch (err) {
       notify(errorMessage(err), { type: 'error' });
     } finally {

@@ -35,7 +35,7 @@ export default function SetupPage() {
     api
       .get<SetupState>('/api/setup')
       .then((setup) => {
-        if (setup.status) navigate('/', { replace: true });
+        if (setup.status) void navigate('/', { replace: true });
         else setState(setup);
       })
       .catch(() => {

@@ -54,7 +54,7 @@ export function TelegramLogin({ botName, mode = 'login', onBound }: TelegramLogi
           : api.get<StoredUser>(`/api/oauth/telegram/login?${params}`).then((logged) => {
               storeUser(logged);
               notify('pages.login.success', { type: 'success' });
-              navigate('/');
+              void navigate('/');
             });
       done.catch((err: unknown) => notify(errorMessage(err), { type: 'error' }));
     };

@@ -55,7 +55,7 @@ export function WeChatDialog({ open, qrcode, onClose, mode = 'login', onBound }:
         storeUser(user);
         notify('pages.login.success', { type: 'success' });
         onClose();
-        navigate('/');
+        void navigate('/');
       }
     } catch (err) {
       notify(errorMessage(err), { type: 'error' });

@@ -4,7 +4,7 @@ import { useRecordContext, useTranslate } from 'react-admin';
 import { formatQuota } from '../../status/status';
 import { formatTimestamp } from '../schema';
 import type { LogColumnKey } from './columnSettings';
-import { SPEED_COLORS, firstTokenCategory, msToSeconds, retriedChannels, useTimeCategory } from './format';
+import { SPEED_COLORS, firstTokenCategory, msToSeconds, retriedChannels, durationCategory } from './format';
 import { useLogActions } from './LogActionsContext';
 import { PricingDetails } from './PricingDetails';
 import { LOG_TYPE, LOG_TYPE_LABELS, parseOther, type LogRecord } from './types';
@@ -75,15 +75,15 @@ function UseTimeCell({ record }: CellProps) {
   const translate = useTranslate();
   if (!hasUsage(record)) return null;
   const other = parseOther(record.other);
-  const useCategory = useTimeCategory(record.use_time);
+  const durationClass = durationCategory(record.use_time);
   const frt = record.is_stream && other.frt ? Number(msToSeconds(other.frt)) : null;
   const frtCategory = frt === null ? null : firstTokenCategory(frt);
   return (
     <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap>
       <Chip
         size="small"
-        color={SPEED_COLORS[useCategory]}
-        data-speed={useCategory}
+        color={SPEED_COLORS[durationClass]}
+        data-speed={durationClass}
         data-testid="use-time"
         label={translate('resources.logs.use_time.seconds', { n: record.use_time })}
       />

@@ -14,7 +14,7 @@ export const SPEED_COLORS: Record<SpeedCategory, 'success' | 'warning' | 'error'
 };
 
 /** Use time in seconds (spec 9): under 101 s green, under 300 s orange, else red. */
-export function useTimeCategory(seconds: number): SpeedCategory {
+export function durationCategory(seconds: number): SpeedCategory {
   if (seconds < 101) return 'fast';
   if (seconds < 300) return 'medium';
   return 'slow';

@@ -22,7 +22,7 @@ import type { Mode, ResourceSchema } from './types';
 export function useCloseDrawer(name: string): () => void {
   const navigate = useNavigate();
   const location = useLocation();
-  return () => navigate({ pathname: `/${name}`, search: location.search });
+  return () => void navigate({ pathname: `/${name}`, search: location.search });
 }
 
 /** The side drawer of create and edit screens: a title, a close button, the form. */

@@ -55,7 +55,7 @@ export function useRowCommands<R extends RaRecord & { name: string }>(
   const deleteRecord = () => {
     setConfirming(false);
     if (!record) return;
-    remove(
+    void remove(
       resource,
       { id: record.id, previousData: record },
       {

@@ -26,7 +26,7 @@ export function UserRowActions() {
     notify(error instanceof Error ? error.message : 'app.error.request_failed', { type: 'error' });
   const manage = (action: Exclude<ManageAction, 'delete'>) => {
     const meta: ManageMeta = { manage: action };
-    update(
+    void update(
       'user',
       { id: record.id, data: {}, previousData: record, meta },
       {
@@ -38,7 +38,7 @@ export function UserRowActions() {
   };
   const deregister = () => {
     setConfirming(false);
-    remove(
+    void remove(
       'user',
       { id: record.id, previousData: record },
       {
