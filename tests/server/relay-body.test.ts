@@ -98,7 +98,7 @@ describe('relay bodies', () => {
     const res = await fetch(f.tg.url + '/v1/chat/completions', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${f.key}`, ...headers },
-      body,
+      body: typeof body === 'string' ? body : new Uint8Array(body),
     });
     return { status: res.status, body: (await res.json()) as any };
   };
