@@ -77,6 +77,8 @@ function syncOptions(ctx: GatewayContext): () => void {
 export interface Gateway {
   app: FastifyInstance;
   ctx: GatewayContext;
+  /** Every route as registered (HEAD twins left out): the route table checks walk. */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
 }
 
@@ -166,6 +168,10 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     );
   });
 
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
   await registerRoutes(app);
 
   const consoleDir = config.consoleDir === null ? null : resolve(config.consoleDir);
@@ -185,6 +191,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   return {
     app,
     ctx,
+    routes,
     async close() {
       await app.close();
       await stopChannelScheduler();
