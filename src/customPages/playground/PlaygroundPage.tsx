@@ -1,5 +1,5 @@
 /**
- * /playground (spec 2, 4, 7, 9): chat with a model through the gateway using the console session.
+ * /playground: chat with a model through the gateway using the console session.
  * Settings on the left (group, model, temperature, max tokens, system prompt), the chat on the
  * right; answers stream in and can be stopped.
  */

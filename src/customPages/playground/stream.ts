@@ -1,5 +1,5 @@
 /**
- * The playground's call (spec 7): POST /pg/chat/completions with the console session, read as a
+ * The playground's call: POST /pg/chat/completions with the console session, read as a
  * server-sent event stream chunk by chunk until the [DONE] item.
  */
 import { storedUser } from '../../api/client';

@@ -1,5 +1,5 @@
 /**
- * /pricing (spec 2, 3, 9): every model the gateway serves with its price in the chosen group.
+ * /pricing: every model the gateway serves with its price in the chosen group.
  * Open to anonymous visitors, who see the default group's ratio.
  */
 import { useEffect, useMemo, useState } from 'react';
