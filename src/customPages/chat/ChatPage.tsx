@@ -1,5 +1,5 @@
 /**
- * /chat/{id} and /chat2link (spec 2, 8): a chat link built from the person's first enabled token.
+ * /chat/{id} and /chat2link: a chat link built from the person's first enabled token.
  * /chat/{id} shows the configured chat client `id` in a frame; /chat2link goes to `chat_link`.
  */
 import { useEffect, useState } from 'react';

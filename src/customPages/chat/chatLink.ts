@@ -1,5 +1,5 @@
 /**
- * Chat links (spec 2, 8): an admin configures chat clients as URL templates, in the status as
+ * Chat links: an admin configures chat clients as URL templates, in the status as
  * `chats: [{ "<name>": "<template>" }, …]` and `chat_link`. `{key}` in a template becomes the
  * person's full key (`sk-…`) and `{address}` the gateway's address.
  */

@@ -15,6 +15,7 @@ import { wallet } from './wallet';
 import { pricing } from './pricing';
 import { playground } from './playground';
 import { dashboard } from './dashboard';
+import { server_errors } from './server_errors';
 
 export const en = {
   ...englishMessages,
@@ -27,5 +28,6 @@ export const en = {
   settings,
   settings_system,
   settings_operation,
+  server_errors,
   resources: { users, tokens, channels, logs, midjourneys, tasks, redemptions },
 };

@@ -1,6 +1,7 @@
 /**
  * Add or edit one model's price: per-request (fixed USD per call) or per-token, typed either as
- * ratios or as USD per 1M tokens, converted both ways when switching (spec section 4).
+ * ratios or as USD per 1M tokens, converted both ways when switching
+ * (USD per 1M tokens = ratio × 2).
  */
 import { useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
