@@ -2,7 +2,7 @@ import type { GatewayContext } from '../context.js';
 import { fail } from '../http/errors.js';
 import { hashPassword } from '../auth/password.js';
 import { findLiveUserIdByEmail } from '../users/identity-repository.js';
-import { updateUser } from '../users/repository.js';
+import { endSessions, updateUser } from '../users/repository.js';
 import { RESET_MINUTES, consumeResetToken, issueResetToken, randomPassword } from './codes.js';
 import { isValidEmail, normaliseEmail } from './email-rules.js';
 import { resetMail } from './mails.js';
@@ -30,6 +30,10 @@ export async function resetPassword(ctx: GatewayContext, rawEmail: string, token
   const userId = await findLiveUserIdByEmail(ctx.db, email);
   if (userId === undefined) throw fail('account.reset_link_invalid');
   const password = randomPassword();
-  await updateUser(ctx.db, userId, { password: await hashPassword(password) });
+  const hash = await hashPassword(password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateUser(trx, userId, { password: hash });
+    await endSessions(trx, userId);
+  });
   return password;
 }

@@ -6,7 +6,8 @@ import { USER_ENABLED } from '../auth/roles.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { findLiveUserByLogin } from '../users/identity-repository.js';
-import { toPublicUser } from '../users/repository.js';
+import { endSessions, toPublicUser } from '../users/repository.js';
+import { sessionHolder } from '../auth/guard.js';
 import { EmailQuery, LoginBody, RegisterBody, ResetBody, TurnstileQuery, type ResetResult } from './schemas.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
 import { turnstileCheck } from './turnstile.js';
@@ -32,12 +33,15 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
       // Same message for unknown users and wrong passwords: no account enumeration.
       if (!user || !(await verifyPassword(password, user.password))) throw fail('account.wrong_credentials');
       if (user.status !== USER_ENABLED) throw fail('account.wrong_credentials');
-      startSession(request, reply, user.id);
+      startSession(request, reply, user);
       return ok(toPublicUser(user), '');
     },
   );
 
-  app.get('/api/user/logout', async (_request, reply) => {
+  // Logging out ends every session of the user, on every device, not only this browser's.
+  app.get('/api/user/logout', async (request, reply) => {
+    const holder = await sessionHolder(request);
+    if (holder) await endSessions(db, holder.id);
     endSession(reply);
     return ok();
   });

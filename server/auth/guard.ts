@@ -4,7 +4,7 @@ import { fail, unauthorized } from '../http/errors.js';
 import { findUserByAccessToken } from '../users/identity-repository.js';
 import { findUserById } from '../users/repository.js';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_ENABLED } from './roles.js';
-import { sessionUserId } from './session.js';
+import { sessionClaim } from './session.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,15 +22,30 @@ function accessTokenOf(request: FastifyRequest): string | null {
 }
 
 /**
+ * The user of the request's session cookie while that session is alive: the cookie's epoch is
+ * still the user's (no logout, password change, ban or deregistration since it was issued). The
+ * row is read on every request, so an ended session is refused by every gateway process at once.
+ * A valid cookie of a banned user is returned: the guard refuses it with its own message.
+ */
+export async function sessionHolder(request: FastifyRequest): Promise<User | undefined> {
+  const claim = sessionClaim(request);
+  if (claim === null) return undefined;
+  const user = await findUserById(request.server.ctx.db, claim.userId);
+  if (!user || user.deleted_at !== null || user.session_epoch !== claim.epoch) return undefined;
+  return user;
+}
+
+/**
  * Resolves the console user from the session cookie or the system access token. The
- * `New-Api-User` header must carry the same user id: it is the CSRF guard.
+ * `New-Api-User` header must carry the same user id: it is the CSRF guard. An access token is an
+ * API credential of its own: it outlives logouts and password changes (the user replaces it to
+ * revoke it), and stops working when the user is banned or deregistered.
  */
 async function authenticate(request: FastifyRequest): Promise<User> {
   const db = request.server.ctx.db;
   let user: User | undefined;
-  const sessionId = sessionUserId(request);
-  if (sessionId !== null) {
-    user = await findUserById(db, sessionId);
+  if (sessionClaim(request) !== null) {
+    user = await sessionHolder(request);
   } else {
     const token = accessTokenOf(request);
     if (!token) throw unauthorized();

@@ -1,12 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** The console session: a signed, HttpOnly, SameSite=Strict cookie naming the user. */
+/**
+ * The console session: a signed, HttpOnly, SameSite=Strict cookie `id.issued.epoch` naming the
+ * user and the session epoch the user had at login. A session is valid while the user's row still
+ * holds that epoch: raising it (users/repository.ts `endSessions`) ends every session of the user.
+ */
 export const SESSION_COOKIE = 'session';
 const MAX_AGE_SECONDS = 30 * 24 * 3600;
 
-export function startSession(request: FastifyRequest, reply: FastifyReply, userId: number): void {
+export interface SessionClaim {
+  userId: number;
+  epoch: number;
+}
+
+export function startSession(request: FastifyRequest, reply: FastifyReply, user: { id: number; session_epoch: number }): void {
   const issued = Math.floor(Date.now() / 1000);
-  reply.setCookie(SESSION_COOKIE, `${userId}.${issued}`, {
+  reply.setCookie(SESSION_COOKIE, `${user.id}.${issued}.${user.session_epoch}`, {
     path: '/',
     httpOnly: true,
     sameSite: 'strict',
@@ -21,14 +30,20 @@ export function endSession(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
-/** The user id of a valid, unexpired session cookie, or null. */
-export function sessionUserId(request: FastifyRequest): number | null {
+/**
+ * What a signed, unexpired session cookie claims, or null. The claim still has to be checked
+ * against the user's current epoch (auth/guard.ts). Cookies issued before epochs existed carry
+ * none and count as epoch 0.
+ */
+export function sessionClaim(request: FastifyRequest): SessionClaim | null {
   const raw = request.cookies[SESSION_COOKIE];
   if (!raw) return null;
   const unsigned = request.unsignCookie(raw);
   if (!unsigned.valid || unsigned.value === null) return null;
-  const [id, issued] = unsigned.value.split('.').map(Number);
+  const parts = unsigned.value.split('.');
+  if (parts.length < 2 || parts.length > 3 || !parts.every((p) => /^\d{1,15}$/.test(p))) return null;
+  const [id, issued, epoch = 0] = parts.map(Number) as [number, number, number?];
   if (!id || !issued) return null;
   if (issued + MAX_AGE_SECONDS < Date.now() / 1000) return null;
-  return id;
+  return { userId: id, epoch };
 }

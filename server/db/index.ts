@@ -17,6 +17,7 @@ import * as m0001 from './migrations/0001_init.js';
 import * as m0002 from './migrations/0002_logs_group_index.js';
 import * as m0003 from './migrations/0003_user_oauth_indexes.js';
 import * as m0004 from './migrations/0004_reservations.js';
+import * as m0005 from './migrations/0005_session_epoch.js';
 
 export type Db = Kysely<Database>;
 
@@ -101,6 +102,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0002_logs_group_index': m0002,
   '0003_user_oauth_indexes': m0003,
   '0004_reservations': m0004,
+  '0005_session_epoch': m0005,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

@@ -38,6 +38,8 @@ export interface UsersTable {
   create_time: D<number>;
   last_use_time: D<number>;
   deleted_at: number | null;
+  /** Raised to end every session of the user (cookies carry the epoch they were issued under). */
+  session_epoch: D<number>;
 }
 
 export interface TokensTable {

@@ -10,12 +10,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { User } from '../db/types.js';
-import { currentUser, requireUser } from '../auth/guard.js';
-import { sessionUserId, startSession } from '../auth/session.js';
+import { currentUser, requireUser, sessionHolder } from '../auth/guard.js';
+import { startSession } from '../auth/session.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
-import { findUserById, toPublicUser } from '../users/repository.js';
+import { toPublicUser } from '../users/repository.js';
 import { bindIdentity, signInWith } from './accounts.js';
 import {
   githubIdentity,
@@ -32,14 +32,6 @@ import { TELEGRAM_FIELDS, verifyTelegramLogin, type TelegramData } from './teleg
 
 const REDIRECT_PROVIDERS: RedirectProvider[] = ['github', 'oidc', 'linuxdo'];
 
-/** The live user of the session cookie, if any (the callback is reached without the guards). */
-async function sessionUser(request: FastifyRequest): Promise<User | null> {
-  const id = sessionUserId(request);
-  if (id === null) return null;
-  const user = await findUserById(request.server.ctx.db, id);
-  return user && user.deleted_at === null ? user : null;
-}
-
 /**
  * The redirect_uri the browser was sent with: the console builds it from its own address, which is
  * the configured server address in a normal deployment, or else this request's.
@@ -51,7 +43,7 @@ function redirectUri(request: FastifyRequest, provider: RedirectProvider): strin
 
 /** Logs `user` in exactly as the password login does: the session cookie, and the user as data. */
 function logIn(request: FastifyRequest, reply: FastifyReply, user: User) {
-  startSession(request, reply, user.id);
+  startSession(request, reply, user);
   return ok(toPublicUser(user), '');
 }
 
@@ -91,7 +83,7 @@ export default async function oauthRoutes(base: FastifyInstance): Promise<void> 
         const code = request.query.code?.trim() ?? '';
         if (!code) throw fail('account.bad_params');
         const identity = await identityOf(provider, code, request);
-        const signedIn = await sessionUser(request);
+        const signedIn = await sessionHolder(request);
         if (signedIn) return ok(toPublicUser(await bindIdentity(ctx, signedIn, provider, identity)), 'bind');
         return logIn(request, reply, await signInWith(ctx, provider, identity, aff));
       },

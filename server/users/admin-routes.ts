@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { currentUser, requireAdmin } from '../auth/guard.js';
 import { hashPassword } from '../auth/password.js';
-import { ROLE_USER } from '../auth/roles.js';
+import { ROLE_USER, USER_ENABLED } from '../auth/roles.js';
 import { creditUser, setUserQuota } from '../billing/ledger.js';
 import { nowSeconds } from '../db/index.js';
 import type { User } from '../db/types.js';
@@ -20,6 +20,7 @@ import { formatQuota } from './quota-format.js';
 import {
   countUsers,
   createUser,
+  endSessions,
   findUserById,
   findUsers,
   isUsernameTaken,
@@ -178,6 +179,8 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
             throw err;
           }
         }
+        // An admin's password reset ends every session the user had.
+        if (passwordHash) await endSessions(trx, user.id);
         if (quota === undefined) return;
         // Only while the balance is what was read: a relay charge landing in between is not overwritten.
         if (!(await setUserQuota(trx, user.id, user.quota, quota))) throw fail('user.quota_changed');
@@ -198,10 +201,14 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
   async function manage(me: User, id: number, action: ManageBody['action']): Promise<ManageResult> {
     const user = await target(id);
     const outcome = planManage(me, user, action);
-    await updateLiveUser(db, user.id, {
-      role: outcome.role,
-      status: outcome.status,
-      ...(outcome.deregister ? { deleted_at: nowSeconds() } : {}),
+    await db.transaction().execute(async (trx) => {
+      await updateLiveUser(trx, user.id, {
+        role: outcome.role,
+        status: outcome.status,
+        ...(outcome.deregister ? { deleted_at: nowSeconds() } : {}),
+      });
+      // Disabling or deleting an account ends its sessions: enabling it again revives none.
+      if (outcome.deregister || outcome.status !== USER_ENABLED) await endSessions(trx, user.id);
     });
     publishUserChange(app.ctx.bus, user.id);
     return { status: outcome.status, role: outcome.role };

@@ -17,7 +17,7 @@ import { isUniqueViolation } from './db-errors.js';
 import type { PublicUser as PublicUserSchema } from './schemas.js';
 
 /** A user as the console sees it: never the password hash, the access token or the webhook secret. */
-export type PublicUser = Omit<User, 'password' | 'access_token' | 'deleted_at'> & { DeletedAt: number | null };
+export type PublicUser = Omit<User, 'password' | 'access_token' | 'deleted_at' | 'session_epoch'> & { DeletedAt: number | null };
 
 // The answer schema must describe exactly the row type the repository produces.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -25,7 +25,7 @@ const publicUserMatchesSchema: Same<PublicUser, PublicUserSchema> = true;
 void publicUserMatchesSchema;
 
 export function toPublicUser(user: User): PublicUser {
-  const { password: _password, access_token: _token, deleted_at, setting, ...rest } = user;
+  const { password: _password, access_token: _token, session_epoch: _epoch, deleted_at, setting, ...rest } = user;
   return { ...rest, setting: publicSettingString(setting), DeletedAt: deleted_at };
 }
 
@@ -157,8 +157,22 @@ export async function isUsernameTaken(db: Db, username: string, exceptId?: numbe
 
 /** Columns only the ledger writes (server/billing/ledger.ts). */
 type LedgerColumn = 'quota' | 'used_quota' | 'request_count' | 'aff_count' | 'aff_quota' | 'aff_history_quota';
-/** What may change on a user here: anything but the id and the balances. */
-export type UserFields = Omit<UserUpdate, 'id' | LedgerColumn>;
+/** What may change on a user here: anything but the id, the balances and the session epoch. */
+export type UserFields = Omit<UserUpdate, 'id' | 'session_epoch' | LedgerColumn>;
+
+/**
+ * Ends every console session of the user (on every gateway process: the guards compare the
+ * cookie's epoch with this column on each request). Returns the new epoch.
+ */
+export async function endSessions(db: Db, id: number): Promise<number> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+  const row = await db.selectFrom('users').select('session_epoch').where('id', '=', id).executeTakeFirst();
+  return row?.session_epoch ?? 0;
+}
 
 /** Changes columns of one user (a taken name fails with the unique index's error). */
 export async function updateUser(db: Db, id: number, fields: UserFields): Promise<void> {

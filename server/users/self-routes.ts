@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { currentUser, requireUser } from '../auth/guard.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { ROLE_ROOT } from '../auth/roles.js';
-import { endSession } from '../auth/session.js';
+import { endSession, sessionClaim, startSession } from '../auth/session.js';
 import type { User } from '../db/types.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
@@ -14,7 +14,15 @@ import { formatQuota } from './quota-format.js';
 import { usableGroups } from './groups.js';
 import { transferAffQuota } from '../billing/ledger.js';
 import { modelsForGroup } from '../channels/abilities-repository.js';
-import { deregisterUser, ensureAffCode, findUserById, regenerateAccessToken, toPublicUser, updateUser } from './repository.js';
+import {
+  deregisterUser,
+  endSessions,
+  ensureAffCode,
+  findUserById,
+  regenerateAccessToken,
+  toPublicUser,
+  updateUser,
+} from './repository.js';
 import {
   AffTransferBody,
   AffTransferResult,
@@ -54,7 +62,7 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
   app.put(
     '/api/user/self',
     { onRequest: requireUser, schema: { body: UpdateSelfBody, response: { 200: Envelope(SelfUser) } } },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const body = request.body;
       const changes: { display_name?: string; password?: string } = {};
@@ -68,17 +76,28 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
         if (body.password === original) throw fail('user.same_password');
         changes.password = await hashPassword(body.password);
       }
-      if (Object.keys(changes).length > 0) {
+      if (changes.password !== undefined) {
+        // A new password ends every session of the account; this browser gets a fresh one.
+        await db.transaction().execute(async (trx) => {
+          await updateUser(trx, user.id, changes);
+          await endSessions(trx, user.id);
+        });
+      } else if (Object.keys(changes).length > 0) {
         await updateUser(db, user.id, changes);
       }
-      return ok(selfView(await reload(user.id)), '更新成功');
+      const after = await reload(user.id);
+      if (changes.password !== undefined && sessionClaim(request) !== null) startSession(request, reply, after);
+      return ok(selfView(after), '更新成功');
     },
   );
 
   app.delete('/api/user/self', { onRequest: requireUser }, async (request, reply) => {
     const user = currentUser(request);
     if (user.role >= ROLE_ROOT) throw fail('user.root_self_delete');
-    await deregisterUser(db, user.id);
+    await db.transaction().execute(async (trx) => {
+      await deregisterUser(trx, user.id);
+      await endSessions(trx, user.id);
+    });
     publishUserChange(app.ctx.bus, user.id);
     endSession(reply);
     return ok(undefined, '账户已删除');

@@ -286,6 +286,8 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
   it('resets a forgotten password through the mailed link', async () => {
     expect((await signUp('frank')).body.success).toBe(true);
     await db().updateTable('users').set({ email: 'Frank@Example.com' }).where('username', '=', 'frank').execute();
+    const signedIn = tg.client();
+    expect((await signedIn.login('frank', PASSWORD)).body.success).toBe(true);
 
     expect((await tg.client().get('/api/reset_password?email=nobody@example.com')).body).toMatchObject({
       success: false,
@@ -330,6 +332,8 @@ await forEachDatabase('accounts: registration and recovery', (kind) => {
     expect(reset.body.success).toBe(true);
     const newPassword: string = reset.body.data;
     expect(newPassword).toMatch(/^[A-Za-z0-9]{12}$/);
+    // The reset ended the session opened with the old password.
+    expect((await signedIn.get('/api/user/self')).body).toMatchObject({ success: false, code: 'auth.session_expired' });
 
     expect((await tg.client().login('frank', PASSWORD)).body).toMatchObject({
       success: false,

@@ -269,6 +269,9 @@ await forEachDatabase('users', (kind) => {
 
       expect((await manage(admin, user.id, 'disable')).body).toMatchObject({ success: true, data: { status: 2, role: 1 } });
       expect((await manage(admin, user.id, 'enable')).body.data).toEqual({ status: 1, role: 1 });
+      // The ban ended the user's session; enabling the account again does not revive it.
+      expect((await user.client.get('/api/user/self')).status).toBe(401);
+      expect((await user.client.login(user.username, PASSWORD)).body.success).toBe(true);
       expect((await manage(root, user.id, 'promote')).body.data).toEqual({ status: 1, role: 10 });
       expect((await row(user.id)).role).toBe(10);
       // The promoted user now outranks nobody at their level.
