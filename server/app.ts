@@ -28,6 +28,7 @@ import { refuse } from './http/errors.js';
 import { installErrorHandling, notFound } from './http/error-handler.js';
 import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
+import { finiteKeyword, installInputRules } from './http/validation.js';
 import { registerRoutes } from './routes.js';
 
 /** Console API bodies; the relay's routes allow more (server/relay/routes.ts). */
@@ -150,12 +151,14 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     bodyLimit: BODY_LIMIT,
     // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    ajv: { plugins: [finiteKeyword] },
   });
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
   await app.register(cookie, { secret });
 
   installErrorHandling(app);
+  installInputRules(app);
 
   // The global per-address limit on the console API (a plain callback: the relay's routes pass
   // through without a promise).

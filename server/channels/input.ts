@@ -11,6 +11,7 @@ import {
   type ChannelType,
 } from './types.js';
 import type { NameList } from './schemas.js';
+import { INT32_MAX } from '../http/schemas.js';
 
 export const PRIORITY_MIN = -999;
 /** Column widths of the channels and abilities tables. */
@@ -52,18 +53,18 @@ export function parsePriority(value: unknown): number | undefined {
   return n;
 }
 
-/** Weight of a single channel: blank → undefined; an integer, raised to 0 when negative. */
+/** Weight of a single channel: blank → undefined; an integer that fits its column, raised to 0 when negative. */
 export function parseWeight(value: unknown): number | undefined {
   const n = parseInteger(value);
   if (n === undefined) return undefined;
-  if (Number.isNaN(n)) throw fail('channel.weight_invalid');
+  if (Number.isNaN(n) || n > INT32_MAX) throw fail('channel.weight_invalid');
   return Math.max(0, n);
 }
 
-/** Weight in a tag edit: a non-negative integer, nothing else. */
+/** Weight in a tag edit: a non-negative integer that fits its column, nothing else. */
 export function parseStrictWeight(value: unknown): number {
   const n = parseInteger(value);
-  if (n === undefined || Number.isNaN(n) || n < 0) throw fail('channel.weight_invalid');
+  if (n === undefined || Number.isNaN(n) || n < 0 || n > INT32_MAX) throw fail('channel.weight_invalid');
   return n;
 }
 

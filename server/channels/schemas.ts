@@ -161,7 +161,8 @@ const ChannelFields = {
   param_override: OptionalText,
   tag: OptionalText,
   auto_ban: Type.Optional(Type.Integer()),
-  max_input_tokens: Type.Optional(Type.Integer()),
+  /** 0: no limit. */
+  max_input_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
   /** An integer (or its string), at least -999; empty means 0 (create) or unchanged (update). */
   priority: Type.Optional(Type.Unknown()),
   /** A non-negative integer (or its string); below 0 becomes 0; empty means 0 / unchanged. */

@@ -179,7 +179,8 @@ export function validateOptionValue(key: OptionKey, value: string): RefusalCode 
     case 'bool':
       return value === 'true' || value === 'false' ? null : 'option.not_boolean';
     case 'int':
-      return /^-?\d+$/.test(value.trim()) ? null : 'option.not_integer';
+      // A safe integer: every int option is read back as a JavaScript number.
+      return /^-?\d+$/.test(value.trim()) && Number.isSafeInteger(Number(value)) ? null : 'option.not_integer';
     case 'float':
       return value.trim() !== '' && Number.isFinite(Number(value)) ? null : 'option.not_number';
     case 'json':

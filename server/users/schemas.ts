@@ -4,7 +4,7 @@
  * field missing here (the password hash, the access token) can never reach a client.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Page } from '../http/schemas.js';
+import { Int53, Nullable, Page } from '../http/schemas.js';
 
 export const PublicUser = Type.Object({
   id: Type.Integer(),
@@ -99,7 +99,7 @@ export const UpdateSelfBody = Type.Object({
 });
 export type UpdateSelfBody = Static<typeof UpdateSelfBody>;
 
-export const AffTransferBody = Type.Object({ quota: Type.Integer() });
+export const AffTransferBody = Type.Object({ quota: Int53() });
 export type AffTransferBody = Static<typeof AffTransferBody>;
 
 export const AffTransferResult = Type.Object({ quota: Type.Number(), aff_quota: Type.Number() });
@@ -173,7 +173,7 @@ export const UpdateUserBody = Type.Object({
   display_name: Type.Optional(Type.String({ maxLength: 64 })),
   password: Type.Optional(Type.String({ maxLength: 128 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
-  quota: Type.Optional(Type.Integer()),
+  quota: Type.Optional(Int53()),
 });
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
