@@ -10,7 +10,7 @@ import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
 import type { Hold } from '../billing/holds.js';
 import type { Channel } from '../db/types.js';
 import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from './charge.js';
-import type { AppError } from '../http/errors.js';
+import { refuse, type AppError } from '../http/errors.js';
 import { relayErrors } from './errors.js';
 import { providerFor } from './providers/registry.js';
 import { ChannelConfigError } from './providers/channel-config-error.js';
@@ -119,6 +119,12 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       if (err instanceof ChannelConfigError) {
         reportUpstreamFailure(ctx, channel, 401, err.message);
         failure = relayErrors.upstream(mapStatus(channel.status_code_mapping, 401), err.message);
+      } else if (isCodingError(err)) {
+        // A converter choking on a body the edge let through is our bug, not the upstream's: no
+        // other channel would fare better, and the client is not shown JavaScript's words.
+        request.log.error({ err, channel: channel.id }, 'request conversion failed');
+        failure = refuse(500, 'server.internal_error');
+        break;
       } else {
         failure = relayErrors.connection((err as Error).message);
       }
@@ -229,4 +235,14 @@ async function settleServed(
   });
   await recordModelSuccess(ctx, caller);
   outcome.finish();
+}
+
+/**
+ * An error of the gateway's own code (a TypeError reading a field of the wrong type…), as opposed
+ * to the network's: those carry a code (ECONNREFUSED, UND_ERR_…), and fetch reports them as
+ * "fetch failed".
+ */
+function isCodingError(err: unknown): boolean {
+  if (!(err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError)) return false;
+  return !('code' in err) && err.message !== 'fetch failed';
 }
