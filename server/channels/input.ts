@@ -6,6 +6,7 @@ import {
   CHANNEL_ENABLED,
   CHANNEL_MANUALLY_DISABLED,
   isChannelType,
+  keyRequired,
   XUNFEI_DEFAULT_VERSION,
   XUNFEI_TYPE,
   type ChannelType,
@@ -169,14 +170,14 @@ export interface ChannelColumns {
 
 /**
  * Checks and normalises every editable field. `key` is required unless `keyOptional` (an update
- * keeps the stored key when none is given).
+ * keeps the stored key when none is given) or the type serves without one (Ollama).
  */
 export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boolean): ChannelColumns {
   const name = (input.name ?? '').trim();
   const key = (input.key ?? '').trim();
-  if (name === '' || (!keyOptional && key === '')) throw fail('channel.name_and_key_required');
-  if (name.length > NAME_MAX) throw fail('channel.name_too_long', { max: NAME_MAX });
   const typeId = input.type ?? 1;
+  if (name === '' || (!keyOptional && key === '' && keyRequired(typeId))) throw fail('channel.name_and_key_required');
+  if (name.length > NAME_MAX) throw fail('channel.name_too_long', { max: NAME_MAX });
   if (!isChannelType(typeId)) throw fail('channel.type_unknown');
   const models = checkModels(splitList(input.models));
   const group = checkGroups(splitList(input.group));

@@ -181,6 +181,8 @@ export const REFUSALS = {
   'channel.models_unsupported': '该渠道类型暂不支持获取模型列表',
   'channel.models_key_required': '请填写密钥',
   'channel.models_failed': '获取模型列表失败：%{detail}',
+  'channel.models_private_upstream':
+    '获取模型列表失败：不允许访问内网地址 %{host}；本地或内网的上游需在网关的环境变量中设置 ALLOW_PRIVATE_UPSTREAMS=true',
   'channel.test_running': '测试已在运行中',
 
   // Logs and task logs

@@ -183,6 +183,8 @@ export const server_errors = {
     models_unsupported: 'This channel type does not support fetching the model list',
     models_key_required: 'Please fill in the key',
     models_failed: 'Failed to fetch the model list: %{detail}',
+    models_private_upstream:
+      "Failed to fetch the model list: %{host} is on a private network; for a local or internal upstream, set ALLOW_PRIVATE_UPSTREAMS=true in the gateway's environment",
     test_running: 'A test is already running',
   },
   log: {

@@ -180,6 +180,8 @@ export const server_errors = {
     models_unsupported: '该渠道类型暂不支持获取模型列表',
     models_key_required: '请填写密钥',
     models_failed: '获取模型列表失败：%{detail}',
+    models_private_upstream:
+      '获取模型列表失败：不允许访问内网地址 %{host}；本地或内网的上游需在网关的环境变量中设置 ALLOW_PRIVATE_UPSTREAMS=true',
     test_running: '测试已在运行中',
   },
   log: {
