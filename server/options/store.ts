@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index.js';
 import { OPTION_REGISTRY, type OptionKey } from './registry.js';
+import { isUniqueViolation } from '../users/db-errors.js';
 
 /**
  * Options held in memory: read on the hot path without touching the database, written through to
@@ -78,6 +79,23 @@ export class OptionStore extends EventEmitter {
 
   async setInternal(key: string, value: string): Promise<void> {
     await this.write(key, value);
+  }
+
+  /**
+   * Inserts an internal value that is written once, in the caller's transaction `trx`: false when
+   * the key already has a row. The table's key decides between concurrent callers on every
+   * process: one insert commits, the others fail — a caller given false must abandon its
+   * transaction (on PostgreSQL the failed insert has already spoilt it). Memory
+   * follows with `setInternal` once the transaction has committed.
+   */
+  async claimInternal(trx: Db, key: string, value: string): Promise<boolean> {
+    try {
+      await trx.insertInto('options').values({ key, value }).execute();
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
   }
 
   private async write(key: string, value: string): Promise<void> {

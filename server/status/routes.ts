@@ -67,9 +67,6 @@ export function siteStatus(ctx: GatewayContext): SiteStatus {
   };
 }
 
-// Serialises concurrent setup calls within this process.
-let setupInFlight: Promise<unknown> = Promise.resolve();
-
 export default async function statusRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = app.ctx;
@@ -85,34 +82,36 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
     return ok(state);
   });
 
+  // Setup runs once: the first call to insert the SetupTime row (in the transaction that creates
+  // the root user) wins; any concurrent call, on this process or another, is refused.
   app.post('/api/setup', { schema: { body: SetupBody } }, async (request) => {
-    const run = setupInFlight.then(async () => {
-      if (isSetupDone(ctx)) throw fail('setup.done');
-      const body = request.body;
-      if (!(await rootUserExists(ctx.db))) {
-        const username = (body.username ?? '').trim();
-        const password = body.password ?? '';
-        if (!username) throw fail('setup.username_required');
-        if (username.length > 12) throw fail('setup.username_too_long', { max: 12 });
-        if (password.length < 8) throw fail('setup.password_too_short', { min: 8 });
-        if (password !== (body.confirmPassword ?? '')) throw fail('setup.passwords_differ');
-        await ctx.db.transaction().execute(async (trx) => {
-          const id = await createUser(trx, ctx.dbKind, { username, password, display_name: 'Root User', role: ROLE_ROOT });
-          await creditUser(trx, id, ROOT_INITIAL_QUOTA);
-        });
-      }
-      // Links in e-mails (password reset) use ServerAddress; until the admin sets one, take the
-      // address the admin reached the setup wizard at, never a later caller's Host header.
-      if (!ctx.options.string('ServerAddress')) {
-        const origin = `${request.protocol}://${request.host}`;
-        await ctx.options.set('ServerAddress', origin);
-      }
-      await ctx.options.set('SelfUseModeEnabled', String(body.SelfUseModeEnabled === true));
-      await ctx.options.set('DemoSiteEnabled', String(body.DemoSiteEnabled === true));
-      await ctx.options.setInternal(SETUP_KEY, String(Math.floor(Date.now() / 1000)));
-      return ok(undefined, '系统初始化完成');
+    if (isSetupDone(ctx)) throw fail('setup.done');
+    const body = request.body;
+    const createRoot = !(await rootUserExists(ctx.db));
+    const username = (body.username ?? '').trim();
+    const password = body.password ?? '';
+    if (createRoot) {
+      if (!username) throw fail('setup.username_required');
+      if (username.length > 12) throw fail('setup.username_too_long', { max: 12 });
+      if (password.length < 8) throw fail('setup.password_too_short', { min: 8 });
+      if (password !== (body.confirmPassword ?? '')) throw fail('setup.passwords_differ');
+    }
+    const setupTime = String(Math.floor(Date.now() / 1000));
+    await ctx.db.transaction().execute(async (trx) => {
+      if (!(await ctx.options.claimInternal(trx, SETUP_KEY, setupTime))) throw fail('setup.done');
+      if (!createRoot) return;
+      const id = await createUser(trx, ctx.dbKind, { username, password, display_name: 'Root User', role: ROLE_ROOT });
+      await creditUser(trx, id, ROOT_INITIAL_QUOTA);
     });
-    setupInFlight = run.catch(() => undefined);
-    return run;
+    // Links in e-mails (password reset) use ServerAddress; until the admin sets one, take the
+    // address the admin reached the setup wizard at, never a later caller's Host header.
+    if (!ctx.options.string('ServerAddress')) {
+      const origin = `${request.protocol}://${request.host}`;
+      await ctx.options.set('ServerAddress', origin);
+    }
+    await ctx.options.set('SelfUseModeEnabled', String(body.SelfUseModeEnabled === true));
+    await ctx.options.set('DemoSiteEnabled', String(body.DemoSiteEnabled === true));
+    await ctx.options.setInternal(SETUP_KEY, setupTime);
+    return ok(undefined, '系统初始化完成');
   });
 }

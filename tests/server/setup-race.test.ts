@@ -1,0 +1,104 @@
+/**
+ * The setup wizard completed by several callers at once — many on one process, or on two processes
+ * sharing PostgreSQL + Redis — creates exactly one root user: the database decides who was first,
+ * and every other caller is told setup is done.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  REDIS_URL,
+  availableDatabases,
+  createTestDatabase,
+  forEachDatabase,
+  redisAvailable,
+  type TestDatabase,
+} from '../helpers/databases.js';
+import { ApiClient, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
+import { openDb, type DbHandle } from '../../server/db/index.js';
+
+const PASSWORD = 'race-pass-123';
+
+/** Fires one setup per name at once (round-robin over `urls`) and returns the answers by name. */
+async function raceSetups(urls: string[], names: string[]) {
+  return Promise.all(
+    names.map(async (username, i) => {
+      const res = await new ApiClient(urls[i % urls.length]!).post('/api/setup', {
+        username,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      });
+      return { username, url: urls[i % urls.length]!, body: res.body };
+    }),
+  );
+}
+
+/** Exactly one winner, every loser refused with setup.done, one root row (the winner), and only the winner logs in. */
+async function expectOneRoot(answers: Awaited<ReturnType<typeof raceSetups>>, roots: () => Promise<string[]>) {
+  const winners = answers.filter((a) => a.body.success);
+  expect(winners, JSON.stringify(answers.map((a) => a.body))).toHaveLength(1);
+  for (const loser of answers.filter((a) => !a.body.success)) {
+    expect(loser.body).toMatchObject({ success: false, code: 'setup.done', message: '系统已经初始化完成' });
+  }
+  const winner = winners[0]!;
+  expect(await roots()).toEqual([winner.username]);
+  for (const a of answers) {
+    const login = await new ApiClient(a.url).login(a.username, PASSWORD);
+    expect(login.body.success, a.username).toBe(a === winner);
+  }
+}
+
+await forEachDatabase('concurrent setup on one process', (kind) => {
+  let tg: TestGateway;
+  beforeAll(async () => {
+    tg = await startTestGateway(kind);
+  });
+  afterAll(async () => tg?.close());
+
+  it('creates one root user of twelve simultaneous setups', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `root${i}`);
+    const answers = await raceSetups([tg.url], names);
+    await expectOneRoot(answers, async () =>
+      (await tg.gateway.ctx.db.selectFrom('users').select('username').where('role', '>=', 100).execute()).map((r) => r.username),
+    );
+    expect((await tg.client().get('/api/setup')).body.data).toMatchObject({ status: true, root_init: true });
+  });
+});
+
+const clusterReady = (await redisAvailable()) && (await availableDatabases()).includes('postgres');
+
+describe.skipIf(!clusterReady)('concurrent setup on two processes (PostgreSQL + Redis)', () => {
+  let db: TestDatabase;
+  let handle: DbHandle;
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres');
+    const env = {
+      SQL_DSN: db.dsn,
+      REDIS_CONN_STRING: REDIS_URL,
+      REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:`,
+      SESSION_SECRET: randomBytes(24).toString('hex'),
+      CRITICAL_RATE_LIMIT: '100000',
+      GLOBAL_API_RATE_LIMIT: '100000',
+    };
+    a = await spawnGateway(env);
+    b = await spawnGateway({ ...env, NODE_TYPE: 'slave' });
+    handle = await openDb(db.target);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await handle?.close();
+    await db?.drop();
+  });
+
+  it('creates one root user when both processes are set up at the same moment', async () => {
+    const names = Array.from({ length: 10 }, (_, i) => `node${i}`);
+    const answers = await raceSetups([a.url, b.url], names);
+    await expectOneRoot(answers, async () =>
+      (await handle.db.selectFrom('users').select('username').where('role', '>=', 100).execute()).map((r) => r.username),
+    );
+  });
+});
