@@ -30,6 +30,8 @@ import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
 import { finiteKeyword, installInputRules } from './http/validation.js';
 import { registerRoutes } from './routes.js';
+import { Metrics } from './ops/metrics.js';
+import { installRequestIds, installRelayMetrics, newRequestId } from './ops/request-hooks.js';
 
 /** Console API bodies; the relay's routes allow more (server/relay/routes.ts). */
 const BODY_LIMIT = 2 * 1024 * 1024;
@@ -94,9 +96,15 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const bus = await Bus.create(redis, config.redisPrefix);
   const base = { db: handle.db, bus, config };
   let onBalances = (_: Balances) => undefined as void;
+  const metrics = new Metrics(() => journal.pending);
+  redis?.on('error', () => metrics.storeErrors.inc({ store: 'redis' }));
   const journal = new Journal(handle.db, handle.kind, {
     onBalances: (balances) => onBalances(balances),
-    onError: (err, what) => console.error(`${what}:`, err),
+    onError: (err, what) => {
+      metrics.storeErrors.inc({ store: 'db' });
+      console.error(`${what}:`, err);
+    },
+    onCommitted: (seconds) => metrics.journalFlush.observe(seconds),
   });
   const ctx: GatewayContext = {
     config,
@@ -114,6 +122,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     journal,
     holds: new Holds(journal),
     totals: new HourlyTotals(handle.db, handle.kind, (err) => console.error('hourly totals write failed', err), options),
+    metrics,
     startTime: Math.floor(Date.now() / 1000),
     version: readVersion(),
   };
@@ -152,7 +161,12 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     ajv: { plugins: [finiteKeyword] },
+    // Ids are made here, never taken from a client's header (they end up in log rows).
+    requestIdHeader: false,
+    genReqId: newRequestId,
   });
+  installRequestIds(app);
+  installRelayMetrics(app, metrics);
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
   await app.register(cookie, { secret });

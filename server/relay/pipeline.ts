@@ -100,6 +100,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       ? ctx.channels.get(caller.pinnedChannelId)
       : ctx.channels.pick(caller.group, input.model, attempt, new Set(tried));
     if (!channel) break;
+    if (tried.length > 0) ctx.metrics.retries.inc();
     tried.push(channel.id);
     const mapped = mapModel(channel.model_mapping, input.model);
     if (!mapped.ok) {
@@ -126,11 +127,13 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
         failure = refuse(500, 'server.internal_error');
         break;
       } else {
+        ctx.metrics.upstreamErrors.inc({ channel: String(channel.id), status: '0' });
         failure = relayErrors.connection((err as Error).message);
       }
       continue;
     }
     if (res.statusCode >= 400) {
+      ctx.metrics.upstreamErrors.inc({ channel: String(channel.id), status: String(res.statusCode) });
       const message = errorMessageOf(provider, input, await readText(res), res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
       failure = relayErrors.upstream(mapStatus(channel.status_code_mapping, res.statusCode), message);
@@ -139,9 +142,11 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     }
 
     reply.hijack();
+    request.servedBy = { model: input.model, channel: channel.id, stream: input.stream };
     guardCompletion(ctx, input, reply.raw);
-    const log = { caller, input, tried, clientIp: request.ip, started };
+    const log = { caller, input, tried, clientIp: request.ip, started, requestId: request.id };
     let outcome: ForwardResult;
+    if (input.stream) ctx.metrics.inFlight.inc({ kind: 'stream' });
     try {
       outcome = await forwardAnswer(provider, input, res, reply.raw, started, {
         isClientGone: () => clientGone,
@@ -154,6 +159,8 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       const error = relayErrors.interrupted((err as Error).message);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
+    } finally {
+      if (input.stream) ctx.metrics.inFlight.dec({ kind: 'stream' });
     }
     if (outcome.interrupted && outcome.firstTokenMs === 0) {
       outcome.finish();
@@ -167,7 +174,15 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
 
   if (clientGone) return;
   const error = failure ?? relayErrors.noChannel(input.model, caller.group);
-  writeErrorLog(ctx, { caller, input, error, tried, clientIp: request.ip, useTimeMs: performance.now() - started });
+  writeErrorLog(ctx, {
+    caller,
+    input,
+    error,
+    tried,
+    clientIp: request.ip,
+    useTimeMs: performance.now() - started,
+    requestId: request.id,
+  });
   throw error;
 }
 
@@ -201,7 +216,11 @@ async function settleServed(
     completionTokens: outcome.completionTokens,
   };
   const quota = quotaFor(price, usage, ctx.options.number('QuotaPerUnit')) * call.times;
+  ctx.metrics.quotaBilled.inc({ model: input.model }, quota);
+  if (input.stream && outcome.firstTokenMs > 0)
+    ctx.metrics.firstToken.observe({ format: input.client }, outcome.firstTokenMs / 1000);
   const log = consumeLog(ctx, {
+    requestId: request.id,
     caller,
     input,
     channel,
