@@ -16,7 +16,6 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useTranslate } from 'react-admin';
 import { Link, useLocation } from 'react-router-dom';
 import { SIDEBAR_CLOSED_WIDTH, SIDEBAR_WIDTH } from '../theme';
-import { MENU_ICONS } from './icons';
 import { storedFlags, visibleMenu } from './menu';
 
 export const COLLAPSE_KEY = 'default_collapse_sidebar';
@@ -98,7 +97,7 @@ export function Sidebar({ role, chats }: { role: number; chats: unknown[] | unde
                 key={item.key}
                 path={item.path}
                 label={translate(`app.sidebar.${item.key}`)}
-                Icon={MENU_ICONS[item.key] ?? ChatIcon}
+                Icon={item.icon ?? ChatIcon}
                 collapsed={collapsed}
                 selected={isSelected(item.path)}
               />

@@ -2,7 +2,8 @@
 import { render } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ChannelTagRow, ChannelView } from '../../server/channels/schemas';
-import ChannelList from '../../src/resources/channels/ChannelList';
+import { ResourceList } from '../../src/resources/schema';
+import channelSchema from '../../src/resources/channel/schema';
 import { AdminHarness, api, calls } from './harness';
 
 export function channel(overrides: Partial<ChannelView> & { id: number; name: string }): ChannelView {
@@ -146,7 +147,7 @@ export const channelHandlers = [
 export function renderChannels(url = '/channel') {
   return render(
     <AdminHarness url={url} path="/channel/*">
-      <ChannelList />
+      <ResourceList schema={channelSchema} />
     </AdminHarness>,
   );
 }

@@ -5,12 +5,12 @@
  */
 import type { SiteStatus } from '../../status/status';
 
-/** Each problem is shown as `resources.tokens.chat.<problem>`. */
+/** Each problem is shown as `resources.token.chat.<problem>`. */
 export type ChatLinkProblem = 'parse_failed' | 'bad_config' | 'not_configured' | 'no_enabled_token';
 
 export class ChatLinkError extends Error {
   constructor(readonly problem: ChatLinkProblem) {
-    super(`resources.tokens.chat.${problem}`);
+    super(`resources.token.chat.${problem}`);
   }
 }
 

@@ -49,6 +49,17 @@ export const app = {
   footer: {
     credit: '%{name} · AI model gateway and API relay console',
   },
+  list: {
+    columns: 'Columns',
+    columns_title: 'Choose the columns to show',
+    columns_reset: 'Reset',
+    more_filters: 'More filters',
+    fewer_filters: 'Fewer filters',
+    query: 'Search',
+    reset: 'Reset',
+    expand_group: 'Show %{count}',
+    collapse_group: 'Hide %{count}',
+  },
   action: {
     confirm: 'OK',
     cancel: 'Cancel',

@@ -29,5 +29,14 @@ export const en = {
   settings_system,
   settings_operation,
   server_errors,
-  resources: { users, tokens, channels, logs, midjourneys, tasks, redemptions },
+  // Keyed by resource name, so react-admin finds `resources.<name>.name` and `.fields.*` itself.
+  resources: {
+    user: users,
+    token: tokens,
+    channel: channels,
+    log: logs,
+    midjourney: midjourneys,
+    task: tasks,
+    redemption: redemptions,
+  },
 };

@@ -49,6 +49,17 @@ export const app = {
   footer: {
     credit: '%{name} · AI 模型网关与接口中转管理控制台',
   },
+  list: {
+    columns: '列设置',
+    columns_title: '选择要显示的列',
+    columns_reset: '重置',
+    more_filters: '更多筛选',
+    fewer_filters: '收起筛选',
+    query: '查询',
+    reset: '重置',
+    expand_group: '展开 %{count} 项',
+    collapse_group: '收起 %{count} 项',
+  },
   action: {
     confirm: '确定',
     cancel: '取消',
