@@ -131,6 +131,11 @@ export const REFUSALS = {
   'option.oidc_bad_url': 'Well-Known URL 必须以 http:// 或 https:// 开头',
   'option.oidc_discovery_failed': '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确（%{detail}）',
 
+  // The update check
+  'update.not_configured': '未配置版本源地址（UpdateCheckUrl），无法检查更新',
+  'update.unreachable': '无法访问版本源：%{detail}',
+  'update.bad_feed': '版本源返回的内容中没有可识别的发布版本',
+
   // API tokens
   'token.not_found': '令牌不存在',
   'token.name_required': '令牌名称不能为空',

@@ -9,7 +9,7 @@ import { OPTION_REGISTRY, isOptionKey, validateOptionValue, type OptionKey } fro
 import type { OptionStore } from './store.js';
 
 const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'ModelPrice'] as const;
-const URL_KEYS = new Set<OptionKey>(['ServerAddress', 'WorkerUrl', 'PayAddress']);
+const URL_KEYS = new Set<OptionKey>(['ServerAddress', 'WorkerUrl', 'PayAddress', 'UpdateCheckUrl']);
 
 const PutOptionBody = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 128 }),

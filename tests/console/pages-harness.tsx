@@ -16,6 +16,7 @@ import type { SiteStatus } from '../../server/status/schemas';
 import type { SelfUser } from '../../server/users/schemas';
 import { i18nProvider } from '../../src/i18n';
 import { authProvider } from '../../src/authProvider';
+import { customMethods } from '../../src/api/customMethods';
 
 export interface Received {
   method: string;
@@ -181,7 +182,7 @@ export function renderRoutes(routes: Array<[path: string, element: ReactElement]
       <AdminContext
         i18nProvider={i18nProvider}
         authProvider={authProvider}
-        dataProvider={testDataProvider()}
+        dataProvider={testDataProvider(customMethods)}
         store={memoryStore()}
       >
         <Routes>

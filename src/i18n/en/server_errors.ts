@@ -132,6 +132,11 @@ export const server_errors = {
     oidc_bad_url: 'The Well-Known URL must start with http:// or https://',
     oidc_discovery_failed: 'Could not get the OIDC configuration; check the network and the Well-Known URL (%{detail})',
   },
+  update: {
+    not_configured: 'No release feed is configured (UpdateCheckUrl), so updates cannot be checked',
+    unreachable: 'The release feed is unreachable: %{detail}',
+    bad_feed: 'The release feed holds no release the gateway can read',
+  },
   token: {
     not_found: 'The token does not exist',
     name_required: 'The token name must not be empty',
