@@ -32,7 +32,10 @@ export interface Config {
    */
   trustProxy: false | number | string[];
   logLevel: string;
-  /** Console API rate limits; env GLOBAL_API_RATE_LIMIT(_DURATION), CRITICAL_RATE_LIMIT(_DURATION), SEARCH_RATE_LIMIT(_DURATION). */
+  /**
+   * Console API rate limits; env GLOBAL_API_RATE_LIMIT(_DURATION), CRITICAL_RATE_LIMIT(_DURATION),
+   * SEARCH_RATE_LIMIT(_DURATION), and failed logins per account LOGIN_FAILURE_LIMIT(_DURATION).
+   */
   rateLimits: ApiLimits;
 }
 
@@ -111,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
       global: limit('GLOBAL_API_RATE_LIMIT', 'global'),
       critical: limit('CRITICAL_RATE_LIMIT', 'critical'),
       search: limit('SEARCH_RATE_LIMIT', 'search'),
+      login: limit('LOGIN_FAILURE_LIMIT', 'login'),
     },
     port: intVar(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
