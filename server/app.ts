@@ -29,6 +29,7 @@ import { installErrorHandling, notFound } from './http/error-handler.js';
 import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
 import { finiteKeyword, installInputRules } from './http/validation.js';
+import { loggerOptions } from './http/log-redaction.js';
 import { registerRoutes } from './routes.js';
 import { Metrics } from './ops/metrics.js';
 import { installRequestIds, installRelayMetrics, newRequestId } from './ops/request-hooks.js';
@@ -156,7 +157,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const stopChannelScheduler = startChannelScheduler(ctx);
 
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
     bodyLimit: BODY_LIMIT,
     // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,

@@ -36,7 +36,10 @@ export interface Config {
   metricsToken: string | null;
   /** Milliseconds a SIGTERM/SIGINT waits for calls in flight before cutting them (SHUTDOWN_TIMEOUT, seconds). */
   shutdownTimeoutMs: number;
-  /** Console API rate limits; env GLOBAL_API_RATE_LIMIT(_DURATION), CRITICAL_RATE_LIMIT(_DURATION), SEARCH_RATE_LIMIT(_DURATION). */
+  /**
+   * Console API rate limits; env GLOBAL_API_RATE_LIMIT(_DURATION), CRITICAL_RATE_LIMIT(_DURATION),
+   * SEARCH_RATE_LIMIT(_DURATION), and failed logins per account LOGIN_FAILURE_LIMIT(_DURATION).
+   */
   rateLimits: ApiLimits;
 }
 
@@ -115,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
       global: limit('GLOBAL_API_RATE_LIMIT', 'global'),
       critical: limit('CRITICAL_RATE_LIMIT', 'critical'),
       search: limit('SEARCH_RATE_LIMIT', 'search'),
+      login: limit('LOGIN_FAILURE_LIMIT', 'login'),
     },
     port: intVar(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { endSession, startSession } from '../auth/session.js';
-import { verifyPassword } from '../auth/password.js';
+import { dummyHash, verifyPassword } from '../auth/password.js';
+import { accountKey, assertNotLocked, noteFailure } from './lockout.js';
 import { USER_ENABLED } from '../auth/roles.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
@@ -20,6 +21,7 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
   const ctx = app.ctx;
   const { db, options } = ctx;
   const guarded = [criticalLimit, turnstileCheck];
+  void dummyHash();
 
   app.post(
     '/api/user/login',
@@ -30,8 +32,14 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
       const password = request.body.password;
       if (!username || !password) throw fail('account.bad_params');
       const user = await findLiveUserByLogin(db, username);
-      // Same message for unknown users and wrong passwords: no account enumeration.
-      if (!user || !(await verifyPassword(password, user.password))) throw fail('account.wrong_credentials');
+      const account = accountKey(user, username);
+      await assertNotLocked(ctx, account);
+      // Same message, and the same time (a hash is checked either way), for unknown users and wrong
+      // passwords: no account enumeration.
+      if (!(await verifyPassword(password, user?.password)) || !user) {
+        await noteFailure(ctx, account);
+        throw fail('account.wrong_credentials');
+      }
       if (user.status !== USER_ENABLED) throw fail('account.wrong_credentials');
       startSession(request, reply, user);
       return ok(toPublicUser(user), '');

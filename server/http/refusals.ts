@@ -28,6 +28,7 @@ export const REFUSALS = {
   'account.password_login_disabled': '管理员关闭了密码登录',
   'account.bad_params': '无效的参数',
   'account.wrong_credentials': '用户名或密码错误，或用户已被封禁',
+  'account.locked': '登录失败次数过多，该账户已被暂时锁定，请%{minutes}分钟后再试',
   'account.registration_closed': '管理员关闭了新用户注册',
   'account.password_registration_closed': '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册',
   'account.email_verification_required': '管理员开启了邮箱验证，请输入邮箱地址和验证码',

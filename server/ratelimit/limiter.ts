@@ -51,11 +51,15 @@ export class RedisRateLimiter implements RateLimiter {
   close(): void {}
 }
 
-/** The console API's default limits (requests per window, per client address). */
+/**
+ * The console API's default limits (requests per window, per client address; `login` counts failed
+ * logins per account, see accounts/lockout.ts).
+ */
 export const API_LIMITS = {
   global: { max: 180, windowSeconds: 180 },
   critical: { max: 20, windowSeconds: 20 * 60 },
   search: { max: 10, windowSeconds: 60 },
+  login: { max: 10, windowSeconds: 15 * 60 },
 } as const;
 
 export type ApiLimit = keyof typeof API_LIMITS;

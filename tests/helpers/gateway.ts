@@ -23,6 +23,7 @@ export async function startTestGateway(kind: DbName = 'sqlite', env: Record<stri
     GLOBAL_API_RATE_LIMIT: '100000',
     CRITICAL_RATE_LIMIT: '100000',
     SEARCH_RATE_LIMIT: '100000',
+    LOGIN_FAILURE_LIMIT: '100000',
     ...env,
   });
   config.db = database.target;
