@@ -31,3 +31,6 @@ export const INT32_MAX = 2147483647;
  */
 export const Int53 = (options: { minimum?: number; maximum?: number } = {}) =>
   Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...options });
+
+/** A row as answers carry it: a nullable column is never null there (text answers "", numbers 0). */
+export type Answered<Row> = { [K in keyof Row]: Exclude<Row[K], null> };

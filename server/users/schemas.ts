@@ -27,13 +27,13 @@ export const PublicUser = Type.Object({
   aff_quota: Type.Number(),
   aff_history_quota: Type.Number(),
   inviter_id: Type.Integer(),
-  /** The user's settings as a JSON string, without the webhook secret. */
-  setting: Nullable(Type.String()),
-  remark: Nullable(Type.String()),
+  /** The user's settings as a JSON string, without the webhook secret; "" when never set. */
+  setting: Type.String(),
+  remark: Type.String(),
   create_time: Type.Number(),
   last_use_time: Type.Number(),
-  /** Set when the account is deregistered (Unix seconds). */
-  DeletedAt: Nullable(Type.Number()),
+  /** When the account was deregistered (Unix seconds); 0 while it is not. */
+  DeletedAt: Type.Number(),
 });
 export type PublicUser = Static<typeof PublicUser>;
 

@@ -26,7 +26,7 @@ const server = setupServer(
         aff_history_quota: 0,
         inviter_id: 0,
         group: 'default',
-        DeletedAt: null,
+        DeletedAt: 0,
       },
     ],
     total: 1,

@@ -21,7 +21,7 @@ const base = {
   remark: null,
   create_time: 0,
   last_use_time: 0,
-  DeletedAt: null,
+  DeletedAt: 0,
 };
 const seed = () => [
   {

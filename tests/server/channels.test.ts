@@ -228,7 +228,7 @@ await forEachDatabase('channels', (kind) => {
     expectFail(await root.put('/api/channel/', { id, name: '' }), '请填写渠道名称和渠道密钥');
     expectFail(await root.put('/api/channel/', { id, models: [] }), '请至少选择一个模型');
     expectFail(await root.put('/api/channel/', { id, model_mapping: 'x' }), '模型映射必须是合法的 JSON 格式！');
-    expect(expectOk(await root.get(`/api/channel/${id}`))).toMatchObject({ name: 'renamed', models: 'c', model_mapping: null });
+    expect(expectOk(await root.get(`/api/channel/${id}`))).toMatchObject({ name: 'renamed', models: 'c', model_mapping: '' });
   });
 
   it('copies a channel with a suffix, reset counters and the same key', async () => {
