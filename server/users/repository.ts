@@ -21,7 +21,9 @@ import type { Answered } from '../http/schemas.js';
  * A user as the console sees it: never the password hash, the access token, the session epoch or the
  * webhook secret. Nothing in it is null (clients of this family send back what they were given).
  */
-export type PublicUser = Answered<Omit<User, 'password' | 'access_token' | 'deleted_at' | 'session_epoch'>> & { DeletedAt: number };
+export type PublicUser = Answered<Omit<User, 'password' | 'access_token' | 'deleted_at' | 'session_epoch'>> & {
+  DeletedAt: number;
+};
 
 // The answer schema must describe exactly the row type the repository produces.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
