@@ -22,6 +22,7 @@ import { Journal } from './billing/journal.js';
 import { Holds } from './billing/holds.js';
 import { balanceHints } from './billing/hints.js';
 import { NodeWatch } from './cluster/nodes.js';
+import { LeaseHolder, NEVER_LEADER } from './cluster/leader.js';
 import { TRUSTED_USD } from './relay/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
 import { refuse } from './http/errors.js';
@@ -124,6 +125,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     holds: new Holds(journal),
     totals: new HourlyTotals(handle.db, handle.kind, (err) => console.error('hourly totals write failed', err), options),
     metrics,
+    leader: NEVER_LEADER,
     startTime: Math.floor(Date.now() / 1000),
     version: readVersion(),
   };
@@ -152,6 +154,14 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     onError: (err) => console.error('node heartbeat failed:', err),
   });
   await nodes.start();
+  // The jobs lease lapses within half a heartbeat timeout (at most 15 s) of its holder's death.
+  const lease = config.isMaster
+    ? new LeaseHolder(handle.db, ctx.holds.node, Math.min(15_000, Math.max(1000, config.nodeTimeoutMs / 2)), (err) =>
+        console.error('jobs lease:', err),
+      )
+    : null;
+  await lease?.start();
+  if (lease) ctx.leader = lease;
 
   const stopSync = syncOptions(ctx);
   const stopChannelScheduler = startChannelScheduler(ctx);
@@ -217,6 +227,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       ctx.channels.close();
       await ctx.journal.close();
       await nodes.stop();
+      await lease?.stop();
       await ctx.totals.close();
       ctx.bus.close();
       ctx.limiter.close();

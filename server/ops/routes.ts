@@ -38,7 +38,9 @@ export default async function opsRoutes(app: FastifyInstance): Promise<void> {
       ctx.redis ? reachable(() => ctx.redis!.ping()) : Promise.resolve(true),
     ]);
     const ready = database && redis;
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', database, redis });
+    return reply
+      .status(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'unavailable', database, redis, leader: ctx.leader.isLeader });
   });
 
   const token = ctx.config.metricsToken;

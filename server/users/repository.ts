@@ -13,7 +13,7 @@ import type { Database, User, UserUpdate } from '../db/types.js';
 import { hashPassword } from '../auth/password.js';
 import { ROLE_USER, USER_ENABLED } from '../auth/roles.js';
 import { publicSettingString } from './settings.js';
-import { isUniqueViolation } from './db-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 import type { PublicUser as PublicUserSchema } from './schemas.js';
 import type { Answered } from '../http/schemas.js';
 

@@ -32,6 +32,7 @@ const RULES: Record<string, Level> = {
   'POST /api/user/epay/notify': 'public',
   'GET /api/pricing': 'public',
   'GET /api/status': 'public',
+  'GET /api/status/update': 'root',
   // user
   'GET /api/oauth/email/bind': 'user',
   'GET /api/oauth/wechat/bind': 'user',

@@ -120,12 +120,12 @@ await forEachDatabase('channels', (kind) => {
 
   it('asks AWS and Vertex channels for no base URL and Ollama channels for no key', async () => {
     const aws = expectOk(await root.post('/api/channel/', { name: 'aws', type: 33, key: 'ak|sk|us-east-1', models: 'claude-3' }));
-    expect(aws.base_url).toBeNull();
+    expect(aws.base_url).toBe('');
     const vertex = { type: 'service_account', project_id: 'p', client_email: 'x@p.iam', private_key: 'k' };
     const v = expectOk(
       await root.post('/api/channel/', { name: 'vertex', type: 41, key: JSON.stringify(vertex), models: 'gemini-pro' }),
     );
-    expect(v.base_url).toBeNull();
+    expect(v.base_url).toBe('');
     const ollama = expectOk(await root.post('/api/channel/', { name: 'ollama', type: 4, key: '', models: 'llama3' }));
     expect(ollama).toMatchObject({ type: 4, name: 'ollama' });
     const stored = await db().selectFrom('channels').select('key').where('name', '=', 'ollama').executeTakeFirstOrThrow();
