@@ -29,6 +29,7 @@ import { installErrorHandling, notFound } from './http/error-handler.js';
 import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
 import { loggerOptions } from './http/log-redaction.js';
+import { installSecurityHeaders, isApiPath } from './http/security-headers.js';
 import { registerRoutes } from './routes.js';
 
 /** Console API bodies; the relay's routes allow more (server/relay/routes.ts). */
@@ -56,10 +57,6 @@ const trustHops =
   (hops: number) =>
   (_address: string, hop: number): boolean =>
     hop < hops;
-
-function isApiPath(url: string): boolean {
-  return /^\/(api|v1|v1beta|pg|mj|suno|dashboard)(\/|$|\?)/.test(url);
-}
 
 /**
  * Keeps this process's option cache in step with the others: a bus message on every change, and a
@@ -155,6 +152,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   await app.register(cookie, { secret });
 
   installErrorHandling(app);
+  installSecurityHeaders(app);
 
   // The global per-address limit on the console API (a plain callback: the relay's routes pass
   // through without a promise).
