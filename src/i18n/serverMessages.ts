@@ -74,6 +74,7 @@ const PATTERNS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^(.+?) ?授权失败，请稍后再试$/, (provider) => `${provider} authorization failed, please try again later`],
   [/^充值数量不能小于 (\d+)$/, (n) => `The top-up amount cannot be less than ${n}`],
   [/^密码长度至少为(\d+)个字符$/, (n) => `The password must be at least ${n} characters`],
+  [/^Webhook地址不可用：(.+)$/, (detail) => `The webhook address cannot be used: ${detail}`],
   [
     /^登录失败次数过多，该账户已被暂时锁定，请(\d+)分钟后再试$/,
     (m) => `Too many failed logins: this account is locked, try again in ${m} minute(s)`,
