@@ -31,6 +31,7 @@ import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
 import { finiteKeyword, installInputRules } from './http/validation.js';
 import { loggerOptions } from './http/log-redaction.js';
+import { installSecurityHeaders, isApiPath } from './http/security-headers.js';
 import { registerRoutes } from './routes.js';
 import { Metrics } from './ops/metrics.js';
 import { installRequestIds, installRelayMetrics, newRequestId } from './ops/request-hooks.js';
@@ -60,10 +61,6 @@ const trustHops =
   (hops: number) =>
   (_address: string, hop: number): boolean =>
     hop < hops;
-
-function isApiPath(url: string): boolean {
-  return /^\/(api|v1|v1beta|pg|mj|suno|dashboard)(\/|$|\?)/.test(url);
-}
 
 /**
  * Keeps this process's option cache in step with the others: a bus message on every change, and a
@@ -184,6 +181,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   installErrorHandling(app);
   installInputRules(app);
+  installSecurityHeaders(app);
 
   // The global per-address limit on the console API (a plain callback: the relay's routes pass
   // through without a promise).

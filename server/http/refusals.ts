@@ -106,6 +106,7 @@ export const REFUSALS = {
   'user.threshold_too_large': '额度预警阈值过大',
   'user.webhook_required': 'Webhook地址不能为空',
   'user.webhook_not_https': 'Webhook地址必须以https开头',
+  'user.webhook_blocked': 'Webhook地址不可用：%{detail}',
   'user.notification_email_invalid': '通知邮箱地址无效',
 
   // Setup

@@ -217,6 +217,15 @@ async function vettedAddress(url: URL, allowPrivate: boolean, resolve: Resolver)
   return addresses[0]!;
 }
 
+/**
+ * Checks a URL by the rules `safeFetch` applies before it connects — http or https, and no address
+ * the host resolves to is refused — without fetching it: for addresses saved now and fetched later
+ * (a webhook), so what would be refused then is refused when saved. Throws `SafeFetchError`.
+ */
+export async function vetUrl(target: string, options: Pick<SafeFetchOptions, 'allowPrivate' | 'resolve'> = {}): Promise<void> {
+  await vettedAddress(checkedUrl(target), options.allowPrivate ?? false, options.resolve ?? systemResolver);
+}
+
 /** An agent whose every connection goes to `pinned`, whatever name the URL carries. */
 function pinnedAgent(pinned: ResolvedAddress): Agent {
   const lookup: LookupFunction = (_hostname, options, callback) => {

@@ -15,7 +15,7 @@ import { recordLog } from '../logs/repository.js';
 import { LOG_MANAGE } from '../logs/types.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { groupNames } from './groups.js';
-import { assertCanCreate, assertCanEdit, assertCanRead, planManage } from './permissions.js';
+import { assertCanCreate, assertCanEdit, assertCanRead, manages, planManage } from './permissions.js';
 import { formatQuota } from './quota-format.js';
 import {
   countUsers,
@@ -27,6 +27,7 @@ import {
   toPublicUser,
   updateLiveUser,
   updateUser,
+  type PublicUser as PublicUserView,
   type UserFields,
   type UserFilter,
 } from './repository.js';
@@ -50,16 +51,36 @@ import { checkDisplayName, checkPassword, checkUsername } from './validation.js'
 
 const QUERY_LIMIT = 100;
 
+/**
+ * A user in an admin's list. Of users the admin does not manage (root, peer admins) the list shows
+ * who they are, not how to reach them or which outside accounts they hold: e-mail, third-party ids
+ * and the settings (notification address, webhook) are blank.
+ */
+function listed(me: User, user: User): PublicUserView {
+  const view = toPublicUser(user);
+  if (manages(me, user)) return view;
+  return {
+    ...view,
+    email: '',
+    github_id: '',
+    oidc_id: '',
+    wechat_id: '',
+    telegram_id: '',
+    linux_do_id: '',
+    setting: null,
+  };
+}
+
 export default async function userAdminRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { db, dbKind, options } = app.ctx;
 
-  async function page(filter: UserFilter, query: { p?: number; page_size?: number }): Promise<UserPage> {
+  async function page(me: User, filter: UserFilter, query: { p?: number; page_size?: number }): Promise<UserPage> {
     const { page, pageSize, offset } = pageParams(query);
     const [rows, total] = await Promise.all([findUsers(db, filter, pageSize, offset), countUsers(db, filter)]);
     const ids = rows.map((u) => u.id);
     const usage = await usageByUser(db, ids);
-    const items: UserListItem[] = rows.map((u) => ({ ...toPublicUser(u), usage: usageOf(usage, u.id) }));
+    const items: UserListItem[] = rows.map((u) => ({ ...listed(me, u), usage: usageOf(usage, u.id) }));
     return { items, total, page, page_size: pageSize };
   }
 
@@ -72,7 +93,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
   app.get(
     '/api/user/',
     { onRequest: requireAdmin, schema: { querystring: PageQuery, response: { 200: Envelope(UserPage) } } },
-    async (request) => ok(await page({ keyword: '', group: '' }, request.query)),
+    async (request) => ok(await page(currentUser(request), { keyword: '', group: '' }, request.query)),
   );
 
   // No search rate limit here: admins page through results, which the 10-per-minute limit would break.
@@ -81,7 +102,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
     { onRequest: requireAdmin, schema: { querystring: UserSearchQuery, response: { 200: Envelope(UserPage) } } },
     async (request) => {
       const { keyword = '', group = '' } = request.query;
-      return ok(await page({ keyword, group }, request.query));
+      return ok(await page(currentUser(request), { keyword, group }, request.query));
     },
   );
 
@@ -90,7 +111,8 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
     { onRequest: requireAdmin, schema: { querystring: UserQueryQuery, response: { 200: Envelope(Type.Array(PublicUser)) } } },
     async (request) => {
       const { keyword = '', group = '' } = request.query;
-      return ok((await findUsers(db, { keyword, group }, QUERY_LIMIT)).map(toPublicUser));
+      const me = currentUser(request);
+      return ok((await findUsers(db, { keyword, group }, QUERY_LIMIT)).map((u) => listed(me, u)));
     },
   );
 

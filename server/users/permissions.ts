@@ -19,14 +19,19 @@ export interface Target {
   deleted_at: number | null;
 }
 
+/** Whether the actor manages the target: users below their rank, and themselves (root: everyone). */
+export function manages(actor: Actor, target: Pick<Target, 'id' | 'role'>): boolean {
+  return target.id === actor.id || target.role < actor.role;
+}
+
 /** An admin reads users below their rank, and themselves. */
 export function assertCanRead(actor: Actor, target: Target): void {
-  if (target.id !== actor.id && target.role >= actor.role) throw fail('user.read_denied');
+  if (!manages(actor, target)) throw fail('user.read_denied');
 }
 
 /** An admin edits users below their rank, and themselves; a deregistered user is frozen. */
 export function assertCanEdit(actor: Actor, target: Target): void {
-  if (target.id !== actor.id && target.role >= actor.role) throw fail('user.update_denied');
+  if (!manages(actor, target)) throw fail('user.update_denied');
   if (target.deleted_at !== null) throw fail('user.deleted');
 }
 

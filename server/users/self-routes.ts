@@ -34,7 +34,7 @@ import {
   UserSettingView,
 } from './schemas.js';
 import { Envelope } from '../http/schemas.js';
-import { applySettingBody, parseUserSetting, settingView } from './settings.js';
+import { applySettingBody, checkWebhookTarget, parseUserSetting, settingView } from './settings.js';
 import { checkDisplayName, checkPassword } from './validation.js';
 
 function selfView(user: User): SelfUser {
@@ -132,7 +132,9 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
     { onRequest: requireUser, schema: { body: UserSettingBody, response: { 200: Envelope(UserSettingView) } } },
     async (request) => {
       const user = currentUser(request);
-      const next = applySettingBody(parseUserSetting(user.setting), request.body);
+      const current = parseUserSetting(user.setting);
+      const next = applySettingBody(current, request.body);
+      if (next.webhook_url && next.webhook_url !== current.webhook_url) await checkWebhookTarget(next.webhook_url);
       await updateUser(db, user.id, { setting: JSON.stringify(next) });
       publishUserChange(app.ctx.bus, user.id);
       return ok(settingView(next), '设置已更新');

@@ -4,6 +4,7 @@
  * The quota-warning sender and the relay read the same field names.
  */
 import { fail } from '../http/errors.js';
+import { SafeFetchError, vetUrl } from '../http/safe-fetch.js';
 import type { UserSetting, UserSettingBody, UserSettingView } from './schemas.js';
 
 /** The warning threshold of a user who never set one: 1 USD at the default rate. */
@@ -93,4 +94,19 @@ export function applySettingBody(current: UserSetting, body: UserSettingBody): U
     notification_email: email,
     accept_unset_model_ratio_model: body.accept_unset_model_ratio_model ?? current.accept_unset_model_ratio_model,
   };
+}
+
+/**
+ * A webhook address is saved only when the quota-warning sender would post to it: the SSRF-safe
+ * fetcher's own address check runs now (private and loopback hosts stay refused unless the
+ * operator names them in ALLOW_PRIVATE_HOSTS). A name that does not resolve today is kept: the
+ * check runs again at every send.
+ */
+export async function checkWebhookTarget(url: string): Promise<void> {
+  try {
+    await vetUrl(url);
+  } catch (err) {
+    if (err instanceof SafeFetchError && err.code !== 'resolve') throw fail('user.webhook_blocked', { detail: err.message });
+    if (!(err instanceof SafeFetchError)) throw err;
+  }
 }
