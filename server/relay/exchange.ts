@@ -62,7 +62,8 @@ function withStreamUsage(body: Record<string, unknown>): Record<string, unknown>
 
 /**
  * The body for a channel that takes the client's request as it is: untouched unless the model,
- * overrides or usage ask differ — and always untouched with `global.pass_through_request_enabled`.
+ * overrides or usage ask differ, or the client sent what the family treats as absent — and always
+ * untouched with `global.pass_through_request_enabled`.
  */
 function nativeBody(
   input: RelayInput,
@@ -73,11 +74,12 @@ function nativeBody(
 ): string | Buffer {
   if (!input.body) return input.raw ?? Buffer.alloc(0);
   if (passThrough) return JSON.stringify(input.body);
-  const override = paramOverride(channel.param_override);
-  if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(input.body);
   const format = clientFormat(input.client);
+  const source = format.upstreamBody?.(input) ?? input.body;
+  const override = paramOverride(channel.param_override);
+  if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(source);
   const model = format.mappedModel ? format.mappedModel(input, upstreamModel) : { model: upstreamModel };
-  const body: Record<string, unknown> = { ...input.body, ...model, ...override };
+  const body: Record<string, unknown> = { ...source, ...model, ...override };
   return JSON.stringify(askUsage ? withStreamUsage(body) : body);
 }
 
