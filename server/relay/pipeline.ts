@@ -17,7 +17,7 @@ import { ChannelConfigError } from './providers/channel-config-error.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { CallCancel, readText, type UpstreamResponse } from './upstream.js';
 import type { ForwardResult, StreamProgress } from './forward.js';
-import { errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange.js';
+import { errorFieldsOf, errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange.js';
 import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure } from './health.js';
@@ -134,9 +134,11 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     }
     if (res.statusCode >= 400) {
       ctx.metrics.upstreamErrors.inc({ channel: String(channel.id), status: String(res.statusCode) });
-      const message = errorMessageOf(provider, input, await readText(res), res.statusCode);
+      const text = await readText(res);
+      const message = errorMessageOf(provider, input, text, res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
-      failure = relayErrors.upstream(mapStatus(channel.status_code_mapping, res.statusCode), message);
+      const status = mapStatus(channel.status_code_mapping, res.statusCode);
+      failure = relayErrors.upstream(status, message, errorFieldsOf(provider, input, text));
       if (retryable(res.statusCode)) continue;
       break;
     }

@@ -18,6 +18,7 @@ import type { ClientFormatDefinition } from './types.js';
 import { convertOnce } from './convert-once.js';
 import { edgeCheck, type EdgeCheck } from './edge-check.js';
 import { OPENAI_SCHEMAS } from './openai-schemas.js';
+import { withoutAbsent } from './openai-absent.js';
 
 type Provider = Parameters<ClientFormatDefinition['servedBy']>[0];
 
@@ -79,8 +80,12 @@ export const openaiFormat: ClientFormatDefinition = {
   servedBy: (provider, input) => provider.supports(input.endpoint) || convertsResponses(provider, input.endpoint),
   passesThrough: (provider, input) =>
     !convertsResponses(provider, input.endpoint) && !(input.body && adapterFor(provider, input.endpoint)),
+  upstreamBody: (input) =>
+    input.body && (input.endpoint === 'chat.completions' || input.endpoint === 'completions')
+      ? withoutAbsent(input.body)
+      : input.body,
   toOpenAI(input) {
-    const body = input.body ?? {};
+    const body = openaiFormat.upstreamBody?.(input) ?? input.body ?? {};
     // Bodies were checked against their endpoint's shape at the edge (openai-schemas.ts).
     if (input.endpoint === 'chat.completions') return { endpoint: 'chat.completions', body: body as OpenAIChatRequest };
     if (input.endpoint !== 'responses') return { endpoint: input.endpoint, body };
