@@ -12,8 +12,24 @@ const shared: Partial<RaThemeOptions> = {
   breakpoints: { values: { xs: 0, sm: 600, md: 900, lg: 1200, xl: 1536 } },
 };
 
-export const lightTheme: RaThemeOptions = { ...defaultLightTheme, ...shared };
-export const darkTheme: RaThemeOptions = { ...defaultDarkTheme, ...shared };
+/** Buttons keep the case of their label (react-admin's default shouts in capitals). */
+function withPlainButtons(theme: RaThemeOptions): RaThemeOptions {
+  const components = theme.components ?? {};
+  return {
+    ...theme,
+    ...shared,
+    components: {
+      ...components,
+      MuiButton: {
+        ...components.MuiButton,
+        styleOverrides: { ...components.MuiButton?.styleOverrides, root: { textTransform: 'none' } },
+      },
+    },
+  };
+}
+
+export const lightTheme: RaThemeOptions = withPlainButtons(defaultLightTheme);
+export const darkTheme: RaThemeOptions = withPlainButtons(defaultDarkTheme);
 
 /** The mode chosen last (`theme-mode`), light unless dark was chosen. */
 export function storedThemeMode(): ThemeType {
