@@ -6,7 +6,7 @@ import { customPages } from './customPages';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { RequirePage, SetupGate } from './layout/guards';
-import { Layout } from './layout/Layout';
+import { Layout, SystemName } from './layout/Layout';
 import { ALIASES } from './layout/menu';
 import { resources } from './resources/registry';
 import { ResourceList, type ResourceDefinition } from './resources/schema';
@@ -41,6 +41,7 @@ export function Console() {
         authProvider={authProvider}
         i18nProvider={i18nProvider}
         layout={Layout}
+        title={<SystemName />}
         catchAll={CatchAll}
         // The login page is a custom page at /login (customPages), not react-admin's.
         loginPage={false}

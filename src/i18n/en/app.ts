@@ -16,6 +16,8 @@ export const app = {
     language: 'Language',
     dark_mode: 'Switch to dark mode',
     light_mode: 'Switch to light mode',
+    menu: 'Navigation',
+    tutorial: 'Tutorial',
     open_menu: 'Open menu',
     new_year: 'Happy New Year',
     new_year_greeting: 'Happy New Year! The page will reload shortly',

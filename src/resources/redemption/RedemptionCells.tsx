@@ -18,7 +18,7 @@ export function RedemptionStatusCell({ record }: { record: RedemptionRecord }) {
 
 export function CodeCell({ record }: { record: RedemptionRecord }) {
   return (
-    <Box component="code" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+    <Box component="code" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
       {record.key}
     </Box>
   );

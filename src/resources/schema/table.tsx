@@ -79,8 +79,11 @@ function columnsOf(schema: ResourceSchema, columns: Columns) {
   ];
 }
 
-/** Headers stay on one line; cells wrap (the ids and times that must not break say `nowrap`). */
-const tableSx = { '& .RaDataTable-headerCell': { whiteSpace: 'nowrap' } };
+/**
+ * Headers stay on one line; cells wrap (the times that must not break say `nowrap`). A table wider
+ * than the screen scrolls inside its frame: the page itself never scrolls sideways.
+ */
+const tableSx = { '& .RaDataTable-headerCell': { whiteSpace: 'nowrap' }, '& .RaDataTable-tableWrapper': { overflowX: 'auto' } };
 
 /** A group row's records, in the same columns. */
 function GroupRows({ schema, columns }: { schema: ResourceSchema; columns: Columns }) {

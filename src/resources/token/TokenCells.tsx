@@ -48,7 +48,7 @@ export function ExpiryCell({ record }: { record: TokenRecord }) {
 /** The masked key as the person knows it, with its `sk-` prefix. */
 export function KeyCell({ record }: { record: TokenRecord }) {
   return (
-    <Box component="code" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+    <Box component="code" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
       {`${KEY_PREFIX}${record.key}`}
     </Box>
   );
