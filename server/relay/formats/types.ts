@@ -51,6 +51,8 @@ export interface ClientFormatDefinition {
     hooks: AnswerHooks;
     streaming: boolean;
     decoder: FrameDecoder | undefined;
+    /** The gateway asked the upstream for stream usage (`asksStreamUsage`). */
+    usageAsked: boolean;
   }): Promise<ForwardResult>;
   /** What a passed-through body changes when the model is mapped (default: its `model`). */
   mappedModel?(input: RelayInput, upstreamModel: string): Record<string, unknown>;
