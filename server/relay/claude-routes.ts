@@ -10,7 +10,7 @@ import { authenticateCaller, callerOf } from './caller.js';
 import { readJsonBodies } from '../http/json-body.js';
 import { relay } from './pipeline.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './request.js';
-import { countTokens } from './tokenizer.js';
+import { countTokens, loadTokenizer } from './tokenizer.js';
 import { promptText } from './usage.js';
 
 /** Client headers that a Claude channel should see too. */
@@ -18,6 +18,8 @@ const FORWARDED = ['anthropic-beta'] as const;
 
 export default async function claudeRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
+  // Converted Claude streams announce a locally counted prompt at once: the encoding loads now.
+  void loadTokenizer();
 
   answerIn(app, 'claude');
   readJsonBodies(app);

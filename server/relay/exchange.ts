@@ -192,7 +192,10 @@ export function forwardAnswer(
   const streaming = provider.isStream ? provider.isStream(contentType) : contentType.includes('text/event-stream');
   const decoder = provider.decoder?.();
   const route = routeFor(provider, input);
-  if (route.kind === 'native') return format.forwardNative({ input, res, out, started, hooks, streaming, decoder });
+  if (route.kind === 'native') {
+    const usageAsked = format.asksStreamUsage?.(provider, input) ?? false;
+    return format.forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked });
+  }
   if (streaming) {
     const parser = route.kind === 'adapter' ? route.adapter.stream(input.model) : createOpenAIStreamParser();
     return forwardConvertedStream(res, out, started, { parser, serializer: format.serializer(input), hooks, decoder });

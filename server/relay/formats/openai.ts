@@ -97,9 +97,11 @@ export const openaiFormat: ClientFormatDefinition = {
     input.endpoint === 'responses'
       ? createResponsesSseSerializer({ model: input.model, request: input.body })
       : createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model }),
-  forwardNative({ input, res, out, started, hooks, streaming, decoder }) {
-    if (streaming)
-      return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), hooks, decoder });
+  forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked }) {
+    if (streaming) {
+      const inspect = inspectOpenAIEvent({ clientAsked: clientWantsUsage(input), gatewayAsked: usageAsked });
+      return forwardStream(res, out, started, { inspect, hooks, decoder });
+    }
     const contentType = String(res.headers['content-type'] ?? '');
     if (contentType.includes('json') || contentType.startsWith('text/')) return forwardJson(res, out, started);
     return forwardBinary(res, out, started);

@@ -51,6 +51,8 @@ export interface ClientFormatDefinition {
     hooks: AnswerHooks;
     streaming: boolean;
     decoder: FrameDecoder | undefined;
+    /** The gateway asked the upstream for stream usage (`asksStreamUsage`). */
+    usageAsked: boolean;
   }): Promise<ForwardResult>;
   /** The body a channel gets, as it is or converted: what the family treats as absent left out (default: the body). */
   upstreamBody?(input: RelayInput): Record<string, unknown> | null;

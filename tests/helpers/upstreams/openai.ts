@@ -119,7 +119,9 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
     for (const chunk of OPENAI_FIXTURES.streamChunks) {
       if (closed) return;
       if (!wantUsage && chunk.includes('"choices":[]')) continue;
-      res.write(chunk.replace('"model":"gpt-4o-mini-2024-07-18"', `"model":${JSON.stringify(model)}`));
+      // OpenAI puts `"usage": null` on each chunk only when include_usage was asked.
+      const sent = body.stream_options?.include_usage === true ? chunk : chunk.replace(',"usage":null', '');
+      res.write(sent.replace('"model":"gpt-4o-mini-2024-07-18"', `"model":${JSON.stringify(model)}`));
     }
     res.end();
   }
