@@ -95,6 +95,8 @@ export const OPTION_REGISTRY = {
   About: str(),
   Footer: str(),
   'general_setting.docs_link': str(),
+  /** The floating customer-service button's target (empty: no button). */
+  SupportLink: str(),
   /** Release feed of the update check (GitHub's latest-release JSON or a list of releases); empty = no check. */
   UpdateCheckUrl: str(),
   Chats: json([]),

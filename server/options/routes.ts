@@ -10,6 +10,9 @@ import type { OptionStore } from './store.js';
 
 const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'ModelPrice'] as const;
 const URL_KEYS = new Set<OptionKey>(['ServerAddress', 'WorkerUrl', 'PayAddress', 'UpdateCheckUrl']);
+/** Links the console puts in an href: only web addresses (a `javascript:` one would run in the reader's session). */
+const LINK_KEYS = new Set<OptionKey>(['SupportLink', 'general_setting.docs_link']);
+const isWebLink = (value: string) => value === '' || /^https?:\/\/[^\s"'<>]+$/i.test(value);
 
 /**
  * `value` absent or null is "" (consoles send that for a field that was emptied); only a text option
@@ -75,6 +78,10 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
     if (given === null && OPTION_REGISTRY[key].type !== 'string') throw fail('option.value_required', { key });
     let value = given ?? '';
     if (URL_KEYS.has(key)) value = value.trim().replace(/\/+$/, '');
+    if (LINK_KEYS.has(key)) {
+      value = value.trim();
+      if (!isWebLink(value)) throw fail('option.not_link', { key });
+    }
     const invalid = validateOptionValue(key, value) ?? crossCheck(options, key, value);
     if (invalid) throw fail(invalid, { key });
     await options.set(key, value);

@@ -37,6 +37,7 @@ export function siteStatus(ctx: GatewayContext): SiteStatus {
     mj_notify_enabled: o.bool('MjNotifyEnabled'),
     chat_link: o.string('ChatLink'),
     docs_link: o.string('general_setting.docs_link'),
+    support_link: o.string('SupportLink'),
     turnstile_check: o.bool('TurnstileCheckEnabled'),
     turnstile_site_key: o.string('TurnstileSiteKey'),
     email_verification: o.bool('EmailVerificationEnabled'),

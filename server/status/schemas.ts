@@ -16,6 +16,8 @@ export const SiteStatus = Type.Object({
   mj_notify_enabled: Type.Boolean(),
   chat_link: Type.String(),
   docs_link: Type.String(),
+  /** The floating customer-service button's target; empty: no button. */
+  support_link: Type.String(),
   turnstile_check: Type.Boolean(),
   turnstile_site_key: Type.String(),
   email_verification: Type.Boolean(),

@@ -10,6 +10,7 @@ import { Footer } from './Footer';
 import { Header } from './Header';
 import { pathHidesSidebar } from './menu';
 import { Sidebar } from './Sidebar';
+import { SupportButton } from './SupportButton';
 
 /** Custom pages declared `bare` render without the sidebar. */
 function isBarePage(pathname: string): boolean {
@@ -65,6 +66,7 @@ export function Layout({ children }: { children?: ReactNode }) {
             </ErrorBoundary>
           </Box>
           <Footer footerHtml={status?.footer_html} systemName={systemName} />
+          {user !== null && <SupportButton link={status?.support_link} />}
         </Box>
       </Box>
     </Box>

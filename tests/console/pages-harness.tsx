@@ -131,6 +131,7 @@ export function siteStatus(overrides: Partial<SiteStatus> = {}): SiteStatus {
     mj_notify_enabled: false,
     chat_link: '',
     docs_link: '',
+    support_link: '',
     turnstile_check: false,
     turnstile_site_key: '',
     email_verification: false,

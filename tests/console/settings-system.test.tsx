@@ -59,6 +59,7 @@ const INITIAL: Record<string, string> = {
   About: '',
   Footer: '',
   'general_setting.docs_link': '',
+  SupportLink: '',
   UpdateCheckUrl: '',
 };
 

@@ -94,6 +94,20 @@ describe('console shell', () => {
     expect(screen.getByRole('button', { name: 'Root' })).toBeTruthy();
   });
 
+  it('shows the customer-service button for a web link only', async () => {
+    logIn(root);
+    server.use(statusWith({ support_link: 'https://support.example.com/chat' }));
+    const { unmount } = renderConsole('/user');
+    const button = await screen.findByRole('link', { name: '联系客服' });
+    expect(button.getAttribute('href')).toBe('https://support.example.com/chat');
+    expect(button.getAttribute('target')).toBe('_blank');
+    unmount();
+    server.use(statusWith({ support_link: 'javascript:alert(1)' }));
+    renderConsole('/user');
+    expect(await screen.findByText('超级管理员', {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '联系客服' })).toBeNull();
+  });
+
   it('remembers the collapsed sidebar', async () => {
     logIn(root);
     renderConsole('/user');

@@ -141,6 +141,25 @@ await forEachDatabase('options', (kind) => {
     expect((await tg.client().get('/api/status')).body.data.display_in_currency).toBe(false);
   });
 
+  it('takes only web addresses for the links the console renders, and shows the support link in the status', async () => {
+    for (const key of ['SupportLink', 'general_setting.docs_link']) {
+      for (const bad of [
+        'javascript:alert(1)',
+        'data:text/html,x',
+        'https://a.example.com/"onmouseover',
+        'support.example.com',
+      ]) {
+        const res = await put(key, bad);
+        expect(res.body, `${key}=${bad}`).toMatchObject({ success: false, code: 'option.not_link' });
+      }
+    }
+    expect((await listed()).SupportLink).toBe('');
+    expect((await put('SupportLink', ' https://support.example.com/chat ')).body.success).toBe(true);
+    expect((await tg.client().get('/api/status')).body.data.support_link).toBe('https://support.example.com/chat');
+    expect((await put('SupportLink', '')).body.success).toBe(true);
+    expect((await tg.client().get('/api/status')).body.data.support_link).toBe('');
+  });
+
   it('restores the default model ratios', async () => {
     expect((await put('ModelRatio', '{"only-model": 3}')).body.success).toBe(true);
     expect((await put('CompletionRatio', '{"only-model": 2}')).body.success).toBe(true);

@@ -18,6 +18,7 @@ export const app = {
     light_mode: 'Switch to light mode',
     menu: 'Navigation',
     tutorial: 'Tutorial',
+    support: 'Customer service',
     open_menu: 'Open menu',
     new_year: 'Happy New Year',
     new_year_greeting: 'Happy New Year! The page will reload shortly',

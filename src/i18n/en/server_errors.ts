@@ -129,6 +129,7 @@ export const server_errors = {
     not_integer: '%{key} must be an integer',
     not_number: '%{key} must be a number',
     not_json: '%{key}: not a valid JSON string',
+    not_link: '%{key} must be an address starting with http:// or https://',
     oidc_bad_url: 'The Well-Known URL must start with http:// or https://',
     oidc_discovery_failed: 'Could not get the OIDC configuration; check the network and the Well-Known URL (%{detail})',
   },

@@ -138,6 +138,9 @@ export const settings_system = {
     docs_link: 'Docs link',
     docs_link_hint: 'When set, the header shows a Docs entry',
     docs_link_invalid: 'The docs link must start with http:// or https://',
+    support_link: 'Customer service link',
+    support_link_hint: 'When set, a floating customer-service button opens it',
+    support_link_invalid: 'The customer service link must start with http:// or https://',
   },
   version: {
     title: 'System information',

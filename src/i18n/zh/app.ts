@@ -18,6 +18,7 @@ export const app = {
     light_mode: '切换到浅色模式',
     menu: '导航',
     tutorial: '使用教程',
+    support: '联系客服',
     open_menu: '打开菜单',
     new_year: '新年快乐',
     new_year_greeting: '新年快乐！页面将在稍后刷新',

@@ -127,6 +127,7 @@ export const server_errors = {
     not_integer: '%{key} 必须是整数',
     not_number: '%{key} 必须是数字',
     not_json: '%{key}：不是合法的 JSON 字符串',
+    not_link: '%{key} 必须是 http:// 或 https:// 开头的地址',
     oidc_bad_url: 'Well-Known URL 必须以 http:// 或 https:// 开头',
     oidc_discovery_failed: '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确（%{detail}）',
   },

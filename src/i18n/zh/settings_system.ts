@@ -135,6 +135,9 @@ export const settings_system = {
     docs_link: '文档地址',
     docs_link_hint: '填写后顶栏显示“文档”入口',
     docs_link_invalid: '文档地址必须以 http:// 或 https:// 开头',
+    support_link: '客服链接',
+    support_link_hint: '填写后页面右下角显示客服按钮，点击打开该链接',
+    support_link_invalid: '客服链接必须以 http:// 或 https:// 开头',
   },
   version: {
     title: '系统信息',

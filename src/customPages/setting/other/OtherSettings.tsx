@@ -24,13 +24,24 @@ function NoticeSection({ options }: { options: OptionsState }) {
   );
 }
 
-const PERSONALIZATION_KEYS = ['SystemName', 'Logo', 'general_setting.docs_link', 'HomePageContent', 'About', 'Footer'] as const;
+const PERSONALIZATION_KEYS = [
+  'SystemName',
+  'Logo',
+  'general_setting.docs_link',
+  'SupportLink',
+  'HomePageContent',
+  'About',
+  'Footer',
+] as const;
 
 /** The docs link becomes a header link: only http(s) addresses. */
 function preparePersonalization(form: OptionValues): OptionValues | string {
   const docs = (form['general_setting.docs_link'] ?? '').trim();
   if (docs !== '' && !isHttpUrl(docs)) return 'settings_system.personalization.docs_link_invalid';
+  const support = (form.SupportLink ?? '').trim();
+  if (support !== '' && !isHttpUrl(support)) return 'settings_system.personalization.support_link_invalid';
   return {
+    SupportLink: support,
     ...form,
     SystemName: (form.SystemName ?? '').trim(),
     Logo: (form.Logo ?? '').trim(),
@@ -56,6 +67,14 @@ function PersonalizationSection({ options }: { options: OptionsState }) {
         label="settings_system.personalization.docs_link"
         hint={hint('docs_link_hint')}
         placeholder="https://docs.example.com"
+        wide
+      />
+      <OptionField
+        section={section}
+        name="SupportLink"
+        label="settings_system.personalization.support_link"
+        hint={hint('support_link_hint')}
+        placeholder="https://support.example.com"
         wide
       />
       <OptionField
