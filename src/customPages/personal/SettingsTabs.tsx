@@ -27,7 +27,7 @@ export function SettingsTabs({ user, quotaPerUnit }: { user: SelfUser; quotaPerU
   const translate = useTranslate();
   const notify = useNotify();
   const [tab, setTab] = useState<TabKey>('notification');
-  const [form, setForm] = useState<SettingsForm>(() => initialSettings(user.settings, user.setting !== null));
+  const [form, setForm] = useState<SettingsForm>(() => initialSettings(user.settings, user.setting !== ''));
   const [secretSet, setSecretSet] = useState(user.settings.webhook_secret_set);
   const [busy, setBusy] = useState(false);
   const set =
