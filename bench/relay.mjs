@@ -12,11 +12,11 @@
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import autocannon from 'autocannon';
+import { api, cpuTicks, freePort, rssMb, taskset, waitForLine } from './lib.mjs';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -27,51 +27,6 @@ if (!existsSync('dist/server/main.js')) {
   process.exit(1);
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function waitForLine(child, pattern) {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = pattern.exec(out);
-      if (m) resolve(m);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => process.stderr.write(d));
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
-
-const cpuTicks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
-};
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-
-async function api(base, cookie, userId, method, path, body) {
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(cookie ? { cookie } : {}),
-      ...(userId ? { 'New-Api-User': String(userId) } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json();
-  if (!json.success) throw new Error(`${method} ${path}: ${json.message}`);
-  return { json, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? cookie };
-}
-
 function load(url, headers, body, connections, duration) {
   return new Promise((resolve, reject) => {
     autocannon({ url, method: 'POST', headers, body, connections, duration, pipelining: 1 }, (err, result) =>
@@ -79,9 +34,6 @@ function load(url, headers, body, connections, duration) {
     );
   });
 }
-
-const taskset = (core, cmd, args) =>
-  existsSync('/usr/bin/taskset') ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-relay-bench-'));
 const [upCmd, upArgs] = taskset(0, process.execPath, ['--import', 'tsx', 'bench/upstream.mts']);

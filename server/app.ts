@@ -22,15 +22,19 @@ import { Journal } from './billing/journal.js';
 import { Holds } from './billing/holds.js';
 import { balanceHints } from './billing/hints.js';
 import { NodeWatch } from './cluster/nodes.js';
+import { LeaseHolder, NEVER_LEADER } from './cluster/leader.js';
 import { TRUSTED_USD } from './relay/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
 import { refuse } from './http/errors.js';
 import { installErrorHandling, notFound } from './http/error-handler.js';
 import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
+import { finiteKeyword, installInputRules } from './http/validation.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { installSecurityHeaders, isApiPath } from './http/security-headers.js';
 import { registerRoutes } from './routes.js';
+import { Metrics } from './ops/metrics.js';
+import { installRequestIds, installRelayMetrics, newRequestId } from './ops/request-hooks.js';
 
 /** Console API bodies; the relay's routes allow more (server/relay/routes.ts). */
 const BODY_LIMIT = 2 * 1024 * 1024;
@@ -75,6 +79,8 @@ function syncOptions(ctx: GatewayContext): () => void {
 export interface Gateway {
   app: FastifyInstance;
   ctx: GatewayContext;
+  /** Every route as registered (HEAD twins left out): the route table checks walk. */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
 }
 
@@ -89,9 +95,15 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const bus = await Bus.create(redis, config.redisPrefix);
   const base = { db: handle.db, bus, config };
   let onBalances = (_: Balances) => undefined as void;
+  const metrics = new Metrics(() => journal.pending);
+  redis?.on('error', () => metrics.storeErrors.inc({ store: 'redis' }));
   const journal = new Journal(handle.db, handle.kind, {
     onBalances: (balances) => onBalances(balances),
-    onError: (err, what) => console.error(`${what}:`, err),
+    onError: (err, what) => {
+      metrics.storeErrors.inc({ store: 'db' });
+      console.error(`${what}:`, err);
+    },
+    onCommitted: (seconds) => metrics.journalFlush.observe(seconds),
   });
   const ctx: GatewayContext = {
     config,
@@ -109,6 +121,8 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     journal,
     holds: new Holds(journal),
     totals: new HourlyTotals(handle.db, handle.kind, (err) => console.error('hourly totals write failed', err), options),
+    metrics,
+    leader: NEVER_LEADER,
     startTime: Math.floor(Date.now() / 1000),
     version: readVersion(),
   };
@@ -137,6 +151,14 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     onError: (err) => console.error('node heartbeat failed:', err),
   });
   await nodes.start();
+  // The jobs lease lapses within half a heartbeat timeout (at most 15 s) of its holder's death.
+  const lease = config.isMaster
+    ? new LeaseHolder(handle.db, ctx.holds.node, Math.min(15_000, Math.max(1000, config.nodeTimeoutMs / 2)), (err) =>
+        console.error('jobs lease:', err),
+      )
+    : null;
+  await lease?.start();
+  if (lease) ctx.leader = lease;
 
   const stopSync = syncOptions(ctx);
   const stopChannelScheduler = startChannelScheduler(ctx);
@@ -146,12 +168,19 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     bodyLimit: BODY_LIMIT,
     // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    ajv: { plugins: [finiteKeyword] },
+    // Ids are made here, never taken from a client's header (they end up in log rows).
+    requestIdHeader: false,
+    genReqId: newRequestId,
   });
+  installRequestIds(app);
+  installRelayMetrics(app, metrics);
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
   await app.register(cookie, { secret });
 
   installErrorHandling(app);
+  installInputRules(app);
   installSecurityHeaders(app);
 
   // The global per-address limit on the console API (a plain callback: the relay's routes pass
@@ -165,6 +194,10 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     );
   });
 
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
   await registerRoutes(app);
 
   const consoleDir = config.consoleDir === null ? null : resolve(config.consoleDir);
@@ -184,6 +217,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   return {
     app,
     ctx,
+    routes,
     async close() {
       await app.close();
       await stopChannelScheduler();
@@ -191,6 +225,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       ctx.channels.close();
       await ctx.journal.close();
       await nodes.stop();
+      await lease?.stop();
       await ctx.totals.close();
       ctx.bus.close();
       ctx.limiter.close();

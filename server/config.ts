@@ -32,6 +32,10 @@ export interface Config {
    */
   trustProxy: false | number | string[];
   logLevel: string;
+  /** Bearer token GET /metrics asks for (METRICS_TOKEN); null keeps the endpoint off. */
+  metricsToken: string | null;
+  /** Milliseconds a SIGTERM/SIGINT waits for calls in flight before cutting them (SHUTDOWN_TIMEOUT, seconds). */
+  shutdownTimeoutMs: number;
   /**
    * Console API rate limits; env GLOBAL_API_RATE_LIMIT(_DURATION), CRITICAL_RATE_LIMIT(_DURATION),
    * SEARCH_RATE_LIMIT(_DURATION), and failed logins per account LOGIN_FAILURE_LIMIT(_DURATION).
@@ -129,5 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeTimeoutMs: intVar(env, 'NODE_TIMEOUT', 30, 2, 3600) * 1000,
     trustProxy: trustProxyVar(env.TRUST_PROXY),
     logLevel,
+    metricsToken: env.METRICS_TOKEN || null,
+    shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT', 30, 0, 3600) * 1000,
   };
 }

@@ -13,6 +13,8 @@ import type { UserCache } from './users/user-cache.js';
 import type { HourlyTotals } from './logs/hourly-totals.js';
 import type { Journal } from './billing/journal.js';
 import type { Holds } from './billing/holds.js';
+import type { Metrics } from './ops/metrics.js';
+import type { Leadership } from './cluster/leader.js';
 
 /** Everything a route needs, built once at start-up and reached as `app.ctx`. */
 export interface GatewayContext {
@@ -36,6 +38,9 @@ export interface GatewayContext {
   holds: Holds;
   /** Hourly usage totals (dashboard, channel statistics), written every DataExportInterval. */
   totals: HourlyTotals;
+  metrics: Metrics;
+  /** Whether this process runs the background jobs now (one process of those sharing the database). */
+  leader: Leadership;
   startTime: number;
   version: string;
 }

@@ -15,8 +15,18 @@ async function main(): Promise<void> {
   const gateway = await buildGateway(config);
   const address = await gateway.app.listen({ port: config.port, host: config.host });
   console.log(`gateway listening on ${address} (database: ${gateway.ctx.dbKind})`);
+  // New requests get a 503 while calls in flight (streams too) finish, up to SHUTDOWN_TIMEOUT; then
+  // the rest are cut, and billed for what they delivered, before the last log batch is written.
+  let stopping = false;
   const shutdown = async () => {
-    await gateway.close();
+    if (stopping) return;
+    stopping = true;
+    const deadline = setTimeout(() => gateway.app.server.closeAllConnections(), config.shutdownTimeoutMs);
+    try {
+      await gateway.close();
+    } finally {
+      clearTimeout(deadline);
+    }
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown());

@@ -20,6 +20,7 @@ import taskRoutes from './tasks/routes.js';
 import redemptionRoutes from './redemptions/routes.js';
 import topupRoutes from './topup/routes.js';
 import pricingRoutes from './pricing/routes.js';
+import opsRoutes from './ops/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -44,4 +45,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(redemptionRoutes);
   await app.register(topupRoutes);
   await app.register(pricingRoutes);
+  await app.register(opsRoutes);
 }

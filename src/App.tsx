@@ -1,18 +1,15 @@
+import { lazy, type ComponentType } from 'react';
 import { Admin, CustomRoutes, NotFound, Resource } from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
 import { authProvider } from './authProvider';
-import { customPages, type CustomPage } from './customPages';
+import { customPages } from './customPages';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
-import { RequireUser, SetupGate } from './layout/guards';
-import { Layout } from './layout/Layout';
-import users from './resources/users';
-import tokens from './resources/tokens';
-import channels from './resources/channels';
-import logs from './resources/logs';
-import midjourneys from './resources/midjourney';
-import tasks from './resources/task';
-import redemptions from './resources/redemption';
+import { RequirePage, SetupGate } from './layout/guards';
+import { Layout, SystemName } from './layout/Layout';
+import { ALIASES } from './layout/menu';
+import { resources } from './resources/registry';
+import { ResourceList, type ResourceDefinition } from './resources/schema';
 import { darkTheme, lightTheme, storedThemeMode } from './theme';
 
 const CustomNotFound = customPages.find((page) => page.path === '*')?.component;
@@ -24,15 +21,16 @@ function CatchAll() {
 
 const routedPages = customPages.filter((page) => page.path !== '*');
 
-function pageElement({ component: Page, guard }: CustomPage) {
-  return guard ? (
-    <RequireUser>
-      <Page />
-    </RequireUser>
-  ) : (
-    <Page />
-  );
+/** The list screen of a resource; a schema declared as a module loads on first visit. */
+function listOf({ schema }: ResourceDefinition): ComponentType {
+  if (typeof schema !== 'function') return () => <ResourceList schema={schema} />;
+  return lazy(async () => {
+    const { default: loaded } = await schema();
+    return { default: () => <ResourceList schema={loaded} /> };
+  });
 }
+
+const screens = resources.map((definition) => ({ definition, list: listOf(definition) }));
 
 /** The console inside a router (tests give it a MemoryRouter). */
 export function Console() {
@@ -43,6 +41,7 @@ export function Console() {
         authProvider={authProvider}
         i18nProvider={i18nProvider}
         layout={Layout}
+        title={<SystemName />}
         catchAll={CatchAll}
         // The login page is a custom page at /login (customPages), not react-admin's.
         loginPage={false}
@@ -51,21 +50,25 @@ export function Console() {
         defaultTheme={storedThemeMode()}
         disableTelemetry
       >
-        <Resource name="user" {...users} />
-        <Resource name="token" {...tokens} />
-        <Resource name="channel" {...channels} />
-        <Resource name="log" {...logs} />
-        <Resource name="midjourney" {...midjourneys} />
-        <Resource name="task" {...tasks} />
-        <Resource name="redemption" {...redemptions} />
+        {screens.map(({ definition, list }) => (
+          <Resource
+            key={definition.name}
+            name={definition.name}
+            list={list}
+            icon={definition.icon}
+            // The create and edit drawers open over the list, which matches every /<name>/* path.
+            hasCreate={false}
+            hasEdit={false}
+            recordRepresentation={definition.recordRepresentation}
+          />
+        ))}
         <CustomRoutes>
           {routedPages.map((page) => (
-            <Route key={page.path} path={page.path} element={pageElement(page)} />
+            <Route key={page.path} path={page.path} element={<RequirePage page={page} />} />
           ))}
-          <Route path="/newUser" element={<Navigate to="/user" replace />} />
-          <Route path="/newToken" element={<Navigate to="/token" replace />} />
-          <Route path="/newChannel" element={<Navigate to="/channel" replace />} />
-          <Route path="/newLog" element={<Navigate to="/log" replace />} />
+          {ALIASES.map(({ path, to }) => (
+            <Route key={path} path={path} element={<Navigate to={to} replace />} />
+          ))}
           {/* Without an id, "edit user" is editing oneself: the personal settings page. */}
           <Route path="/user/edit" element={<Navigate to="/personal" replace />} />
         </CustomRoutes>

@@ -1,6 +1,6 @@
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions, type ThemeType } from 'react-admin';
 
-/** Spec 9: header 56 px; sidebar 60 px collapsed, 200 px open; mobile below 600 px (MUI `sm`). */
+/** Layout sizes: header 56 px; sidebar 60 px collapsed, 200 px open; mobile below 600 px (MUI `sm`). */
 export const HEADER_HEIGHT = 56;
 export const SIDEBAR_WIDTH = 200;
 export const SIDEBAR_CLOSED_WIDTH = 60;
@@ -12,8 +12,15 @@ const shared: Partial<RaThemeOptions> = {
   breakpoints: { values: { xs: 0, sm: 600, md: 900, lg: 1200, xl: 1536 } },
 };
 
-export const lightTheme: RaThemeOptions = { ...defaultLightTheme, ...shared };
-export const darkTheme: RaThemeOptions = { ...defaultDarkTheme, ...shared };
+/** Buttons and tabs keep their words' case: all-caps English shouts, and Chinese has no case anyway. */
+const plainCase = (base: RaThemeOptions): RaThemeOptions => ({
+  ...base,
+  ...shared,
+  typography: { ...(base.typography as object), button: { textTransform: 'none' } },
+});
+
+export const lightTheme: RaThemeOptions = plainCase(defaultLightTheme);
+export const darkTheme: RaThemeOptions = plainCase(defaultDarkTheme);
 
 /** The mode chosen last (`theme-mode`), light unless dark was chosen. */
 export function storedThemeMode(): ThemeType {

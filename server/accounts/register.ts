@@ -6,7 +6,7 @@ import { creditUser, rewardInviter } from '../billing/ledger.js';
 import { recordLog } from '../logs/repository.js';
 import { findLiveUserIdByAffCode } from '../users/identity-repository.js';
 import { createUser, findUsername, isUsernameTaken } from '../users/repository.js';
-import { isUniqueViolation } from '../users/db-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { formatQuota } from '../users/quota-format.js';
 import { consumeVerificationCode } from './codes.js';
 import { emailRuleViolation, emailTaken, isValidEmail, normaliseEmail } from './email-rules.js';

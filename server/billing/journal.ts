@@ -36,6 +36,8 @@ export interface JournalHooks {
   /** Balances as a committed batch left them. */
   onBalances(balances: Balances): void;
   onError(err: unknown, what: string): void;
+  /** A batch committed, in `seconds`. */
+  onCommitted?(seconds: number): void;
 }
 
 export class JournalClosedError extends Error {
@@ -144,7 +146,9 @@ export class Journal {
     for (let attempt = 0; batch.length > 0; attempt++) {
       try {
         const now = Math.floor(Date.now() / 1000);
+        const started = performance.now();
         const out = await this.db.transaction().execute((trx) => commitBatch(trx, this.kind, this.statements, batch, now));
+        this.hooks.onCommitted?.((performance.now() - started) / 1000);
         this.apply(batch, out);
         return;
       } catch (err) {

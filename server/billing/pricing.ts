@@ -2,6 +2,7 @@
  * Prices of a request, from the options (ratios and fixed prices are data, never constants here).
  * Model ratio 1 = 2 USD per 1M input tokens; quota 500000 = 1 USD by default.
  */
+import { builtInCompletionRatio } from '../options/default-prices.js';
 import type { OptionStore } from '../options/store.js';
 
 export interface Price {
@@ -25,34 +26,11 @@ export interface Usage {
   cacheWriteTokens?: number;
 }
 
-/** Completion ratios by model-name prefix, used when the CompletionRatio option has no entry. */
-const COMPLETION_RATIO_BY_PREFIX: Array<[string, number]> = [
-  ['gpt-4o', 4],
-  ['gpt-4.1', 4],
-  ['gpt-4-turbo', 3],
-  ['gpt-3.5-turbo', 3],
-  ['o1', 4],
-  ['o3', 4],
-  ['o4', 4],
-  ['claude-3', 5],
-  ['claude-4', 5],
-  ['claude-sonnet-4', 5],
-  ['claude-opus-4', 5],
-  ['gemini-1.5', 4],
-  ['gemini-2.0', 4],
-  ['gemini-2.5-pro', 8],
-];
-
 const DEFAULT_CACHE_WRITE_RATIO = 1.25;
 
 function completionRatioFor(model: string, configured: Record<string, number>): number {
   const explicit = configured[model];
-  if (typeof explicit === 'number') return explicit;
-  let best: [string, number] | undefined;
-  for (const entry of COMPLETION_RATIO_BY_PREFIX) {
-    if (model.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
-  }
-  return best ? best[1] : 1;
+  return typeof explicit === 'number' ? explicit : builtInCompletionRatio(model);
 }
 
 export type PriceLookup = { ok: true; price: Price } | { ok: false; reason: 'model_ratio_not_set' };

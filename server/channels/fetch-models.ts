@@ -7,7 +7,7 @@
 import { request } from 'undici';
 import type { Channel } from '../db/types.js';
 import { fail } from '../http/errors.js';
-import { safeFetch } from '../http/safe-fetch.js';
+import { safeFetch, SafeFetchError } from '../http/safe-fetch.js';
 import { ENDPOINTS } from '../relay/endpoints.js';
 import { providerFor } from '../relay/providers/registry.js';
 import type { UpstreamTarget } from '../relay/upstream.js';
@@ -115,6 +115,10 @@ export async function fetchModelsAt(
     status = res.status;
     text = res.text();
   } catch (err) {
+    // A local upstream (Ollama on the same machine) is the common case: say how to allow it.
+    if (err instanceof SafeFetchError && err.privateNetwork && !allowPrivate) {
+      throw fail('channel.models_private_upstream', { host: new URL(root.url).host });
+    }
     throw fail('channel.models_failed', { detail: (err as Error).message });
   }
   return parseModelList(status, text);

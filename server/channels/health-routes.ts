@@ -16,6 +16,7 @@ import { fetchChannelModels, fetchModelsAt, firstKey } from './fetch-models.js';
 import { findChannel } from './repository.js';
 import { ChannelIdParams, StringList } from './schemas.js';
 import { startTestAll, testChannel, TEST_MSG } from './testing.js';
+import { keyRequired } from './types.js';
 
 // ---- Shapes (the console imports the Static types) ----
 
@@ -123,8 +124,9 @@ export default async function channelHealthRoutes(base: FastifyInstance): Promis
     { onRequest: requireAdmin, schema: { body: FetchModelsBody, response: { 200: Envelope(StringList) } } },
     async (request) => {
       const key = firstKey(request.body.key);
-      if (key === '') throw fail('channel.models_key_required');
-      const input = { type: request.body.type ?? OPENAI_TYPE, base_url: request.body.base_url, key };
+      const type = request.body.type ?? OPENAI_TYPE;
+      if (key === '' && keyRequired(type)) throw fail('channel.models_key_required');
+      const input = { type, base_url: request.body.base_url, key };
       return ok(await fetchModelsAt(input, privateUpstreamsAllowed()));
     },
   );

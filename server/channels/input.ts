@@ -6,11 +6,13 @@ import {
   CHANNEL_ENABLED,
   CHANNEL_MANUALLY_DISABLED,
   isChannelType,
+  keyRequired,
   XUNFEI_DEFAULT_VERSION,
   XUNFEI_TYPE,
   type ChannelType,
 } from './types.js';
 import type { NameList } from './schemas.js';
+import { INT32_MAX } from '../http/schemas.js';
 
 export const PRIORITY_MIN = -999;
 /** Column widths of the channels and abilities tables. */
@@ -52,18 +54,18 @@ export function parsePriority(value: unknown): number | undefined {
   return n;
 }
 
-/** Weight of a single channel: blank → undefined; an integer, raised to 0 when negative. */
+/** Weight of a single channel: blank → undefined; an integer that fits its column, raised to 0 when negative. */
 export function parseWeight(value: unknown): number | undefined {
   const n = parseInteger(value);
   if (n === undefined) return undefined;
-  if (Number.isNaN(n)) throw fail('channel.weight_invalid');
+  if (Number.isNaN(n) || n > INT32_MAX) throw fail('channel.weight_invalid');
   return Math.max(0, n);
 }
 
-/** Weight in a tag edit: a non-negative integer, nothing else. */
+/** Weight in a tag edit: a non-negative integer that fits its column, nothing else. */
 export function parseStrictWeight(value: unknown): number {
   const n = parseInteger(value);
-  if (n === undefined || Number.isNaN(n) || n < 0) throw fail('channel.weight_invalid');
+  if (n === undefined || Number.isNaN(n) || n < 0 || n > INT32_MAX) throw fail('channel.weight_invalid');
   return n;
 }
 
@@ -168,14 +170,14 @@ export interface ChannelColumns {
 
 /**
  * Checks and normalises every editable field. `key` is required unless `keyOptional` (an update
- * keeps the stored key when none is given).
+ * keeps the stored key when none is given) or the type serves without one (Ollama).
  */
 export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boolean): ChannelColumns {
   const name = (input.name ?? '').trim();
   const key = (input.key ?? '').trim();
-  if (name === '' || (!keyOptional && key === '')) throw fail('channel.name_and_key_required');
-  if (name.length > NAME_MAX) throw fail('channel.name_too_long', { max: NAME_MAX });
   const typeId = input.type ?? 1;
+  if (name === '' || (!keyOptional && key === '' && keyRequired(typeId))) throw fail('channel.name_and_key_required');
+  if (name.length > NAME_MAX) throw fail('channel.name_too_long', { max: NAME_MAX });
   if (!isChannelType(typeId)) throw fail('channel.type_unknown');
   const models = checkModels(splitList(input.models));
   const group = checkGroups(splitList(input.group));

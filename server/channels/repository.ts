@@ -46,10 +46,14 @@ export const VIEW_COLUMNS = [
   'expired_time',
 ] as const satisfies ReadonlyArray<Exclude<keyof Channel, 'key'>>;
 
-/** The console's view of a channel: picks the view columns, so a full row's key is dropped too. */
+/**
+ * The console's view of a channel: picks the view columns, so a full row's key is dropped too.
+ * Every nullable column of a channel is text, answered as "" when unset: clients of this family
+ * send back what they were given, and `null` would come back as the text "null".
+ */
 export function toChannelView(row: Omit<Channel, 'key'>): ChannelView {
   const view = {} as Record<string, unknown>;
-  for (const column of VIEW_COLUMNS) view[column] = row[column];
+  for (const column of VIEW_COLUMNS) view[column] = row[column] ?? '';
   return view as ChannelView;
 }
 

@@ -17,7 +17,9 @@ export function startChannelScheduler(
 ): () => Promise<void> {
   let timer: NodeJS.Timeout | null = null;
   if (ctx.config.isMaster && minutes > 0) {
-    timer = setInterval(() => startTestAll(ctx, onError), minutes * 60_000);
+    timer = setInterval(() => {
+      if (ctx.leader.isLeader) startTestAll(ctx, onError);
+    }, minutes * 60_000);
     timer.unref();
   }
   return async () => {

@@ -4,24 +4,24 @@
  * never reach a client.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Page } from '../http/schemas.js';
+import { Nullable, Page, type Answered } from '../http/schemas.js';
 import type { Channel } from '../db/types.js';
 
-/** A channel as the console sees it: every column but the key. */
+/** A channel as the console sees it: every column but the key; a text column never set is "". */
 export const ChannelView = Type.Object({
   id: Type.Integer(),
   type: Type.Integer(),
   name: Type.String(),
-  openai_organization: Nullable(Type.String()),
-  test_model: Nullable(Type.String()),
+  openai_organization: Type.String(),
+  test_model: Type.String(),
   status: Type.Integer(),
   weight: Type.Integer(),
   priority: Type.Integer(),
   created_time: Type.Number(),
   test_time: Type.Number(),
   response_time: Type.Number(),
-  base_url: Nullable(Type.String()),
-  other: Nullable(Type.String()),
+  base_url: Type.String(),
+  other: Type.String(),
   balance: Type.Number(),
   balance_updated_time: Type.Number(),
   /** Comma-separated model names. */
@@ -29,22 +29,22 @@ export const ChannelView = Type.Object({
   /** Comma-separated group names. */
   group: Type.String(),
   used_quota: Type.Number(),
-  model_mapping: Nullable(Type.String()),
-  status_code_mapping: Nullable(Type.String()),
+  model_mapping: Type.String(),
+  status_code_mapping: Type.String(),
   auto_ban: Type.Integer(),
   /** JSON: {status_reason, status_time} of the last automatic status change. */
-  other_info: Nullable(Type.String()),
-  tag: Nullable(Type.String()),
-  setting: Nullable(Type.String()),
-  param_override: Nullable(Type.String()),
+  other_info: Type.String(),
+  tag: Type.String(),
+  setting: Type.String(),
+  param_override: Type.String(),
   max_input_tokens: Type.Integer(),
   expired_time: Type.Number(),
 });
 export type ChannelView = Static<typeof ChannelView>;
 
-// The schema must describe exactly the row minus its key.
+// The schema must describe exactly the row minus its key, its nullable columns answered as "".
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const viewMatchesRow: Same<ChannelView, Omit<Channel, 'key'>> = true;
+const viewMatchesRow: Same<ChannelView, Answered<Omit<Channel, 'key'>>> = true;
 void viewMatchesRow;
 
 /**
@@ -161,7 +161,8 @@ const ChannelFields = {
   param_override: OptionalText,
   tag: OptionalText,
   auto_ban: Type.Optional(Type.Integer()),
-  max_input_tokens: Type.Optional(Type.Integer()),
+  /** 0: no limit. */
+  max_input_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
   /** An integer (or its string), at least -999; empty means 0 (create) or unchanged (update). */
   priority: Type.Optional(Type.Unknown()),
   /** A non-negative integer (or its string); below 0 becomes 0; empty means 0 / unchanged. */

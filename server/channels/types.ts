@@ -71,6 +71,13 @@ export function baseUrlRequired(type: ChannelType): boolean {
   return CHANNEL_TYPES[type].defaultBaseUrl === '' && type !== AWS_CLAUDE_TYPE && type !== VERTEX_TYPE;
 }
 
+export const OLLAMA_TYPE = 4;
+
+/** Ollama serves without a key (one given is sent as a Bearer token); every other type needs one. */
+export function keyRequired(type: number): boolean {
+  return type !== OLLAMA_TYPE;
+}
+
 /** iFlytek's API version lives in `other`; an empty one means this version. */
 export const XUNFEI_TYPE = 18;
 export const XUNFEI_DEFAULT_VERSION = 'v2.1';

@@ -39,3 +39,12 @@ export function isTransientDbError(err: unknown): boolean {
   if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
   return typeof message === 'string' && /Connection terminated|connection (is )?closed|Cannot enqueue/i.test(message);
 }
+
+/** Whether a database error is a unique-key violation (SQLite, PostgreSQL or MySQL). */
+export function isUniqueViolation(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return (
+    code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505' || code === 'ER_DUP_ENTRY'
+  );
+}

@@ -18,6 +18,7 @@ import * as m0002 from './migrations/0002_logs_group_index.js';
 import * as m0003 from './migrations/0003_user_oauth_indexes.js';
 import * as m0004 from './migrations/0004_reservations.js';
 import * as m0005 from './migrations/0005_session_epoch.js';
+import * as m0006 from './migrations/0006_leases.js';
 
 export type Db = Kysely<Database>;
 
@@ -103,6 +104,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0003_user_oauth_indexes': m0003,
   '0004_reservations': m0004,
   '0005_session_epoch': m0005,
+  '0006_leases': m0006,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

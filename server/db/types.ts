@@ -256,6 +256,12 @@ export interface NodesTable {
   seen_at: number;
 }
 
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -271,6 +277,7 @@ export interface Database {
   quota_data: QuotaDataTable;
   reservations: ReservationsTable;
   nodes: NodesTable;
+  leases: LeasesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -9,16 +9,32 @@ import { REFUSALS, type RefusalCode } from './refusals.js';
 
 export type ErrorParams = Record<string, string | number>;
 
+/**
+ * An upstream's own error fields, shown to clients that speak the upstream's protocol: OpenAI's
+ * `type`, `code` and `param`, Claude's `type`, Google's `status` (as `type`).
+ */
+export interface UpstreamErrorFields {
+  protocol: 'openai' | 'claude' | 'gemini';
+  type?: string | undefined;
+  code?: string | number | null | undefined;
+  param?: string | null | undefined;
+}
+
 export interface AppErrorOptions {
   params?: ErrorParams | undefined;
   /** OpenAI's `error.type` for relay clients (default `new_api_error`). */
   type?: string | undefined;
+  /** The status in a wire format whose clients read `status` differently (by format name). */
+  statusIn?: Readonly<Record<string, number>> | undefined;
+  upstream?: UpstreamErrorFields | undefined;
   cause?: unknown;
 }
 
 export class AppError extends Error {
   readonly params: ErrorParams | undefined;
   readonly type: string | undefined;
+  readonly statusIn: Readonly<Record<string, number>> | undefined;
+  readonly upstream: UpstreamErrorFields | undefined;
 
   constructor(
     readonly status: number,
@@ -29,6 +45,8 @@ export class AppError extends Error {
     super(message, { cause: options.cause });
     this.params = options.params;
     this.type = options.type;
+    this.statusIn = options.statusIn;
+    this.upstream = options.upstream;
   }
 }
 

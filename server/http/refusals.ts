@@ -126,12 +126,18 @@ export const REFUSALS = {
   'option.turnstile_incomplete': '无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！',
   'option.telegram_incomplete': '无法启用 Telegram OAuth，请先填入 Telegram Bot Token！',
   'option.smtp_incomplete': '无法启用邮箱验证，请先填入 SMTP 服务器配置！',
+  'option.value_required': '%{key} needs a value',
   'option.not_boolean': '%{key} must be true or false',
   'option.not_integer': '%{key} must be an integer',
   'option.not_number': '%{key} must be a number',
   'option.not_json': '%{key}: not a valid JSON string',
   'option.oidc_bad_url': 'Well-Known URL 必须以 http:// 或 https:// 开头',
   'option.oidc_discovery_failed': '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确（%{detail}）',
+
+  // The update check
+  'update.not_configured': '未配置版本源地址（UpdateCheckUrl），无法检查更新',
+  'update.unreachable': '无法访问版本源：%{detail}',
+  'update.bad_feed': '版本源返回的内容中没有可识别的发布版本',
 
   // API tokens
   'token.not_found': '令牌不存在',
@@ -183,6 +189,8 @@ export const REFUSALS = {
   'channel.models_unsupported': '该渠道类型暂不支持获取模型列表',
   'channel.models_key_required': '请填写密钥',
   'channel.models_failed': '获取模型列表失败：%{detail}',
+  'channel.models_private_upstream':
+    '获取模型列表失败：不允许访问内网地址 %{host}；本地或内网的上游需在网关的环境变量中设置 ALLOW_PRIVATE_UPSTREAMS=true',
   'channel.test_running': '测试已在运行中',
 
   // Logs and task logs

@@ -53,6 +53,8 @@ export class SafeFetchError extends Error {
   constructor(
     message: string,
     readonly code: 'scheme' | 'blocked' | 'resolve' | 'redirects' | 'too_large' | 'timeout',
+    /** Blocked only because the address is on a private network, which the caller may allow. */
+    readonly privateNetwork = false,
   ) {
     super(message);
   }
@@ -209,7 +211,7 @@ async function vettedAddress(url: URL, allowPrivate: boolean, resolve: Resolver)
     const kind = classifyAddress(a.address);
     const allowed = allowPrivate || trusted.has(host) || trusted.has(a.address);
     if (kind === 'blocked' || (kind === 'private' && !allowed)) {
-      throw new SafeFetchError(`不允许访问内网或保留地址：${host}（${a.address}）`, 'blocked');
+      throw new SafeFetchError(`不允许访问内网或保留地址：${host}（${a.address}）`, 'blocked', kind === 'private');
     }
   }
   return addresses[0]!;

@@ -20,3 +20,17 @@ export const Page = <T extends TSchema>(item: T) =>
   Type.Object({ items: Type.Array(item), total: Type.Integer(), page: Type.Integer(), page_size: Type.Integer() });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A 32-bit integer column's range: what a console route's unbounded integer is held to. */
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
+
+/**
+ * An integer stored in a bigint column (quota, timestamps, priority): held to the safe-integer
+ * range, where JavaScript numbers are still exact.
+ */
+export const Int53 = (options: { minimum?: number; maximum?: number } = {}) =>
+  Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...options });
+
+/** A row as answers carry it: a nullable column is never null there (text answers "", numbers 0). */
+export type Answered<Row> = { [K in keyof Row]: Exclude<Row[K], null> };

@@ -41,8 +41,15 @@ export interface RenderedError {
   body: unknown;
 }
 
-/** Errors of the relay never answer 200: a console refusal (a guard on the playground) is a 403 there. */
-const relayStatus = (e: AppError): number => (e.status === 200 ? 403 : e.status);
+/**
+ * Errors of the relay never answer 200: a console refusal (a guard on the playground) is a 403 there.
+ * An error may name another status for a format whose clients read statuses their own way.
+ */
+const relayStatus = (e: AppError, wire: WireFormat): number => e.statusIn?.[wire] ?? (e.status === 200 ? 403 : e.status);
+
+/** The upstream's own fields when it speaks this client's protocol. */
+const upstreamOf = (e: AppError, protocol: 'openai' | 'claude' | 'gemini') =>
+  e.upstream?.protocol === protocol ? e.upstream : undefined;
 
 /** The relay's clients know the family's codes for the server's own refusals. */
 const RELAY_CODES: Record<string, string> = {
@@ -51,12 +58,19 @@ const RELAY_CODES: Record<string, string> = {
   'request.body_too_large': 'request_too_large',
   'request.rate_limited': 'rate_limit_exceeded',
   'server.internal_error': 'internal_error',
+  // Out of quota, whoever's: one situation, OpenAI's one code.
+  insufficient_user_quota: 'insufficient_quota',
+  pre_consume_token_quota_failed: 'insufficient_quota',
+  token_exhausted: 'insufficient_quota',
+  model_does_not_exist: 'model_not_found',
 };
-const relayCode = (e: AppError): string => RELAY_CODES[e.code] ?? e.code;
+/** The code relay clients see for an error. */
+export const relayCode = (e: AppError): string => RELAY_CODES[e.code] ?? e.code;
 
 const CLAUDE_ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
+  402: 'billing_error',
   403: 'permission_error',
   404: 'not_found_error',
   413: 'request_too_large',
@@ -93,24 +107,30 @@ const RENDERERS = {
     status: e.code === 'request.invalid_params' ? 200 : e.status,
     body: { success: false, message: e.message, code: e.code, ...(e.params ? { params: e.params } : {}) },
   }),
-  openai: (e) => ({
-    status: relayStatus(e),
-    body: { error: { message: e.message, type: e.type ?? 'new_api_error', param: null, code: relayCode(e) } },
-  }),
+  openai: (e) => {
+    const upstream = upstreamOf(e, 'openai');
+    const type = upstream?.type ?? e.type ?? 'new_api_error';
+    const code = upstream && upstream.code !== undefined ? upstream.code : relayCode(e);
+    return {
+      status: relayStatus(e, 'openai'),
+      body: { error: { message: e.message, type, param: upstream?.param ?? null, code } },
+    };
+  },
   claude: (e) => {
-    const status = relayStatus(e);
-    return { status, body: { type: 'error', error: { type: CLAUDE_ERROR_TYPES[status] ?? 'api_error', message: e.message } } };
+    const status = relayStatus(e, 'claude');
+    const type = upstreamOf(e, 'claude')?.type ?? CLAUDE_ERROR_TYPES[status] ?? 'api_error';
+    return { status, body: { type: 'error', error: { type, message: e.message } } };
   },
   gemini: (e) => {
-    const status = relayStatus(e);
-    const google = GOOGLE_STATUSES[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+    const status = relayStatus(e, 'gemini');
+    const google = upstreamOf(e, 'gemini')?.type ?? GOOGLE_STATUSES[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
     return { status, body: { error: { code: status, message: e.message, status: google } } };
   },
   midjourney: (e) => {
-    const status = relayStatus(e);
+    const status = relayStatus(e, 'midjourney');
     return { status, body: { code: midjourneyCode(status), description: e.message, result: null, type: relayCode(e) } };
   },
-  suno: (e) => ({ status: relayStatus(e), body: { code: relayCode(e), message: e.message, data: null } }),
+  suno: (e) => ({ status: relayStatus(e, 'suno'), body: { code: relayCode(e), message: e.message, data: null } }),
 } satisfies Record<WireFormat, (e: AppError) => RenderedError>;
 
 export function renderError(wire: WireFormat, error: AppError): RenderedError {

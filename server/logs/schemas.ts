@@ -3,7 +3,7 @@
  * screen. A log row's `other` is a JSON string: see LogOther.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Envelope, Page } from '../http/schemas.js';
+import { Envelope, Int53, Page } from '../http/schemas.js';
 
 export { LOG_TYPES } from './types.js';
 
@@ -64,8 +64,8 @@ export const LogQuery = Type.Object({
   username: Type.Optional(Type.String({ maxLength: 64 })),
   token_name: Type.Optional(Type.String({ maxLength: 64 })),
   model_name: Type.Optional(Type.String({ maxLength: 255 })),
-  start_timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-  end_timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  start_timestamp: Type.Optional(Int53({ minimum: 0 })),
+  end_timestamp: Type.Optional(Int53({ minimum: 0 })),
   channel: Type.Optional(Type.Integer({ minimum: 0 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
 });
@@ -89,8 +89,8 @@ export type ChannelUseRow = Static<typeof ChannelUseRow>;
 
 export const ChannelUseQuery = Type.Object({
   model_name: Type.Optional(Type.String({ maxLength: 255 })),
-  start_timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-  end_timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  start_timestamp: Type.Optional(Int53({ minimum: 0 })),
+  end_timestamp: Type.Optional(Int53({ minimum: 0 })),
   channel_id: Type.Optional(Type.Integer({ minimum: 0 })),
   /** true: one row per channel (models merged). */
   merge: Type.Optional(Type.Boolean()),
@@ -122,7 +122,7 @@ export const LogIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 export type LogIdParams = Static<typeof LogIdParams>;
 
 /** DELETE /api/log/?target_timestamp=: rows created strictly before it go. */
-export const LogCleanupQuery = Type.Object({ target_timestamp: Type.Optional(Type.Integer({ minimum: 1 })) });
+export const LogCleanupQuery = Type.Object({ target_timestamp: Type.Optional(Int53({ minimum: 1 })) });
 export type LogCleanupQuery = Static<typeof LogCleanupQuery>;
 
 /** GET /api/data/ and /api/data/self: hourly usage rows for the dashboard. */
@@ -130,9 +130,9 @@ export const QuotaDataQuery = Type.Object({
   /** Admin only: one user's rows (ignored on /self). */
   username: Type.Optional(Type.String({ maxLength: 64 })),
   /** Default: 7 days before `end_timestamp`. */
-  start_timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  start_timestamp: Type.Optional(Int53({ minimum: 0 })),
   /** Default (or 0): now. */
-  end_timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  end_timestamp: Type.Optional(Int53({ minimum: 0 })),
   /** The console's granularity choice (hour, day, week); rows are always hourly, it groups them. */
   default_time: Type.Optional(Type.String({ maxLength: 16 })),
 });

@@ -11,7 +11,7 @@ import { USER_ENABLED } from '../auth/roles.js';
 import { fail } from '../http/errors.js';
 import { bindProviderId, findBoundUser } from '../users/identity-repository.js';
 import { findUserById, isUsernameTaken } from '../users/repository.js';
-import { isUniqueViolation } from '../users/db-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { createAccount } from '../accounts/register.js';
 import { emailRuleViolation, emailTaken, isValidEmail, normaliseEmail } from '../accounts/email-rules.js';

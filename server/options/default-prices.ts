@@ -1,6 +1,7 @@
 /**
  * The pricing a fresh gateway starts with (and that "reset model ratios" restores). Prices are
- * data: operators change them through the options, never here at run time.
+ * data: operators change them through the options, never here at run time. Pure data with no
+ * imports, so the console's pricing editor shows the same built-in values billing uses.
  * Model ratio 1 = 2 USD per 1M input tokens.
  */
 export const DEFAULT_MODEL_RATIO: Record<string, number> = {
@@ -30,6 +31,36 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {};
+
+/**
+ * Completion ratios by model-name prefix (the longest match wins), for models the CompletionRatio
+ * option does not name: output tokens of these families cost this many times their input.
+ */
+const BUILT_IN_COMPLETION_RATIOS: ReadonlyArray<readonly [prefix: string, ratio: number]> = [
+  ['gpt-4o', 4],
+  ['gpt-4.1', 4],
+  ['gpt-4-turbo', 3],
+  ['gpt-3.5-turbo', 3],
+  ['o1', 4],
+  ['o3', 4],
+  ['o4', 4],
+  ['claude-3', 5],
+  ['claude-4', 5],
+  ['claude-sonnet-4', 5],
+  ['claude-opus-4', 5],
+  ['gemini-1.5', 4],
+  ['gemini-2.0', 4],
+  ['gemini-2.5-pro', 8],
+];
+
+/** The completion ratio of `model` when the CompletionRatio option has no entry for it (1 for unknown families). */
+export function builtInCompletionRatio(model: string): number {
+  let best: readonly [string, number] | undefined;
+  for (const entry of BUILT_IN_COMPLETION_RATIOS) {
+    if (model.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
+  }
+  return best ? best[1] : 1;
+}
 
 export const DEFAULT_CACHE_RATIO: Record<string, number> = {
   'gpt-4o': 0.5,

@@ -95,6 +95,8 @@ export const OPTION_REGISTRY = {
   About: str(),
   Footer: str(),
   'general_setting.docs_link': str(),
+  /** Release feed of the update check (GitHub's latest-release JSON or a list of releases); empty = no check. */
+  UpdateCheckUrl: str(),
   Chats: json([]),
   ChatLink: str(),
   // Display and modes
@@ -179,7 +181,8 @@ export function validateOptionValue(key: OptionKey, value: string): RefusalCode 
     case 'bool':
       return value === 'true' || value === 'false' ? null : 'option.not_boolean';
     case 'int':
-      return /^-?\d+$/.test(value.trim()) ? null : 'option.not_integer';
+      // A safe integer: every int option is read back as a JavaScript number.
+      return /^-?\d+$/.test(value.trim()) && Number.isSafeInteger(Number(value)) ? null : 'option.not_integer';
     case 'float':
       return value.trim() !== '' && Number.isFinite(Number(value)) ? null : 'option.not_number';
     case 'json':

@@ -9,12 +9,26 @@ import { OPTION_REGISTRY, isOptionKey, validateOptionValue, type OptionKey } fro
 import type { OptionStore } from './store.js';
 
 const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'ModelPrice'] as const;
-const URL_KEYS = new Set<OptionKey>(['ServerAddress', 'WorkerUrl', 'PayAddress']);
+const URL_KEYS = new Set<OptionKey>(['ServerAddress', 'WorkerUrl', 'PayAddress', 'UpdateCheckUrl']);
 
+/**
+ * `value` absent or null is "" (consoles send that for a field that was emptied); only a text option
+ * may be empty, any other type refuses it by name.
+ */
 const PutOptionBody = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 128 }),
-  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+  // Checked by the route: in a union Ajv's coercion turns null into "" (string branch) or 0 and
+  // false into null (null branch), and the three are different requests here.
+  value: Type.Optional(Type.Unknown()),
 });
+
+/** The option's text from what was sent: null for no value, undefined for a value of no option type. */
+function valueText(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+  return undefined;
+}
 
 /** Rules that tie an option to others: enabling a feature needs its settings first. */
 function crossCheck(options: OptionStore, key: OptionKey, value: string): RefusalCode | null {
@@ -56,7 +70,10 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
   app.put('/api/option/', { onRequest: requireRoot, schema: { body: PutOptionBody } }, async (request) => {
     const { key } = request.body;
     if (!isOptionKey(key)) throw fail('option.unknown', { key });
-    let value = request.body.value === null ? '' : String(request.body.value);
+    const given = valueText(request.body.value);
+    if (given === undefined) throw fail('request.invalid_params', { detail: 'body/value must be a string, number or boolean' });
+    if (given === null && OPTION_REGISTRY[key].type !== 'string') throw fail('option.value_required', { key });
+    let value = given ?? '';
     if (URL_KEYS.has(key)) value = value.trim().replace(/\/+$/, '');
     const invalid = validateOptionValue(key, value) ?? crossCheck(options, key, value);
     if (invalid) throw fail(invalid, { key });

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index.js';
 import { OPTION_REGISTRY, type OptionKey } from './registry.js';
-import { isUniqueViolation } from '../users/db-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 /**
  * Options held in memory: read on the hot path without touching the database, written through to

@@ -3,7 +3,7 @@
  * group the request is billed in. Reads caches only; a token that must be marked expired or
  * exhausted is written back without waiting.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.js';
 import { checkToken, publishTokenChange, type CachedToken } from '../tokens/cache.js';
 import { markTokenStatus } from '../tokens/repository.js';
@@ -29,6 +29,38 @@ function rawKey(request: FastifyRequest): string | null {
   }
   const q = (request.query as Record<string, unknown> | undefined)?.key;
   return typeof q === 'string' && q !== '' ? q : null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The relay's caller, set from the headers before the body is read (see `authenticateCaller`). */
+    caller?: Caller;
+  }
+}
+
+/** Bodies above this are cut off (the connection closed) rather than drained when the key is refused. */
+const DRAIN_LIMIT = 64 * 1024;
+
+/**
+ * An onRequest hook: the key is checked from the headers before a byte of the body is read, so an
+ * anonymous or refused caller costs no parsing and no memory, however large the body it announces.
+ */
+export function authenticateCaller(ctx: GatewayContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    try {
+      request.caller = await resolveCaller(ctx, request);
+    } catch (error) {
+      const length = Number(request.headers['content-length'] ?? 0);
+      if (length > DRAIN_LIMIT || request.headers['transfer-encoding']) reply.header('connection', 'close');
+      throw error;
+    }
+  };
+}
+
+/** The caller `authenticateCaller` found; a route that reads it without the hook is a bug. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new Error('relay route without authenticateCaller');
+  return request.caller;
 }
 
 export async function resolveCaller(ctx: GatewayContext, request: FastifyRequest): Promise<Caller> {

@@ -21,11 +21,15 @@ import type { RelayCaller } from './types.js';
 /** Balances above this many USD (user, and the token unless unlimited) skip the reservation. */
 export const TRUSTED_USD = 10;
 
-/** The caller's price for `model`; a model without one is refused unless unset prices are accepted. */
+/**
+ * The caller's price for `model`; a model without one is refused unless unset prices are accepted
+ * — as unknown when no channel of the caller's group serves it either.
+ */
 export function priceFor(ctx: GatewayContext, caller: RelayCaller, model: string): Price {
   const priced = lookupPrice(ctx.options, model, caller.group, caller.acceptUnsetPrice || ctx.options.bool('SelfUseModeEnabled'));
-  if (!priced.ok) throw relayErrors.priceNotSet(model);
-  return priced.price;
+  if (priced.ok) return priced.price;
+  const served = caller.pinnedChannelId !== null || ctx.channels.candidates(caller.group, model).length > 0;
+  throw served ? relayErrors.priceNotSet(model) : relayErrors.unknownModel(model);
 }
 
 export function payerOf(caller: RelayCaller): Payer {

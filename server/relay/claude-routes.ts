@@ -6,10 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.js';
 import { answerIn } from '../http/wire.js';
-import { resolveCaller } from './caller.js';
+import { authenticateCaller, callerOf } from './caller.js';
+import { readJsonBodies } from '../http/json-body.js';
 import { relay } from './pipeline.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './request.js';
-import { countTokens } from './tokenizer.js';
+import { countTokens, loadTokenizer } from './tokenizer.js';
 import { promptText } from './usage.js';
 
 /** Client headers that a Claude channel should see too. */
@@ -17,11 +18,15 @@ const FORWARDED = ['anthropic-beta'] as const;
 
 export default async function claudeRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
+  // Converted Claude streams announce a locally counted prompt at once: the encoding loads now.
+  void loadTokenizer();
 
   answerIn(app, 'claude');
+  readJsonBodies(app);
+  const authenticate = authenticateCaller(ctx);
 
-  app.post('/v1/messages', { bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
-    const caller = await resolveCaller(ctx, request);
+  app.post('/v1/messages', { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
+    const caller = callerOf(request);
     const input = await readInput('chat.completions', request, 'claude');
     const forwardHeaders: Record<string, string> = {};
     for (const name of FORWARDED) {
@@ -35,8 +40,7 @@ export default async function claudeRoutes(app: FastifyInstance): Promise<void> 
   });
 
   // Claude Code asks for a prompt's size before sending it: counted locally.
-  app.post('/v1/messages/count_tokens', { bodyLimit: RELAY_BODY_LIMIT }, async (request) => {
-    await resolveCaller(ctx, request);
+  app.post('/v1/messages/count_tokens', { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request) => {
     const input = await readInput('chat.completions', request, 'claude');
     const body = input.body ?? {};
     const system = typeof body.system === 'string' ? body.system : JSON.stringify(body.system ?? '');

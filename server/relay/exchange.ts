@@ -9,6 +9,7 @@ import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import type { Usage } from '../billing/pricing.js';
 import type { RelayInput } from './types.js';
+import type { UpstreamErrorFields } from '../http/errors.js';
 import type { Endpoint } from './endpoints.js';
 import type { ChatAdapter, PreparedCall, ProviderDefinition, ProviderSettings } from './providers/types.js';
 import { claudeSettingsFrom } from './providers/claude/convert-to-claude-messages.js';
@@ -61,7 +62,8 @@ function withStreamUsage(body: Record<string, unknown>): Record<string, unknown>
 
 /**
  * The body for a channel that takes the client's request as it is: untouched unless the model,
- * overrides or usage ask differ — and always untouched with `global.pass_through_request_enabled`.
+ * overrides or usage ask differ, or the client sent what the family treats as absent — and always
+ * untouched with `global.pass_through_request_enabled`.
  */
 function nativeBody(
   input: RelayInput,
@@ -72,11 +74,12 @@ function nativeBody(
 ): string | Buffer {
   if (!input.body) return input.raw ?? Buffer.alloc(0);
   if (passThrough) return JSON.stringify(input.body);
-  const override = paramOverride(channel.param_override);
-  if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(input.body);
   const format = clientFormat(input.client);
+  const source = format.upstreamBody?.(input) ?? input.body;
+  const override = paramOverride(channel.param_override);
+  if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(source);
   const model = format.mappedModel ? format.mappedModel(input, upstreamModel) : { model: upstreamModel };
-  const body: Record<string, unknown> = { ...input.body, ...model, ...override };
+  const body: Record<string, unknown> = { ...source, ...model, ...override };
   return JSON.stringify(askUsage ? withStreamUsage(body) : body);
 }
 
@@ -145,6 +148,37 @@ export function errorMessageOf(provider: ProviderDefinition, input: RelayInput, 
   return upstreamErrorMessage(text, status);
 }
 
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** An upstream error body's own fields (OpenAI's type/code/param, Claude's type, Google's status), when it has them. */
+export function errorFieldsOf(provider: ProviderDefinition, input: RelayInput, body: string): UpstreamErrorFields | undefined {
+  if (provider.protocol === 'gemini') {
+    const status = text(parseGeminiError(body)?.status);
+    return status ? { protocol: 'gemini', type: status } : undefined;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (provider.protocol === 'claude') {
+    const type = text(claudeErrorOf(parsed)?.type);
+    return type ? { protocol: 'claude', type } : undefined;
+  }
+  // An adapter's upstream speaks a protocol of its own, whatever its error looks like.
+  if (provider.protocol !== 'openai' || routeFor(provider, input).kind === 'adapter') return undefined;
+  const error = (parsed as { error?: unknown } | null)?.error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, code, param } = error as Record<string, unknown>;
+  return {
+    protocol: 'openai',
+    type: text(type),
+    code: typeof code === 'string' || typeof code === 'number' || code === null ? code : undefined,
+    param: text(param),
+  };
+}
+
 export function forwardAnswer(
   provider: ProviderDefinition,
   input: RelayInput,
@@ -158,7 +192,10 @@ export function forwardAnswer(
   const streaming = provider.isStream ? provider.isStream(contentType) : contentType.includes('text/event-stream');
   const decoder = provider.decoder?.();
   const route = routeFor(provider, input);
-  if (route.kind === 'native') return format.forwardNative({ input, res, out, started, hooks, streaming, decoder });
+  if (route.kind === 'native') {
+    const usageAsked = format.asksStreamUsage?.(provider, input) ?? false;
+    return format.forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked });
+  }
   if (streaming) {
     const parser = route.kind === 'adapter' ? route.adapter.stream(input.model) : createOpenAIStreamParser();
     return forwardConvertedStream(res, out, started, { parser, serializer: format.serializer(input), hooks, decoder });

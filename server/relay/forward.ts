@@ -92,10 +92,16 @@ export interface EventInspection {
   usage?: Usage | null;
   text?: string;
   drop?: boolean;
+  /** The event's data as the client should see it, when it differs from the upstream's. */
+  data?: string;
 }
 
-/** OpenAI chunks: usage from the usage chunk, text from the deltas. */
-export function inspectOpenAIEvent(dropUsageChunk: boolean): (ev: SseEvent) => EventInspection {
+/**
+ * OpenAI chunks: usage from the usage chunk, text from the deltas. A client that did not ask for
+ * usage gets no usage chunk; when the gateway asked in its stead, the `"usage": null` OpenAI then
+ * puts on every chunk is taken out too: the client sees what the upstream would have sent it.
+ */
+export function inspectOpenAIEvent(opts: { clientAsked: boolean; gatewayAsked: boolean }): (ev: SseEvent) => EventInspection {
   return (ev) => {
     if (ev.data === '[DONE]') return {};
     let payload: unknown = null;
@@ -104,7 +110,17 @@ export function inspectOpenAIEvent(dropUsageChunk: boolean): (ev: SseEvent) => E
     } catch {
       return {};
     }
-    return { usage: usageOf(payload), text: completionText(payload), drop: dropUsageChunk && isUsageOnlyChunk(payload) };
+    const found: EventInspection = {
+      usage: usageOf(payload),
+      text: completionText(payload),
+      drop: !opts.clientAsked && isUsageOnlyChunk(payload),
+    };
+    const chunk = payload as Record<string, unknown> | null;
+    if (opts.gatewayAsked && !opts.clientAsked && chunk && typeof chunk === 'object' && chunk.usage === null) {
+      const { usage: _added, ...rest } = chunk;
+      found.data = JSON.stringify(rest);
+    }
+    return found;
   };
 }
 
@@ -255,7 +271,8 @@ export function forwardStream(
     render(ev, tally) {
       const seen = opts.inspect(ev);
       tally.note(seen.usage, seen.text);
-      return seen.drop ? '' : frame(ev);
+      if (seen.drop) return '';
+      return frame(seen.data === undefined ? ev : { ...ev, data: seen.data });
     },
     tail: () => '',
     hooks: opts.hooks,

@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.js';
 import { refuse } from '../http/errors.js';
 import { answerIn } from '../http/wire.js';
-import { resolveCaller } from './caller.js';
+import { authenticateCaller, callerOf } from './caller.js';
+import { readJsonBodies } from '../http/json-body.js';
 import { relay } from './pipeline.js';
 import type { RelayInput } from './types.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './request.js';
@@ -21,8 +22,10 @@ export default async function geminiRoutes(app: FastifyInstance): Promise<void> 
   const ctx: GatewayContext = app.ctx;
 
   answerIn(app, 'gemini');
+  readJsonBodies(app);
+  const authenticate = authenticateCaller(ctx);
 
-  app.post('/v1beta/models/:target', { bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
+  app.post('/v1beta/models/:target', { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
     const { target } = request.params as { target: string };
     const at = target.lastIndexOf(':');
     const model = at > 0 ? target.slice(0, at) : '';
@@ -30,7 +33,7 @@ export default async function geminiRoutes(app: FastifyInstance): Promise<void> 
     const embed = EMBED_ACTIONS.has(action);
     if (!model || !(embed || CHAT_ACTIONS.has(action)))
       throw refuse(404, 'not_found', { method: target }, 'invalid_request_error');
-    const caller = await resolveCaller(ctx, request);
+    const caller = callerOf(request);
     const body = clientFormat('gemini').check(embed ? 'embeddings' : 'chat.completions', request.body, action);
     const input: RelayInput = {
       endpoint: embed ? 'embeddings' : 'chat.completions',

@@ -12,6 +12,8 @@ import type { AppError } from '../http/errors.js';
 import type { RelayCaller, RelayInput } from './types.js';
 
 export interface ServedCall {
+  /** The HTTP request's id (X-Request-Id), so a client's report can be matched with its row. */
+  requestId?: string;
   caller: RelayCaller;
   input: RelayInput;
   channel: Channel;
@@ -78,6 +80,7 @@ export function consumeLog(ctx: GatewayContext, call: ServedCall): LogRow | null
   if (call.clientAborted) other.client_aborted = true;
   if (call.interrupted) other.interrupted = call.interrupted;
   other.admin_info = { use_channel: call.tried };
+  if (call.requestId) other.request_id = call.requestId;
   return {
     user_id: caller.userId,
     created_at: Math.floor(Date.now() / 1000),
@@ -102,7 +105,15 @@ export function consumeLog(ctx: GatewayContext, call: ServedCall): LogRow | null
 /** The error row of a call that was not served (no channel answered, or the answer broke off before any of it). */
 export function writeErrorLog(
   ctx: GatewayContext,
-  e: { caller: RelayCaller; input: RelayInput; error: AppError; tried: number[]; clientIp: string; useTimeMs: number },
+  e: {
+    caller: RelayCaller;
+    input: RelayInput;
+    error: AppError;
+    tried: number[];
+    clientIp: string;
+    useTimeMs: number;
+    requestId?: string;
+  },
 ): void {
   ctx.journal.log({
     user_id: e.caller.userId,
@@ -118,6 +129,10 @@ export function writeErrorLog(
     channel_id: e.tried.at(-1) ?? 0,
     group: e.caller.group,
     ip: e.clientIp,
-    other: JSON.stringify({ status_code: e.error.status, admin_info: { use_channel: e.tried } }),
+    other: JSON.stringify({
+      status_code: e.error.status,
+      admin_info: { use_channel: e.tried },
+      ...(e.requestId ? { request_id: e.requestId } : {}),
+    }),
   });
 }

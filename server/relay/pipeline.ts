@@ -10,14 +10,14 @@ import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
 import type { Hold } from '../billing/holds.js';
 import type { Channel } from '../db/types.js';
 import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from './charge.js';
-import type { AppError } from '../http/errors.js';
+import { refuse, type AppError } from '../http/errors.js';
 import { relayErrors } from './errors.js';
 import { providerFor } from './providers/registry.js';
 import { ChannelConfigError } from './providers/channel-config-error.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { CallCancel, readText, type UpstreamResponse } from './upstream.js';
 import type { ForwardResult, StreamProgress } from './forward.js';
-import { errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange.js';
+import { errorFieldsOf, errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange.js';
 import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure } from './health.js';
@@ -100,6 +100,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       ? ctx.channels.get(caller.pinnedChannelId)
       : ctx.channels.pick(caller.group, input.model, attempt, new Set(tried));
     if (!channel) break;
+    if (tried.length > 0) ctx.metrics.retries.inc();
     tried.push(channel.id);
     const mapped = mapModel(channel.model_mapping, input.model);
     if (!mapped.ok) {
@@ -119,23 +120,35 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       if (err instanceof ChannelConfigError) {
         reportUpstreamFailure(ctx, channel, 401, err.message);
         failure = relayErrors.upstream(mapStatus(channel.status_code_mapping, 401), err.message);
+      } else if (isCodingError(err)) {
+        // A converter choking on a body the edge let through is our bug, not the upstream's: no
+        // other channel would fare better, and the client is not shown JavaScript's words.
+        request.log.error({ err, channel: channel.id }, 'request conversion failed');
+        failure = refuse(500, 'server.internal_error');
+        break;
       } else {
+        ctx.metrics.upstreamErrors.inc({ channel: String(channel.id), status: '0' });
         failure = relayErrors.connection((err as Error).message);
       }
       continue;
     }
     if (res.statusCode >= 400) {
-      const message = errorMessageOf(provider, input, await readText(res), res.statusCode);
+      ctx.metrics.upstreamErrors.inc({ channel: String(channel.id), status: String(res.statusCode) });
+      const text = await readText(res);
+      const message = errorMessageOf(provider, input, text, res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
-      failure = relayErrors.upstream(mapStatus(channel.status_code_mapping, res.statusCode), message);
+      const status = mapStatus(channel.status_code_mapping, res.statusCode);
+      failure = relayErrors.upstream(status, message, errorFieldsOf(provider, input, text));
       if (retryable(res.statusCode)) continue;
       break;
     }
 
     reply.hijack();
+    request.servedBy = { model: input.model, channel: channel.id, stream: input.stream };
     guardCompletion(ctx, input, reply.raw);
-    const log = { caller, input, tried, clientIp: request.ip, started };
+    const log = { caller, input, tried, clientIp: request.ip, started, requestId: request.id };
     let outcome: ForwardResult;
+    if (input.stream) ctx.metrics.inFlight.inc({ kind: 'stream' });
     try {
       outcome = await forwardAnswer(provider, input, res, reply.raw, started, {
         isClientGone: () => clientGone,
@@ -148,6 +161,8 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       const error = relayErrors.interrupted((err as Error).message);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
+    } finally {
+      if (input.stream) ctx.metrics.inFlight.dec({ kind: 'stream' });
     }
     if (outcome.interrupted && outcome.firstTokenMs === 0) {
       outcome.finish();
@@ -161,7 +176,15 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
 
   if (clientGone) return;
   const error = failure ?? relayErrors.noChannel(input.model, caller.group);
-  writeErrorLog(ctx, { caller, input, error, tried, clientIp: request.ip, useTimeMs: performance.now() - started });
+  writeErrorLog(ctx, {
+    caller,
+    input,
+    error,
+    tried,
+    clientIp: request.ip,
+    useTimeMs: performance.now() - started,
+    requestId: request.id,
+  });
   throw error;
 }
 
@@ -195,7 +218,11 @@ async function settleServed(
     completionTokens: outcome.completionTokens,
   };
   const quota = quotaFor(price, usage, ctx.options.number('QuotaPerUnit')) * call.times;
+  ctx.metrics.quotaBilled.inc({ model: input.model }, quota);
+  if (input.stream && outcome.firstTokenMs > 0)
+    ctx.metrics.firstToken.observe({ format: input.client }, outcome.firstTokenMs / 1000);
   const log = consumeLog(ctx, {
+    requestId: request.id,
     caller,
     input,
     channel,
@@ -229,4 +256,14 @@ async function settleServed(
   });
   await recordModelSuccess(ctx, caller);
   outcome.finish();
+}
+
+/**
+ * An error of the gateway's own code (a TypeError reading a field of the wrong type…), as opposed
+ * to the network's: those carry a code (ECONNREFUSED, UND_ERR_…), and fetch reports them as
+ * "fetch failed".
+ */
+function isCodingError(err: unknown): boolean {
+  if (!(err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError)) return false;
+  return !('code' in err) && err.message !== 'fetch failed';
 }

@@ -13,6 +13,7 @@ import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
 import type { Hold } from '../billing/holds.js';
 import type { Payer } from '../billing/journal-ops.js';
 import { AppError } from '../http/errors.js';
+import { relayCode } from '../http/wire.js';
 import { afterSettle, holdFor } from './charge.js';
 import type { RelayCaller, RelayInput } from './types.js';
 import { consumeLog, holdRecord } from './log.js';
@@ -81,7 +82,7 @@ function errorEvent(error: AppError): string {
   return JSON.stringify({
     type: 'error',
     event_id: `event_${randomUUID().replace(/-/g, '')}`,
-    error: { type: error.type, code: error.code, message: error.message, param: null, event_id: null },
+    error: { type: error.type, code: relayCode(error), message: error.message, param: null, event_id: null },
   });
 }
 

@@ -243,7 +243,15 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
         return reply.hijack();
       }
       const error = failure ?? relayErrors.noChannel(model, caller.group);
-      writeErrorLog(ctx, { caller, input, error, tried, clientIp: request.ip, useTimeMs: performance.now() - started });
+      writeErrorLog(ctx, {
+        caller,
+        input,
+        error,
+        tried,
+        clientIp: request.ip,
+        useTimeMs: performance.now() - started,
+        requestId: request.id,
+      });
       throw error;
     }
 

@@ -11,7 +11,8 @@ import { findTokenUsedQuota } from '../tokens/repository.js';
 import { findUserUsedQuota } from '../users/repository.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { relayErrors } from './errors.js';
-import { resolveCaller } from './caller.js';
+import { authenticateCaller, callerOf } from './caller.js';
+import { readJsonBodies } from '../http/json-body.js';
 import { relay } from './pipeline.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './request.js';
 
@@ -23,10 +24,12 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   );
 
   answerIn(app, 'openai');
+  readJsonBodies(app);
+  const authenticate = authenticateCaller(ctx);
 
   for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
-    app.post(`/v1${ENDPOINTS[endpoint]}`, { bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
-      const caller = await resolveCaller(ctx, request);
+    app.post(`/v1${ENDPOINTS[endpoint]}`, { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
+      const caller = callerOf(request);
       const input = await readInput(endpoint, request);
       checkModelLimit(caller, input.model);
       await relay(ctx, request, reply, tokenCaller(caller), input);
@@ -69,15 +72,15 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** The models the caller's token reaches. */
-  const modelsOf = async (request: FastifyRequest): Promise<string[]> => {
-    const caller = await resolveCaller(ctx, request);
+  const modelsOf = (request: FastifyRequest): string[] => {
+    const caller = callerOf(request);
     const models = ctx.channels.models(caller.group);
     return caller.token.model_limits_enabled ? models.filter((m) => caller.token.model_limits.has(m)) : models;
   };
 
   // Answered in the caller's format: Claude clients send `anthropic-version`, Gemini clients a Google key.
-  app.get('/v1/models', async (request) => {
-    const models = await modelsOf(request);
+  app.get('/v1/models', { onRequest: authenticate }, async (request) => {
+    const models = modelsOf(request);
     if (request.headers['anthropic-version']) {
       const data = models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2024-01-01T00:00:00Z' }));
       return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
@@ -85,8 +88,8 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     return { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1626777600, owned_by: 'custom' })) };
   });
 
-  app.get('/v1beta/models', async (request) => {
-    const models = await modelsOf(request);
+  app.get('/v1beta/models', { onRequest: authenticate }, async (request) => {
+    const models = modelsOf(request);
     return {
       models: models.map((id) => ({
         name: `models/${id}`,
@@ -96,8 +99,8 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/v1/models/:model', async (request) => {
-    const caller = await resolveCaller(ctx, request);
+  app.get('/v1/models/:model', { onRequest: authenticate }, async (request) => {
+    const caller = callerOf(request);
     const { model } = request.params as { model: string };
     if (!ctx.channels.models(caller.group).includes(model)) {
       throw refuse(404, 'model_does_not_exist', { model }, 'invalid_request_error');
@@ -106,7 +109,7 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const billing = async (request: FastifyRequest) => {
-    const caller = await resolveCaller(ctx, request);
+    const caller = callerOf(request);
     const perUnit = ctx.options.number('QuotaPerUnit');
     const quota = caller.token.unlimited_quota ? caller.user.quota : caller.token.remain_quota;
     const usd = quota / perUnit;
@@ -119,14 +122,14 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
       access_until: caller.token.expired_time === -1 ? 0 : caller.token.expired_time,
     };
   };
-  app.get('/dashboard/billing/subscription', billing);
-  app.get('/v1/dashboard/billing/subscription', billing);
+  app.get('/dashboard/billing/subscription', { onRequest: authenticate }, billing);
+  app.get('/v1/dashboard/billing/subscription', { onRequest: authenticate }, billing);
   const usage = async (request: FastifyRequest) => {
-    const caller = await resolveCaller(ctx, request);
+    const caller = callerOf(request);
     const tokenUsed = await findTokenUsedQuota(ctx.db, caller.token.id);
     const used = caller.token.unlimited_quota ? ((await findUserUsedQuota(ctx.db, caller.user.id)) ?? 0) : (tokenUsed ?? 0);
     return { object: 'list', total_usage: (used / ctx.options.number('QuotaPerUnit')) * 100 };
   };
-  app.get('/dashboard/billing/usage', usage);
-  app.get('/v1/dashboard/billing/usage', usage);
+  app.get('/dashboard/billing/usage', { onRequest: authenticate }, usage);
+  app.get('/v1/dashboard/billing/usage', { onRequest: authenticate }, usage);
 }

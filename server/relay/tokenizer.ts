@@ -22,6 +22,16 @@ export async function countTokens(text: string): Promise<number> {
   return (counter ?? (await loadTokenizer()))(text);
 }
 
+/**
+ * A count for code that cannot wait (an answer converted synchronously): exact once the encoding is
+ * loaded — callers load it while their request is in flight — estimated before.
+ */
+export function countTokensNow(text: string): number {
+  if (text === '') return 0;
+  if (!counter) void loadTokenizer();
+  return counter ? counter(text) : estimateTokens(text);
+}
+
 /** A cheap upper-side estimate for pre-charging: about 4 characters a token, CJK one each. */
 export function estimateTokens(text: string): number {
   let cjk = 0;

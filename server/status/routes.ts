@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
+import { Envelope } from '../http/schemas.js';
+import { requireRoot } from '../auth/guard.js';
 import { ROLE_ROOT } from '../auth/roles.js';
 import { creditUser } from '../billing/ledger.js';
 import { rootUserExists } from '../users/identity-repository.js';
 import { createUser } from '../users/repository.js';
 import type { GatewayContext } from '../context.js';
-import { SetupBody, type SetupState, type SiteStatus } from './schemas.js';
+import { SetupBody, UpdateCheck, type SetupState, type SiteStatus } from './schemas.js';
+import { checkForUpdate } from './update-check.js';
 
 const SETUP_KEY = 'SetupTime';
 /** The root user starts with 200 USD worth of quota at the default rate. */
@@ -76,6 +79,10 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
   app.get('/api/notice', async () => ok(ctx.options.string('Notice')));
   app.get('/api/about', async () => ok(ctx.options.string('About')));
   app.get('/api/home_page_content', async () => ok(ctx.options.string('HomePageContent')));
+
+  app.get('/api/status/update', { onRequest: requireRoot, schema: { response: { 200: Envelope(UpdateCheck) } } }, async () =>
+    ok(await checkForUpdate(ctx.options.string('UpdateCheckUrl'), ctx.version)),
+  );
 
   app.get('/api/setup', async () => {
     const state: SetupState = { status: isSetupDone(ctx), root_init: await rootUserExists(ctx.db), database_type: ctx.dbKind };

@@ -49,6 +49,16 @@ export const SiteStatus = Type.Object({
 });
 export type SiteStatus = Static<typeof SiteStatus>;
 
+/** GET /api/status/update: the running version against the newest release of the configured feed. */
+export const UpdateCheck = Type.Object({
+  current_version: Type.String(),
+  latest_version: Type.String(),
+  update_available: Type.Boolean(),
+  release_url: Type.String(),
+  published_at: Type.String(),
+});
+export type UpdateCheck = Static<typeof UpdateCheck>;
+
 export const SetupState = Type.Object({
   status: Type.Boolean(),
   root_init: Type.Boolean(),

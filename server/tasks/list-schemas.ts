@@ -4,7 +4,7 @@
  * routes and the console's Drawing log and Task log screens.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Envelope, Page } from '../http/schemas.js';
+import { Envelope, Int53, Page } from '../http/schemas.js';
 
 /** Midjourney actions the console names; submissions may also be VIDEO or EDITS (midjourney/actions.ts). */
 export const MJ_ACTIONS = [
@@ -102,7 +102,7 @@ export const TASK_COUNT_WINDOW = 10_000;
  * A timestamp bound. Unix seconds, like every time the console sends; on the drawing list, a value
  * of 10^11 or more is read as milliseconds (what older consoles sent for submit_time).
  */
-const Timestamp = Type.Integer({ minimum: 0 });
+const Timestamp = Int53({ minimum: 0 });
 
 const common = {
   p: Type.Optional(Type.Integer({ minimum: 1 })),

@@ -1,6 +1,6 @@
 /**
  * The background poller of unfinished tasks (Midjourney drawings, Suno music): one round every
- * ~15 s on the master node only, rounds never overlapping. Interval and clock are injectable, and
+ * ~15 s on the process holding the jobs lease (server/cluster/leader.ts), rounds never overlapping. Interval and clock are injectable, and
  * `intervalMs: 0` makes a poller that runs only when asked (`pollOnce`), for tests.
  */
 import type { GatewayContext } from '../context.js';
@@ -63,7 +63,8 @@ export function startTaskPoller(ctx: GatewayContext, options: TaskPollerOptions 
     if (stopped || intervalMs <= 0) return;
     timer = setTimeout(() => {
       timer = null;
-      void pollOnce().finally(schedule);
+      // Every process keeps the timer; only the one holding the jobs lease polls.
+      void (ctx.leader.isLeader ? pollOnce() : Promise.resolve()).finally(schedule);
     }, intervalMs);
     timer.unref();
   };

@@ -41,10 +41,10 @@ export function checkToken(token: CachedToken, now: number, clientIp: string): T
         : token.status === TOKEN_EXHAUSTED
           ? 'token_exhausted'
           : 'token_unavailable';
-    return { ok: false, status: 401, code };
+    return { ok: false, status: code === 'token_exhausted' ? 429 : 401, code };
   }
   if (isExpired(token.expired_time, now)) return { ok: false, status: 401, code: 'token_expired', mark: TOKEN_EXPIRED };
-  if (isExhausted(token)) return { ok: false, status: 401, code: 'token_exhausted', mark: TOKEN_EXHAUSTED };
+  if (isExhausted(token)) return { ok: false, status: 429, code: 'token_exhausted', mark: TOKEN_EXHAUSTED };
   if (token.allow_ips && !ipAllowed(token.allow_ips, clientIp)) return { ok: false, status: 403, code: 'token_ip_not_allowed' };
   return { ok: true };
 }

@@ -14,7 +14,7 @@ import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_MANAGE } from '../logs/types.js';
-import { isUniqueViolation } from './db-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { groupNames } from './groups.js';
 import { assertCanCreate, assertCanEdit, assertCanRead, manages, planManage } from './permissions.js';
 import { formatQuota } from './quota-format.js';

@@ -13,11 +13,17 @@ import type { Database, User, UserUpdate } from '../db/types.js';
 import { hashPassword } from '../auth/password.js';
 import { ROLE_USER, USER_ENABLED } from '../auth/roles.js';
 import { publicSettingString } from './settings.js';
-import { isUniqueViolation } from './db-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 import type { PublicUser as PublicUserSchema } from './schemas.js';
+import type { Answered } from '../http/schemas.js';
 
-/** A user as the console sees it: never the password hash, the access token or the webhook secret. */
-export type PublicUser = Omit<User, 'password' | 'access_token' | 'deleted_at' | 'session_epoch'> & { DeletedAt: number | null };
+/**
+ * A user as the console sees it: never the password hash, the access token, the session epoch or the
+ * webhook secret. Nothing in it is null (clients of this family send back what they were given).
+ */
+export type PublicUser = Answered<Omit<User, 'password' | 'access_token' | 'deleted_at' | 'session_epoch'>> & {
+  DeletedAt: number;
+};
 
 // The answer schema must describe exactly the row type the repository produces.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -26,7 +32,7 @@ void publicUserMatchesSchema;
 
 export function toPublicUser(user: User): PublicUser {
   const { password: _password, access_token: _token, session_epoch: _epoch, deleted_at, setting, ...rest } = user;
-  return { ...rest, setting: publicSettingString(setting), DeletedAt: deleted_at };
+  return { ...rest, setting: publicSettingString(setting) ?? '', remark: rest.remark ?? '', DeletedAt: deleted_at ?? 0 };
 }
 
 export function randomAffCode(): string {

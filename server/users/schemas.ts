@@ -4,7 +4,7 @@
  * field missing here (the password hash, the access token) can never reach a client.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Page } from '../http/schemas.js';
+import { Int53, Nullable, Page } from '../http/schemas.js';
 
 export const PublicUser = Type.Object({
   id: Type.Integer(),
@@ -27,13 +27,13 @@ export const PublicUser = Type.Object({
   aff_quota: Type.Number(),
   aff_history_quota: Type.Number(),
   inviter_id: Type.Integer(),
-  /** The user's settings as a JSON string, without the webhook secret. */
-  setting: Nullable(Type.String()),
-  remark: Nullable(Type.String()),
+  /** The user's settings as a JSON string, without the webhook secret; "" when never set. */
+  setting: Type.String(),
+  remark: Type.String(),
   create_time: Type.Number(),
   last_use_time: Type.Number(),
-  /** Set when the account is deregistered (Unix seconds). */
-  DeletedAt: Nullable(Type.Number()),
+  /** When the account was deregistered (Unix seconds); 0 while it is not. */
+  DeletedAt: Type.Number(),
 });
 export type PublicUser = Static<typeof PublicUser>;
 
@@ -99,7 +99,7 @@ export const UpdateSelfBody = Type.Object({
 });
 export type UpdateSelfBody = Static<typeof UpdateSelfBody>;
 
-export const AffTransferBody = Type.Object({ quota: Type.Integer() });
+export const AffTransferBody = Type.Object({ quota: Int53() });
 export type AffTransferBody = Static<typeof AffTransferBody>;
 
 export const AffTransferResult = Type.Object({ quota: Type.Number(), aff_quota: Type.Number() });
@@ -173,7 +173,7 @@ export const UpdateUserBody = Type.Object({
   display_name: Type.Optional(Type.String({ maxLength: 64 })),
   password: Type.Optional(Type.String({ maxLength: 128 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
-  quota: Type.Optional(Type.Integer()),
+  quota: Type.Optional(Int53()),
 });
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 

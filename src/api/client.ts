@@ -6,7 +6,7 @@
 import type { Envelope } from '../../server/http/envelope';
 import type { PublicUser } from '../../server/users/repository';
 import { storedLocale } from '../i18n';
-import { localizeServerMessage } from '../i18n/serverMessages';
+import { localizeRefusal } from '../i18n/serverErrors';
 
 export type StoredUser = PublicUser;
 
@@ -14,6 +14,8 @@ export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The refusal's stable code (server/http/refusals.ts), when the server sent one. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -35,7 +37,7 @@ export function storeUser(user: StoredUser | null): void {
   else localStorage.removeItem(USER_KEY);
 }
 
-/** Message keys of the generic handler (spec section 8), translated by the caller. */
+/** Statuses every call may meet, answered by the console's own message keys (translated by the caller). */
 export const HTTP_ERROR_MESSAGES: Record<number, string> = {
   429: 'app.error.too_many_requests',
   500: 'app.error.server_error',
@@ -84,15 +86,15 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   return envelope;
 }
 
-/** Calls the API and returns `data`, throwing the server's message when `success` is false. */
+/** The error for a refused envelope: its text in the reader's language (translated by its code). */
+export function refusalError(envelope: Pick<Envelope<unknown>, 'message' | 'code' | 'params'>): ApiError {
+  return new ApiError(localizeRefusal(envelope, storedLocale()), 200, envelope.code);
+}
+
+/** Calls the API and returns `data`, throwing the refusal in the reader's language when `success` is false. */
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const envelope = await request<T>(method, path, body);
-  if (!envelope.success) {
-    throw new ApiError(
-      envelope.message ? localizeServerMessage(envelope.message, storedLocale()) : 'app.error.request_failed',
-      200,
-    );
-  }
+  if (!envelope.success) throw refusalError(envelope);
   return envelope.data as T;
 }
 

@@ -1,67 +1,38 @@
 /**
  * Who may do what in the console: one pure function shared by the authProvider (react-admin's
- * access checks on resource pages), the sidebar and the row actions. The server stays the
- * authority; this only decides what the console offers.
+ * access checks on resource pages), the sidebar, the page guards and the row actions. The rules
+ * are the ones each resource and custom page declares (src/resources/registry.ts,
+ * src/customPages/index.ts). The server stays the authority; this only decides what the console offers.
  */
-export const ROLE_GUEST = 0;
-export const ROLE_USER = 1;
-export const ROLE_ADMIN = 10;
-export const ROLE_ROOT = 100;
+import { customPages } from '../customPages';
+import { resources } from '../resources/registry';
+import type { AccessRecord, RecordAccess } from '../resources/schema/definition';
+import { ROLE_ROOT, type AccessRule } from './roles';
+
+export { isAdmin, isRoot, ROLE_ADMIN, ROLE_GUEST, ROLE_ROOT, ROLE_USER } from './roles';
 
 export interface AccessRequest {
   resource: string;
   action: string;
-  record?: { role?: number; id?: unknown; DeletedAt?: number | null } | undefined;
+  record?: AccessRecord;
 }
 
-/** Minimum role per resource and action; `'*'` is the resource's default. */
-const RULES: Record<string, Record<string, number>> = {
-  // Pages anyone may see.
-  home: { '*': ROLE_GUEST },
-  pricing: { '*': ROLE_GUEST },
-  about: { '*': ROLE_GUEST },
-  // A logged-in person's own things.
-  playground: { '*': ROLE_USER },
-  chat: { '*': ROLE_USER },
-  dashboard: { '*': ROLE_USER },
-  token: { '*': ROLE_USER, all_users: ROLE_ADMIN },
-  log: { '*': ROLE_USER, admin_columns: ROLE_ADMIN, all_users: ROLE_ADMIN, cleanup: ROLE_ROOT },
-  midjourney: { '*': ROLE_USER, all_users: ROLE_ADMIN },
-  task: { '*': ROLE_USER, all_users: ROLE_ADMIN },
-  topup: { '*': ROLE_USER },
-  personal: { '*': ROLE_USER },
-  // Administration. The sidebar entries of channels and users use the stricter check (spec 2, 6).
-  user: { '*': ROLE_ADMIN, menu: ROLE_ROOT, promote: ROLE_ROOT },
-  channel: { '*': ROLE_ADMIN, menu: ROLE_ROOT, delete: ROLE_ROOT, edit: ROLE_ROOT, copy: ROLE_ROOT, tag_edit: ROLE_ROOT },
-  channel_statistics: { '*': ROLE_ADMIN },
-  redemption: { '*': ROLE_ADMIN },
-  setting: { '*': ROLE_ROOT },
-};
-
-/** Actions on a user record that the server refuses for the same or a higher level. */
-const USER_RECORD_ACTIONS = new Set(['edit', 'delete', 'manage', 'promote', 'demote', 'disable', 'enable']);
-
-export function isAdmin(role: number): boolean {
-  return role >= ROLE_ADMIN;
+const RULES = new Map<string, AccessRule>();
+const RECORD_RULES = new Map<string, RecordAccess>();
+for (const resource of resources) {
+  RULES.set(resource.name, resource.access);
+  if (resource.recordAccess) RECORD_RULES.set(resource.name, resource.recordAccess);
+}
+for (const page of customPages) {
+  if (page.name && page.access) RULES.set(page.name, page.access);
 }
 
-export function isRoot(role: number): boolean {
-  return role >= ROLE_ROOT;
-}
-
+/** Whether `role` may do `action` on `resource` (a resource or page without rules is root-only). */
 export function canAccess(role: number, { resource, action, record }: AccessRequest): boolean {
-  const rules = RULES[resource];
+  const rules = RULES.get(resource);
   if (!rules) return role >= ROLE_ROOT;
   const needed = rules[action] ?? rules['*'] ?? ROLE_ROOT;
   if (role < needed) return false;
-  if (resource === 'user' && record && USER_RECORD_ACTIONS.has(action)) {
-    if (record.DeletedAt) return false;
-    const target = record.role ?? ROLE_USER;
-    // The super admin can never be demoted, disabled or deleted, not even by itself.
-    if (target >= ROLE_ROOT && action !== 'edit') return false;
-    if (action === 'demote' && target < ROLE_ADMIN) return false;
-    if (action === 'promote' && target >= ROLE_ADMIN) return false;
-    return isRoot(role) || target < role;
-  }
-  return true;
+  if (!record) return true;
+  return RECORD_RULES.get(resource)?.(role, action, record) ?? true;
 }

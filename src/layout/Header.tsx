@@ -1,32 +1,12 @@
-import { useState, type MouseEvent } from 'react';
-import {
-  AppBar,
-  Box,
-  Button,
-  Chip,
-  IconButton,
-  Menu,
-  MenuItem,
-  Toolbar,
-  Typography,
-  useMediaQuery,
-  type Theme,
-} from '@mui/material';
-import MenuIcon from '@mui/icons-material/Menu';
+import { AppBar, Box, Button, Chip, Toolbar, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { StoredUser } from '../api/client';
 import type { SiteStatus } from '../status/status';
 import { HEADER_HEIGHT } from '../theme';
 import { AccountMenu, LocaleMenu, NewYearButton, ThemeSwitch } from './HeaderControls';
+import { MobileNav, type NavItem } from './MobileNav';
 
-interface NavItem {
-  key: string;
-  to: string;
-  external?: boolean;
-}
-
-/** Where "Console" leads: the admin's user management, anyone else's personal page. */
 /** The console's landing page: everyone's own API tokens (where password login lands too). */
 export function consolePath(user: StoredUser | null): string {
   return user ? '/token' : '/login';
@@ -39,6 +19,8 @@ function navItems(user: StoredUser | null, docsLink: string | undefined): NavIte
     { key: 'pricing', to: '/pricing' },
   ];
   if (docsLink) items.push({ key: 'docs', to: docsLink, external: true });
+  // The how-to an admin writes on the About page.
+  items.push({ key: 'tutorial', to: '/about' });
   return items;
 }
 
@@ -58,7 +40,6 @@ function NavButton({ item, label }: { item: NavItem; label: string }) {
 export function Header({ status, user }: { status: SiteStatus | null; user: StoredUser | null }) {
   const translate = useTranslate();
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const [navAnchor, setNavAnchor] = useState<HTMLElement | null>(null);
   const items = navItems(user, status?.docs_link);
   const systemName = status?.system_name || translate('app.name');
   const showRegister = !mobile && !status?.self_use_mode_enabled;
@@ -66,38 +47,7 @@ export function Header({ status, user }: { status: SiteStatus | null; user: Stor
   return (
     <AppBar position="sticky" color="default" elevation={1}>
       <Toolbar sx={{ minHeight: `${HEADER_HEIGHT}px !important`, height: HEADER_HEIGHT, gap: 1 }}>
-        {mobile && (
-          <>
-            <IconButton
-              color="inherit"
-              edge="start"
-              onClick={(e: MouseEvent<HTMLElement>) => setNavAnchor(e.currentTarget)}
-              aria-label={translate('app.header.open_menu')}
-            >
-              <MenuIcon />
-            </IconButton>
-            <Menu anchorEl={navAnchor} open={navAnchor !== null} onClose={() => setNavAnchor(null)}>
-              {items.map((item) =>
-                item.external ? (
-                  <MenuItem
-                    key={item.key}
-                    component="a"
-                    href={item.to}
-                    target="_blank"
-                    rel="noreferrer"
-                    onClick={() => setNavAnchor(null)}
-                  >
-                    {translate(`app.header.${item.key}`)}
-                  </MenuItem>
-                ) : (
-                  <MenuItem key={item.key} component={Link} to={item.to} onClick={() => setNavAnchor(null)}>
-                    {translate(`app.header.${item.key}`)}
-                  </MenuItem>
-                ),
-              )}
-            </Menu>
-          </>
-        )}
+        {mobile && <MobileNav items={items} user={user} chats={status?.chats} />}
         <Box
           component={Link}
           to="/"

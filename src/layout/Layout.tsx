@@ -16,6 +16,13 @@ function isBarePage(pathname: string): boolean {
   return customPages.some((page) => page.bare && page.path !== '*' && matchPath(page.path, pathname) !== null);
 }
 
+/** The site's name (the admin's, or the console's own): react-admin's default page title, e.g. of the crash page. */
+export function SystemName() {
+  const translate = useTranslate();
+  const { status } = useStatus();
+  return <>{status?.system_name || translate('app.name')}</>;
+}
+
 /** Which of the two status failures (spec 8) a load error is. */
 function statusErrorKey(message: string): string {
   return message.startsWith('Error:') ? 'app.error.status_connect' : 'app.error.status_load';

@@ -16,7 +16,6 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useTranslate } from 'react-admin';
 import { Link, useLocation } from 'react-router-dom';
 import { SIDEBAR_CLOSED_WIDTH, SIDEBAR_WIDTH } from '../theme';
-import { MENU_ICONS } from './icons';
 import { storedFlags, visibleMenu } from './menu';
 
 export const COLLAPSE_KEY = 'default_collapse_sidebar';
@@ -59,16 +58,68 @@ function SidebarLink({
   );
 }
 
+/**
+ * Every sidebar destination this person may see, by section: the saved chats under the chat
+ * section. `onNavigate` runs after a choice (the phone's drawer closes).
+ */
+export function MenuList({
+  role,
+  chats,
+  collapsed = false,
+  onNavigate,
+}: {
+  role: number;
+  chats: unknown[] | undefined;
+  collapsed?: boolean;
+  onNavigate?: () => void;
+}) {
+  const translate = useTranslate();
+  const { pathname } = useLocation();
+  const isSelected = (path: string) => pathname === path || pathname.startsWith(`${path}/`);
+  return (
+    <List dense sx={{ flex: 1, py: 0 }} onClick={onNavigate}>
+      {visibleMenu(role, storedFlags()).map((section) => (
+        <Fragment key={section.key}>
+          {collapsed ? (
+            <Divider />
+          ) : (
+            <ListSubheader sx={{ lineHeight: '32px' }}>{translate(`app.sidebar.${section.key}`)}</ListSubheader>
+          )}
+          {section.items.map((item) => (
+            <SidebarLink
+              key={item.key}
+              path={item.path}
+              label={translate(`app.sidebar.${item.key}`)}
+              Icon={item.icon ?? ChatIcon}
+              collapsed={collapsed}
+              selected={isSelected(item.path)}
+            />
+          ))}
+          {section.key === 'chat_section' &&
+            chatNames(chats).map((name, index) => (
+              <SidebarLink
+                key={`chat-${index}`}
+                path={`/chat/${index}`}
+                label={name}
+                Icon={ChatIcon}
+                collapsed={collapsed}
+                selected={isSelected(`/chat/${index}`)}
+              />
+            ))}
+        </Fragment>
+      ))}
+    </List>
+  );
+}
+
 /** The console sidebar: 200 px, or 60 px collapsed (remembered as `default_collapse_sidebar`). */
 export function Sidebar({ role, chats }: { role: number; chats: unknown[] | undefined }) {
   const translate = useTranslate();
-  const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSE_KEY) === 'true');
   const toggle = () => {
     localStorage.setItem(COLLAPSE_KEY, String(!collapsed));
     setCollapsed(!collapsed);
   };
-  const isSelected = (path: string) => pathname === path || pathname.startsWith(`${path}/`);
 
   return (
     <Box
@@ -85,38 +136,7 @@ export function Sidebar({ role, chats }: { role: number; chats: unknown[] | unde
         transition: (theme) => theme.transitions.create('width'),
       }}
     >
-      <List dense sx={{ flex: 1, py: 0 }}>
-        {visibleMenu(role, storedFlags()).map((section) => (
-          <Fragment key={section.key}>
-            {collapsed ? (
-              <Divider />
-            ) : (
-              <ListSubheader sx={{ lineHeight: '32px' }}>{translate(`app.sidebar.${section.key}`)}</ListSubheader>
-            )}
-            {section.items.map((item) => (
-              <SidebarLink
-                key={item.key}
-                path={item.path}
-                label={translate(`app.sidebar.${item.key}`)}
-                Icon={MENU_ICONS[item.key] ?? ChatIcon}
-                collapsed={collapsed}
-                selected={isSelected(item.path)}
-              />
-            ))}
-            {section.key === 'chat_section' &&
-              chatNames(chats).map((name, index) => (
-                <SidebarLink
-                  key={`chat-${index}`}
-                  path={`/chat/${index}`}
-                  label={name}
-                  Icon={ChatIcon}
-                  collapsed={collapsed}
-                  selected={isSelected(`/chat/${index}`)}
-                />
-              ))}
-          </Fragment>
-        ))}
-      </List>
+      <MenuList role={role} chats={chats} collapsed={collapsed} />
       <Divider />
       <Box sx={{ display: 'flex', justifyContent: collapsed ? 'center' : 'flex-end', p: 0.5 }}>
         <IconButton

@@ -1,15 +1,25 @@
 import type { ReactNode } from 'react';
+import { AccessDenied } from 'react-admin';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { Navigate, useLocation } from 'react-router-dom';
 import { storedUser } from '../api/client';
+import { canAccess } from '../authProvider/canAccess';
+import type { PageDefinition } from '../resources/schema/definition';
 import { useStatus } from '../status/status';
 
-/** A page that needs login: without a stored user it sends to /login. */
-export function RequireUser({ children }: { children: ReactNode }) {
-  if (!storedUser()) return <Navigate to="/login" replace />;
-  return <>{children}</>;
+/**
+ * A custom page at its route: a guarded page needs a login (else /login) and its access rule
+ * (else react-admin's access-denied screen); open pages render as they are.
+ */
+export function RequirePage({ page }: { page: PageDefinition }) {
+  const { component: Page, guard, name } = page;
+  if (!guard) return <Page />;
+  const user = storedUser();
+  if (!user) return <Navigate to="/login" replace />;
+  if (name && !canAccess(user.role, { resource: name, action: 'page' })) return <AccessDenied />;
+  return <Page />;
 }
 
 /** Where the setup state sends this path, or null to stay (spec 2 and 4). */

@@ -1,77 +1,63 @@
 /**
- * The sidebar as data (spec 2): sections of items, each with the route, the access check through
- * canAccess, and the stored status flag that must be 'true' for it to show.
+ * The sidebar as data, built from what the resources and custom pages declare: sections of items,
+ * each with its route, icon, the access check through canAccess, and the stored status flag that
+ * must be 'true' for it to show.
  */
+import type { SvgIconComponent } from '@mui/icons-material';
 import { canAccess } from '../authProvider/canAccess';
+import { customPages } from '../customPages';
+import { resources } from '../resources/registry';
+import { MENU_SECTIONS, type FlagKey, type MenuEntry, type MenuSectionKey } from '../resources/schema/definition';
 
-export type FlagKey = 'enable_data_export' | 'enable_drawing' | 'enable_task';
+export type { FlagKey };
 
 export interface MenuItem {
+  /** Label key under `app.sidebar`. */
   key: string;
   path: string;
-  /** canAccess resource; the action is `menu`. */
+  section: MenuSectionKey;
+  /** canAccess resource. */
   resource: string;
+  /** canAccess action (`menu` unless the entry says otherwise). */
+  action: string;
   flag?: FlagKey;
+  icon?: SvgIconComponent;
+  order: number;
 }
 
 export interface MenuSection {
-  key: string;
+  key: MenuSectionKey;
   items: MenuItem[];
 }
 
-export const MENU: MenuSection[] = [
-  {
-    key: 'chat_section',
-    items: [{ key: 'playground', path: '/playground', resource: 'playground' }],
-  },
-  {
-    key: 'console_section',
-    items: [
-      { key: 'dashboard', path: '/detail', resource: 'dashboard', flag: 'enable_data_export' },
-      { key: 'token', path: '/token', resource: 'token' },
-      { key: 'log', path: '/log', resource: 'log' },
-      { key: 'midjourney', path: '/midjourney', resource: 'midjourney', flag: 'enable_drawing' },
-      { key: 'task', path: '/task', resource: 'task', flag: 'enable_task' },
-    ],
-  },
-  {
-    key: 'admin_section',
-    items: [
-      { key: 'channel', path: '/channel', resource: 'channel' },
-      { key: 'channel_new', path: '/newChannel', resource: 'channel' },
-      { key: 'channel_statistics', path: '/channelStatistics', resource: 'channel_statistics' },
-      { key: 'log_new', path: '/newLog', resource: 'log' },
-      { key: 'token_new', path: '/newToken', resource: 'token' },
-      { key: 'redemption', path: '/redemption', resource: 'redemption' },
-      { key: 'user', path: '/user', resource: 'user' },
-      { key: 'user_new', path: '/newUser', resource: 'user' },
-      { key: 'setting', path: '/setting', resource: 'setting' },
-    ],
-  },
-  {
-    key: 'personal_section',
-    items: [
-      { key: 'topup', path: '/topup', resource: 'topup' },
-      { key: 'personal', path: '/personal', resource: 'personal' },
-    ],
-  },
+function item(name: string, path: string, icon: SvgIconComponent | undefined, entry: MenuEntry): MenuItem {
+  return {
+    key: entry.key ?? name,
+    path: entry.path ?? path,
+    section: entry.section,
+    resource: name,
+    action: entry.action ?? 'menu',
+    flag: entry.flag,
+    icon: entry.icon ?? icon,
+    order: entry.order,
+  };
+}
+
+const ITEMS: MenuItem[] = [
+  ...resources.flatMap((r) => r.menu.map((entry) => item(r.name, `/${r.name}`, r.icon, entry))),
+  ...customPages.flatMap((page) => (page.menu ?? []).map((entry) => item(page.name ?? page.path, page.path, page.icon, entry))),
 ];
 
-/**
- * The admin section lists the "new" log and token screens too; they are the admin views, so they
- * need admin rights even though the person's own log and tokens do not.
- */
-const ADMIN_ONLY = new Set(['log_new', 'token_new']);
+export const MENU: MenuSection[] = MENU_SECTIONS.map((key) => ({
+  key,
+  items: ITEMS.filter((i) => i.section === key).sort((a, b) => a.order - b.order),
+}));
 
 /** The sections and items this person may see, given the stored flags. */
 export function visibleMenu(role: number, flags: Partial<Record<FlagKey, boolean>>): MenuSection[] {
   return MENU.map((section) => ({
     ...section,
-    items: section.items.filter((item) => {
-      if (item.flag && !flags[item.flag]) return false;
-      if (ADMIN_ONLY.has(item.key) && !canAccess(role, { resource: item.resource, action: 'all_users' })) return false;
-      return canAccess(role, { resource: item.resource, action: 'menu' });
-    }),
+    items: section.items.filter((i) => (!i.flag || flags[i.flag]) && canAccess(role, { resource: i.resource, action: i.action })),
   })).filter((section) => section.items.length > 0);
 }
 
@@ -95,3 +81,8 @@ export function pathHidesSidebar(pathname: string): boolean {
     pathname.startsWith('/chat2link')
   );
 }
+
+/** Extra paths that lead to a resource's list (`/newChannel` → `/channel`). */
+export const ALIASES: { path: string; to: string }[] = resources.flatMap((r) =>
+  r.menu.filter((entry) => entry.alias && entry.path).map((entry) => ({ path: entry.path as string, to: `/${r.name}` })),
+);

@@ -1,6 +1,6 @@
 /**
  * The site status (GET /api/status), kept in localStorage as `status` plus the individual flags
- * the spec lists (enable_data_export, quota_per_unit, footer_html …) so the sidebar and footer can
+ * other pages read (enable_data_export, quota_per_unit, footer_html …) so the sidebar and footer can
  * read them before the first answer arrives.
  */
 import { useEffect, useState } from 'react';

@@ -2,34 +2,35 @@
 import { render } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ChannelTagRow, ChannelView } from '../../server/channels/schemas';
-import ChannelList from '../../src/resources/channels/ChannelList';
+import { ResourceList } from '../../src/resources/schema';
+import channelSchema from '../../src/resources/channel/schema';
 import { AdminHarness, api, calls } from './harness';
 
 export function channel(overrides: Partial<ChannelView> & { id: number; name: string }): ChannelView {
   return {
     type: 1,
-    openai_organization: null,
-    test_model: null,
+    openai_organization: '',
+    test_model: '',
     status: 1,
     weight: 0,
     priority: 0,
     created_time: 1_700_000_000,
     test_time: 0,
     response_time: 0,
-    base_url: null,
-    other: null,
+    base_url: '',
+    other: '',
     balance: 0,
     balance_updated_time: 0,
     models: 'gpt-4o',
     group: 'default',
     used_quota: 0,
-    model_mapping: null,
-    status_code_mapping: null,
+    model_mapping: '',
+    status_code_mapping: '',
     auto_ban: 1,
-    other_info: null,
-    tag: null,
-    setting: null,
-    param_override: null,
+    other_info: '',
+    tag: '',
+    setting: '',
+    param_override: '',
     max_input_tokens: 0,
     expired_time: 0,
     ...overrides,
@@ -146,7 +147,7 @@ export const channelHandlers = [
 export function renderChannels(url = '/channel') {
   return render(
     <AdminHarness url={url} path="/channel/*">
-      <ChannelList />
+      <ResourceList schema={channelSchema} />
     </AdminHarness>,
   );
 }

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import { clearLoadedChoices } from '../../src/resources/schema';
-import { validateChannel, toChannelBody, emptyValues } from '../../src/resources/channels/channelForm';
+import { validateChannel, toChannelBody, emptyValues } from '../../src/resources/channel/channelForm';
 import { api, callsTo, calls, logIn } from './harness';
 import { channel, channelHandlers, renderChannels, resetChannels } from './channels-fixtures';
 

@@ -69,6 +69,9 @@ describe('channel list', () => {
   it('refuses a key search without a model, then searches by key and model', async () => {
     renderChannels();
     await rowOf('alpha');
+    // Key, model and group wait behind "more filters"; keyword and status stay in the compact row.
+    expect(screen.queryByLabelText('密钥')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '更多筛选' }));
     await userEvent.type(screen.getByLabelText('密钥'), 'sk-secret');
     await userEvent.click(screen.getByRole('button', { name: '查询' }));
     expect(await screen.findByText('KEY查询时请输入模型')).toBeTruthy();

@@ -100,7 +100,8 @@ export function AdminHarness({ url, path, children }: { url: string; path: strin
 
 /** The table row that shows `text`, once it is there. */
 export async function rowOf(text: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(text);
+  // The first render of a file loads the whole list screen: give a busy machine time.
+  const cell = await screen.findByText(text, {}, { timeout: 5000 });
   const row = cell.closest('tr');
   if (!row) throw new Error(`no row for ${text}`);
   return row;

@@ -3,7 +3,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import type { LogItem, LogOther, LogStat } from '../../server/logs/schemas';
-import LogList from '../../src/resources/logs/LogList';
+import { ResourceList } from '../../src/resources/schema';
+import logSchema from '../../src/resources/log/schema';
 import { AdminHarness, api, calls, callsTo, logIn } from './harness';
 
 function row(id: number, fields: Partial<LogItem>, other: LogOther = {}): LogItem {
@@ -110,14 +111,14 @@ const asUser = () => logIn({ id: 2, role: 1, username: 'alice' });
 function renderLogs() {
   return render(
     <AdminHarness url="/log" path="/log/*">
-      <LogList />
+      <ResourceList schema={logSchema} />
     </AdminHarness>,
   );
 }
 
 async function rowOf(id: number): Promise<HTMLElement> {
-  await waitFor(() => expect(document.querySelector(`tr[data-log-id="${id}"]`)).not.toBeNull());
-  return document.querySelector(`tr[data-log-id="${id}"]`) as HTMLElement;
+  await waitFor(() => expect(document.querySelector(`tr[data-id="${id}"]`)).not.toBeNull());
+  return document.querySelector(`tr[data-id="${id}"]`) as HTMLElement;
 }
 
 // `hidden`: the column dialog, while open, hides the table from the accessibility tree.
@@ -139,6 +140,8 @@ describe('usage logs: admin and user views', () => {
     expect(callsTo('GET', '/api/log/')).toHaveLength(1);
     expect(callsTo('GET', '/api/log/self/')).toHaveLength(0);
     expect(callsTo('GET', '/api/log/self/stat')).toHaveLength(0);
+    // The admin filters wait behind "more filters", beside the compact row.
+    await userEvent.click(screen.getByRole('button', { name: '更多筛选' }));
     expect(screen.getByLabelText('用户名称')).toBeTruthy();
     expect(screen.getByLabelText('渠道 ID')).toBeTruthy();
   });
@@ -155,6 +158,8 @@ describe('usage logs: admin and user views', () => {
     expect(callsTo('GET', '/api/log/self/')).toHaveLength(1);
     expect(callsTo('GET', '/api/log/')).toHaveLength(0);
     expect(callsTo('GET', '/api/log/stat')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: '更多筛选' }));
+    expect(screen.getByLabelText('令牌名称')).toBeTruthy();
     expect(screen.queryByLabelText('用户名称')).toBeNull();
     expect(screen.queryByLabelText('渠道 ID')).toBeNull();
   });
@@ -181,6 +186,7 @@ describe('usage logs: filters and the stat header', () => {
     renderLogs();
     await rowOf(11);
     const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: '更多筛选' }));
     await user.type(screen.getByLabelText('令牌名称'), '  my-token ');
     await user.type(screen.getByLabelText('模型名称'), ' gpt-4o ');
     await user.type(screen.getByLabelText('分组'), ' vip');
@@ -301,7 +307,10 @@ describe('usage logs: dialogs', () => {
     // Only the columns this person may see are offered.
     expect(within(dialog).queryByLabelText('重试')).toBeNull();
     await userEvent.click(within(dialog).getByLabelText('令牌'));
-    expect(JSON.parse(localStorage.getItem('logs-columns') ?? '{}')).toEqual({ token: false });
+    // Every offered column is remembered, and only those: no admin column for a user.
+    const stored = JSON.parse(localStorage.getItem('logs-columns') ?? '{}');
+    expect(stored).toMatchObject({ token: false, model: true, time: true });
+    expect(stored).not.toHaveProperty('retry');
     await waitFor(() => expect(headers()).not.toContain('令牌'));
     unmount();
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MjItem } from '../../server/tasks/list-schemas';
-import MidjourneyList from '../../src/resources/midjourney/MidjourneyList';
+import { ResourceList } from '../../src/resources/schema';
+import midjourneySchema from '../../src/resources/midjourney/schema';
 import { callsTo } from './harness';
 import { setUpTaskLog } from './task-log-harness';
 
@@ -64,7 +65,7 @@ const adminRows = (): MjItem[] => [
 const { asAdmin, asUser, renderList, rowOf, headers, lastQuery } = setUpTaskLog({
   api: '/api/mj',
   route: '/midjourney',
-  List: MidjourneyList,
+  List: () => <ResourceList schema={midjourneySchema} />,
   adminRows,
 });
 const BANNER = /当前未开启 Midjourney 回调/;
@@ -94,6 +95,8 @@ describe('drawing log: admin and user views', () => {
     expect(within(await rowOf('mj-3')).getByText('bob')).toBeTruthy();
     expect(callsTo('GET', '/api/mj/')).toHaveLength(1);
     expect(callsTo('GET', '/api/mj/self/')).toHaveLength(0);
+    // The admin filters wait behind "more filters".
+    await userEvent.click(screen.getByRole('button', { name: '更多筛选' }));
     expect(screen.getByLabelText('渠道 ID')).toBeTruthy();
     expect(screen.getByLabelText('用户名称')).toBeTruthy();
     expect(screen.getByText(BANNER)).toBeTruthy();
@@ -118,6 +121,8 @@ describe('drawing log: admin and user views', () => {
     expect(within(first).queryByText('mj-main')).toBeNull();
     expect(callsTo('GET', '/api/mj/self/')).toHaveLength(1);
     expect(callsTo('GET', '/api/mj/')).toHaveLength(0);
+    // No hidden filters at all for a user: the admin ones are not offered.
+    expect(screen.queryByRole('button', { name: '更多筛选' })).toBeNull();
     expect(screen.queryByLabelText('渠道 ID')).toBeNull();
     expect(screen.queryByLabelText('用户名称')).toBeNull();
     expect(screen.queryByText(BANNER)).toBeNull();
@@ -145,6 +150,7 @@ describe('drawing log: filters', () => {
     await rowOf('mj-1');
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('任务 ID'), ' mj-2 ');
+    await user.click(screen.getByRole('button', { name: '更多筛选' }));
     await user.type(screen.getByLabelText('渠道 ID'), '3');
     await user.type(screen.getByLabelText('用户名称'), ' alice ');
     fireEvent.change(screen.getByLabelText('起始时间'), { target: { value: '2024-05-01T08:30:00' } });

@@ -16,6 +16,7 @@ import type { SiteStatus } from '../../server/status/schemas';
 import type { SelfUser } from '../../server/users/schemas';
 import { i18nProvider } from '../../src/i18n';
 import { authProvider } from '../../src/authProvider';
+import { customMethods } from '../../src/api/customMethods';
 
 export interface Received {
   method: string;
@@ -96,11 +97,11 @@ export function selfUser(overrides: Partial<SelfUser> = {}): SelfUser {
     aff_quota: 0,
     aff_history_quota: 0,
     inviter_id: 0,
-    setting: null,
-    remark: null,
+    setting: '',
+    remark: '',
     create_time: 0,
     last_use_time: 0,
-    DeletedAt: null,
+    DeletedAt: 0,
     has_access_token: false,
     settings: {
       notify_type: 'email',
@@ -181,7 +182,7 @@ export function renderRoutes(routes: Array<[path: string, element: ReactElement]
       <AdminContext
         i18nProvider={i18nProvider}
         authProvider={authProvider}
-        dataProvider={testDataProvider()}
+        dataProvider={testDataProvider(customMethods)}
         store={memoryStore()}
       >
         <Routes>

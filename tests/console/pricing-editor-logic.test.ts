@@ -77,7 +77,11 @@ describe('conversions', () => {
 
   it('shows USD per 1M tokens for per-token rows only', () => {
     expect(displayPrices(row('a', '1.25', '4'))).toEqual({ tokenPrice: 2.5, completionTokenPrice: 10 });
-    expect(displayPrices(row('a', '1.25'))).toEqual({ tokenPrice: 2.5 });
+    // An empty completion ratio is billed at the model family's built-in one, as the pricing page shows.
+    expect(displayPrices(row('a', '1.25'))).toEqual({ tokenPrice: 2.5, completionTokenPrice: 2.5 });
+    expect(displayPrices(row('gpt-4o-2024-08-06', '1.25'))).toEqual({ tokenPrice: 2.5, completionTokenPrice: 10 });
+    expect(displayPrices(row('claude-3-haiku', '1', '2'))).toEqual({ tokenPrice: 2, completionTokenPrice: 4 });
+    expect(displayPrices(row('a', '1.25', 'x'))).toEqual({ tokenPrice: 2.5 });
     expect(displayPrices(row('a', '1', '', '0.04'))).toEqual({});
   });
 });

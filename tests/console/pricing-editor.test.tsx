@@ -73,6 +73,11 @@ describe('visual pricing editor', () => {
     expect(cell('dall-e-3 模型倍率').disabled).toBe(true);
     expect(cell('dall-e-3 补全倍率').disabled).toBe(true);
     expect(cell('gpt-4o-mini 模型倍率').disabled).toBe(false);
+    // No completion ratio stored for gpt-4o-mini: the built-in one billing uses (4) is shown, and priced.
+    expect(cell('gpt-4o-mini 补全倍率').value).toBe('');
+    expect(cell('gpt-4o-mini 补全倍率').placeholder).toBe('4');
+    const mini = screen.getByText('gpt-4o-mini').closest('tr')!;
+    expect(within(mini).getByText('$0.6')).toBeTruthy();
   });
 
   it('edits cells in place and saves only the option that changed', async () => {

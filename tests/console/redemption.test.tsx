@@ -8,7 +8,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import type { RedemptionView } from '../../server/redemptions/schemas';
-import RedemptionList from '../../src/resources/redemption/RedemptionList';
+import { ResourceList } from '../../src/resources/schema';
+import redemptionSchema from '../../src/resources/redemption/schema';
 import { toCreateBody } from '../../src/resources/redemption/redemptionForm';
 import { api, callsTo, refuse, rowOf } from './harness';
 import { renderList, setUpSelectableList } from './selectable-list-harness';
@@ -57,7 +58,7 @@ const server = setupServer(
 );
 
 const writeText = setUpSelectableList(server, { user: { id: 1, role: 100, username: 'root' }, reset: () => (codes = seed()) });
-const renderAt = (url = '/redemption') => renderList(<RedemptionList />, 'redemption', url);
+const renderAt = (url = '/redemption') => renderList(<ResourceList schema={redemptionSchema} />, 'redemption', url);
 
 const save = (drawer: HTMLElement) => userEvent.click(within(drawer).getByRole('button', { name: /保存/ }));
 const posted = () => callsTo('POST', '/api/redemption/').map((c) => c.body as Record<string, unknown>);

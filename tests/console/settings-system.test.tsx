@@ -59,6 +59,7 @@ const INITIAL: Record<string, string> = {
   About: '',
   Footer: '',
   'general_setting.docs_link': '',
+  UpdateCheckUrl: '',
 };
 
 const DISCOVERED = {
@@ -405,6 +406,41 @@ describe('other settings tab', () => {
         { key: 'SystemName', value: 'Our Gateway' },
         { key: 'general_setting.docs_link', value: 'https://docs.example.com' },
       ]),
+    );
+  });
+
+  it('checks for updates through the server and says what the feed said, or that it is unreachable', async () => {
+    let update: object = {
+      success: false,
+      message: '无法访问版本源：无法解析域名 api.github.com',
+      code: 'update.unreachable',
+      params: { detail: '无法解析域名 api.github.com' },
+    };
+    server.use(http.get('/api/status/update', () => HttpResponse.json(update)));
+    await openTab('other', '公告');
+    const version = '系统信息';
+    await retype(field(version, '版本源地址'), 'https://feed.example.com/releases/latest');
+    await saveIn(version);
+    await waitFor(() => expect(puts()).toEqual([{ key: 'UpdateCheckUrl', value: 'https://feed.example.com/releases/latest' }]));
+
+    await userEvent.click(within(section(version)).getByRole('button', { name: '检查更新' }));
+    expect(await within(section(version)).findByText(/检查更新失败，请稍后再试: 无法访问版本源/)).toBeTruthy();
+
+    update = {
+      success: true,
+      message: '',
+      data: {
+        current_version: 'v9.8.7',
+        latest_version: 'v9.9.0',
+        update_available: true,
+        release_url: 'https://feed.example.com/v9.9.0',
+        published_at: '',
+      },
+    };
+    await userEvent.click(within(section(version)).getByRole('button', { name: '检查更新' }));
+    expect(await within(section(version)).findByText(/有新版本：v9.9.0/)).toBeTruthy();
+    expect(within(section(version)).getByRole('link', { name: '发布说明' }).getAttribute('href')).toBe(
+      'https://feed.example.com/v9.9.0',
     );
   });
 });

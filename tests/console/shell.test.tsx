@@ -26,7 +26,7 @@ const server = setupServer(
         aff_history_quota: 0,
         inviter_id: 0,
         group: 'default',
-        DeletedAt: null,
+        DeletedAt: 0,
       },
     ],
     total: 1,
@@ -89,7 +89,8 @@ describe('console shell', () => {
     expect(within(sidebar).getByRole('link', { name: '用户管理' }).getAttribute('href')).toBe('/user');
     expect(within(sidebar).getByRole('link', { name: '系统设置' })).toBeTruthy();
     expect(within(sidebar).queryByRole('link', { name: '数据看板' })).toBeNull();
-    expect(await screen.findByText('超级管理员')).toBeTruthy();
+    // The list screen loads on first visit: give a busy machine time.
+    expect(await screen.findByText('超级管理员', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Root' })).toBeTruthy();
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TaskItem } from '../../server/tasks/list-schemas';
-import TaskList from '../../src/resources/task/TaskList';
+import { ResourceList } from '../../src/resources/schema';
+import taskSchema from '../../src/resources/task/schema';
 import { callsTo } from './harness';
 import { setUpTaskLog } from './task-log-harness';
 
@@ -39,7 +40,7 @@ const adminRows = (): TaskItem[] => [
 const { asAdmin, asUser, renderList, rowOf, headers, lastQuery } = setUpTaskLog({
   api: '/api/task',
   route: '/task',
-  List: TaskList,
+  List: () => <ResourceList schema={taskSchema} />,
   adminRows,
 });
 
@@ -66,6 +67,8 @@ describe('task log: admin and user views', () => {
     expect(within(await rowOf('suno-3')).getByText('bob')).toBeTruthy();
     expect(callsTo('GET', '/api/task/')).toHaveLength(1);
     expect(callsTo('GET', '/api/task/self/')).toHaveLength(0);
+    // The admin filters wait behind "more filters".
+    await userEvent.click(screen.getByRole('button', { name: '更多筛选' }));
     expect(screen.getByLabelText('渠道 ID')).toBeTruthy();
     expect(screen.getByLabelText('用户名称')).toBeTruthy();
     // The drawing callback banner belongs to the drawing log only.
@@ -80,6 +83,8 @@ describe('task log: admin and user views', () => {
     expect(within(first).queryByText('suno-main')).toBeNull();
     expect(callsTo('GET', '/api/task/self/')).toHaveLength(1);
     expect(callsTo('GET', '/api/task/')).toHaveLength(0);
+    // No hidden filters at all for a user: the admin ones are not offered.
+    expect(screen.queryByRole('button', { name: '更多筛选' })).toBeNull();
     expect(screen.queryByLabelText('渠道 ID')).toBeNull();
     expect(screen.queryByLabelText('用户名称')).toBeNull();
   });
@@ -106,6 +111,7 @@ describe('task log: filters', () => {
     await rowOf('suno-1');
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('任务 ID'), '  suno-2 ');
+    await user.click(screen.getByRole('button', { name: '更多筛选' }));
     await user.type(screen.getByLabelText('渠道 ID'), '5');
     await user.type(screen.getByLabelText('用户名称'), 'bob ');
     fireEvent.change(screen.getByLabelText('起始时间'), { target: { value: '2024-05-01T00:00:00' } });

@@ -3,8 +3,9 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import type { TokenView } from '../../server/tokens/schemas';
-import TokenList from '../../src/resources/tokens/TokenList';
-import { batchNames, expiryFromNow, parseExpiry, toTokenBody } from '../../src/resources/tokens/tokenForm';
+import { ResourceList } from '../../src/resources/schema';
+import tokenSchema from '../../src/resources/token/schema';
+import { batchNames, expiryFromNow, parseExpiry, toTokenBody } from '../../src/resources/token/tokenForm';
 import { clearLoadedChoices } from '../../src/resources/schema';
 import { AdminHarness, api, calls, callsTo, logIn, refuse } from './harness';
 
@@ -49,7 +50,7 @@ afterAll(() => server.close());
 function renderAt(url: string) {
   return render(
     <AdminHarness url={url} path="/token/*">
-      <TokenList />
+      <ResourceList schema={tokenSchema} />
     </AdminHarness>,
   );
 }

@@ -3,7 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import type { TokenView } from '../../server/tokens/schemas';
-import TokenList from '../../src/resources/tokens/TokenList';
+import { ResourceList } from '../../src/resources/schema';
+import tokenSchema from '../../src/resources/token/schema';
 import { api, calls, callsTo, refuse, rowOf } from './harness';
 import { renderList, setUpSelectableList } from './selectable-list-harness';
 
@@ -60,7 +61,7 @@ const server = setupServer(
 );
 
 const writeText = setUpSelectableList(server, { user: { id: 7, role: 1, username: 'amy' }, reset: () => (tokens = seed()) });
-const renderTokens = (url = '/token') => renderList(<TokenList />, 'token', url);
+const renderTokens = (url = '/token') => renderList(<ResourceList schema={tokenSchema} />, 'token', url);
 
 describe('tokens list', () => {
   it('shows the warning, masked keys with sk-, quotas, expiry and status labels', async () => {

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
-import UserList from '../../src/resources/users/UserList';
-import { clearLoadedChoices } from '../../src/resources/schema';
+import userSchema from '../../src/resources/user/schema';
+import { clearLoadedChoices, ResourceList } from '../../src/resources/schema';
 import { AdminHarness, api, callsTo, logIn, refuse, rowOf, serveDuringTests } from './harness';
 
 const base = {
@@ -21,7 +21,7 @@ const base = {
   remark: null,
   create_time: 0,
   last_use_time: 0,
-  DeletedAt: null,
+  DeletedAt: 0,
 };
 const seed = () => [
   {
@@ -130,7 +130,7 @@ beforeEach(() => {
 function renderUsers(url = '/user') {
   return render(
     <AdminHarness url={url} path="/user/*">
-      <UserList />
+      <ResourceList schema={userSchema} />
     </AdminHarness>,
   );
 }

@@ -39,9 +39,12 @@ export const RELAY_MODELS = [
   'slow-300',
 ];
 
-export async function startRelayFixture(kind: DbName = 'sqlite', opts: { userQuota?: number } = {}): Promise<RelayFixture> {
+export async function startRelayFixture(
+  kind: DbName = 'sqlite',
+  opts: { userQuota?: number; env?: Record<string, string> } = {},
+): Promise<RelayFixture> {
   const upstream = await startOpenAIStandIn();
-  const tg = await startTestGateway(kind);
+  const tg = await startTestGateway(kind, opts.env);
   const root = await setupRoot(tg);
   const must = <T>(res: { body: { success: boolean; message: string; data?: T } }, what: string): T => {
     if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);

@@ -57,6 +57,7 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
     why: 'holds: the journal and recovery',
   },
   nodes: { files: ['server/cluster/repository.ts'], why: 'the gateway processes’ heartbeats' },
+  leases: { files: ['server/cluster/repository.ts'], why: 'which process holds the background jobs' },
 };
 
 /** Files whose statements name their table through a variable, and why that is safe. */

@@ -305,11 +305,20 @@ await forEachDatabase('channel health', (kind) => {
     expectFail(await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 1 }), '请填写密钥');
     expectFail(await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 1, key: '  ' }), '请填写密钥');
 
-    // The stand-in listens on loopback: refused unless private upstreams are allowed.
-    expectFail(await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 1, key }), '不允许访问内网');
+    // The stand-in listens on loopback: refused unless private upstreams are allowed, saying how to allow them.
+    const local = await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 1, key });
+    expectFail(local, '不允许访问内网');
+    expect(local.body).toMatchObject({ code: 'channel.models_private_upstream', params: { host: new URL(f.upstream.url).host } });
+    expect(local.body.message).toContain('ALLOW_PRIVATE_UPSTREAMS=true');
+    expect(local.body.message.match(/获取模型列表失败/g)).toHaveLength(1);
     expectFail(
       await admin.post('/api/channel/fetch_models', { base_url: 'http://169.254.169.254', type: 1, key }),
       '不允许访问内网',
+    );
+    // Ollama needs no key (its model list is not OpenAI-style, so that is what is refused).
+    expectFail(
+      await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 4 }),
+      '该渠道类型暂不支持获取模型列表',
     );
     expect(requestsWith(key)).toHaveLength(0);
 

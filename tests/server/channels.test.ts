@@ -118,6 +118,20 @@ await forEachDatabase('channels', (kind) => {
     expect((await abilities(cased)).map((a) => a.model)).toEqual(['GPT-4o']);
   });
 
+  it('asks AWS and Vertex channels for no base URL and Ollama channels for no key', async () => {
+    const aws = expectOk(await root.post('/api/channel/', { name: 'aws', type: 33, key: 'ak|sk|us-east-1', models: 'claude-3' }));
+    expect(aws.base_url).toBe('');
+    const vertex = { type: 'service_account', project_id: 'p', client_email: 'x@p.iam', private_key: 'k' };
+    const v = expectOk(
+      await root.post('/api/channel/', { name: 'vertex', type: 41, key: JSON.stringify(vertex), models: 'gemini-pro' }),
+    );
+    expect(v.base_url).toBe('');
+    const ollama = expectOk(await root.post('/api/channel/', { name: 'ollama', type: 4, key: '', models: 'llama3' }));
+    expect(ollama).toMatchObject({ type: 4, name: 'ollama' });
+    const stored = await db().selectFrom('channels').select('key').where('name', '=', 'ollama').executeTakeFirstOrThrow();
+    expect(stored.key).toBe('');
+  });
+
   it('fills iFlytek version, defaults the group and creates one channel per key in batch mode', async () => {
     const spark = expectOk(await root.post('/api/channel/', { name: 'spark', type: 18, key: newKey(), models: 'SparkDesk' }));
     expect(spark.other).toBe('v2.1');
@@ -154,6 +168,7 @@ await forEachDatabase('channels', (kind) => {
       [{ ...good, weight: 'heavy' }, '权重必须是非负整数！'],
       [{ ...good, type: 6 }, '未知的渠道类型'],
       [{ ...good, type: 8 }, '该渠道类型必须填写 Base URL'],
+      [{ ...good, type: 33, key: '' }, '请填写渠道名称和渠道密钥'],
       [{ ...good, base_url: 'ftp://example.com' }, 'Base URL 必须以 http:// 或 https:// 开头'],
       [{ ...good, mode: 'batch', key: ' \n ' }, '请填写渠道名称和渠道密钥'],
     ];
@@ -213,7 +228,7 @@ await forEachDatabase('channels', (kind) => {
     expectFail(await root.put('/api/channel/', { id, name: '' }), '请填写渠道名称和渠道密钥');
     expectFail(await root.put('/api/channel/', { id, models: [] }), '请至少选择一个模型');
     expectFail(await root.put('/api/channel/', { id, model_mapping: 'x' }), '模型映射必须是合法的 JSON 格式！');
-    expect(expectOk(await root.get(`/api/channel/${id}`))).toMatchObject({ name: 'renamed', models: 'c', model_mapping: null });
+    expect(expectOk(await root.get(`/api/channel/${id}`))).toMatchObject({ name: 'renamed', models: 'c', model_mapping: '' });
   });
 
   it('copies a channel with a suffix, reset counters and the same key', async () => {

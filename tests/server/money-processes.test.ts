@@ -150,7 +150,7 @@ describe.skipIf(!clusterReady)('two gateway processes on PostgreSQL and Redis, o
     const served = calls.filter((c) => c.status === 200);
     expect(served.length).toBeGreaterThan(0);
     expect(served.every((c) => c.complete)).toBe(true);
-    expect(calls.filter((c) => c.status !== 200).every((c) => c.code === 'insufficient_user_quota')).toBe(true);
+    expect(calls.filter((c) => c.status !== 200).every((c) => c.code === 'insufficient_quota')).toBe(true);
     await waitFor('the logs', async () => (await readMoney(db.db, s.userId, s.tokenId)).consume.length === served.length);
     const m = await readMoney(db.db, s.userId, s.tokenId);
     expect(m.consume.every((l) => l.quota === 500)).toBe(true);
@@ -158,8 +158,8 @@ describe.skipIf(!clusterReady)('two gateway processes on PostgreSQL and Redis, o
     expect(m.user.quota).toBeGreaterThanOrEqual(-served.length * (500 - 220));
     expect(m.reservations).toBe(0);
     if (m.user.quota <= 0) {
-      expect(await streamChat(a.url, s.key, 'drip-20')).toMatchObject({ status: 403, code: 'insufficient_user_quota' });
-      expect(await streamChat(b.url, s.key, 'drip-20')).toMatchObject({ status: 403, code: 'insufficient_user_quota' });
+      expect(await streamChat(a.url, s.key, 'drip-20')).toMatchObject({ status: 429, code: 'insufficient_quota' });
+      expect(await streamChat(b.url, s.key, 'drip-20')).toMatchObject({ status: 429, code: 'insufficient_quota' });
     }
   });
 });

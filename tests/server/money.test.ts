@@ -32,7 +32,7 @@ await forEachDatabase('the money path', (kind) => {
     const refused = calls.filter((c) => c.status !== 200);
     expect(served.length).toBeGreaterThan(0);
     expect(served.every((c) => c.complete)).toBe(true);
-    expect(refused.every((c) => c.status === 403 && c.code === 'insufficient_user_quota')).toBe(true);
+    expect(refused.every((c) => c.status === 429 && c.code === 'insufficient_quota')).toBe(true);
 
     const m = await moneyOf(f, f.userId, f.tokenId);
     expect(m.consume.map((l) => l.quota)).toEqual(served.map(() => 500));
@@ -45,7 +45,7 @@ await forEachDatabase('the money path', (kind) => {
     expect(m.reservations).toBe(0);
 
     const after = await streamChat(f.tg.url, f.key, 'drip-20');
-    expect(after).toMatchObject({ status: 403, code: 'insufficient_user_quota' });
+    expect(after).toMatchObject({ status: 429, code: 'insufficient_quota' });
   });
 
   it('holds a token cap the same way: its calls billed in full, refused once it is spent', async () => {
@@ -55,7 +55,7 @@ await forEachDatabase('the money path', (kind) => {
     await f.flush();
     const served = calls.filter((c) => c.status === 200);
     expect(served.length).toBeGreaterThan(0);
-    expect(calls.filter((c) => c.status !== 200).every((c) => c.code === 'pre_consume_token_quota_failed')).toBe(true);
+    expect(calls.filter((c) => c.status !== 200).every((c) => c.code === 'insufficient_quota')).toBe(true);
     const m = await moneyOf(f, f.userId, token.id);
     expect(m.consume.map((l) => l.quota)).toEqual(served.map(() => 500));
     expect(m.token!.remain_quota).toBe(300 - m.logged);
@@ -107,7 +107,7 @@ await forEachDatabase('the money path', (kind) => {
     const setting = { notify_type: 'email', quota_warning_threshold: 1, accept_unset_model_ratio_model: true };
     expect((await f.user.put('/api/user/setting', setting)).body.success).toBe(true);
     const free = await streamChat(f.tg.url, f.key, 'no-price-model');
-    expect(free).toMatchObject({ status: 403, code: 'insufficient_user_quota' });
+    expect(free).toMatchObject({ status: 429, code: 'insufficient_quota' });
 
     await ctx.db.updateTable('users').set({ quota: 1_000_000 }).where('id', '=', f.userId).execute();
     await setOptions(f, { DefaultModelRatio: '2' });

@@ -226,13 +226,13 @@ describe('settings that act', () => {
 
   it('SelfUseModeEnabled serves models without a price, and the status shows the mode', async () => {
     const channel = await f.addChannel({ name: 'unpriced', models: 'mystery-model' });
-    await expect(chat('mystery-model')).rejects.toMatchObject({ status: 500, code: 'model_price_error' });
+    await expect(chat('mystery-model')).rejects.toMatchObject({ status: 404, code: 'model_price_error' });
     await setOption('SelfUseModeEnabled', true);
     expect((await status()).self_use_mode_enabled).toBe(true);
     const answer = await chat('mystery-model');
     expect(answer.choices[0]?.message.content).toBeTruthy();
     await setOption('SelfUseModeEnabled', false);
-    await expect(chat('mystery-model')).rejects.toMatchObject({ status: 500 });
+    await expect(chat('mystery-model')).rejects.toMatchObject({ status: 404 });
     await f.root.delete(`/api/channel/${channel}/`);
     await f.tg.gateway.ctx.channels.reload();
   });

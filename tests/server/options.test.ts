@@ -91,6 +91,37 @@ await forEachDatabase('options', (kind) => {
     expect(await stored('RetryTimes')).toBe('3');
   });
 
+  it('empties a text option sent without a value, and refuses that for any other type', async () => {
+    expect((await put('Notice', 'hello')).body.success).toBe(true);
+    // What consoles send for a field that was emptied: no value at all, or null.
+    const absent = await root.put('/api/option/', { key: 'Notice' });
+    expect(absent.body).toMatchObject({ success: true });
+    expect(await stored('Notice')).toBe('');
+    expect((await put('Footer', 'x')).body.success).toBe(true);
+    expect((await put('Footer', null)).body.success).toBe(true);
+    expect(await stored('Footer')).toBe('');
+
+    expect((await put('RetryTimes', 2)).body.success).toBe(true);
+    for (const key of ['RetryTimes', 'DrawingEnabled', 'Price', 'GroupRatio']) {
+      const before = await stored(key);
+      for (const body of [{ key }, { key, value: null }]) {
+        const res = await root.put('/api/option/', body);
+        expect(res.body, JSON.stringify(body)).toMatchObject({ success: false, code: 'option.value_required' });
+        expect(res.body.message).toBe(`${key} needs a value`);
+      }
+      expect(await stored(key)).toBe(before);
+    }
+    // Zero and false are values, not absence.
+    expect((await put('RetryTimes', 0)).body.success).toBe(true);
+    expect(await stored('RetryTimes')).toBe('0');
+    expect((await put('DrawingEnabled', false)).body.success).toBe(true);
+    expect(await stored('DrawingEnabled')).toBe('false');
+    expect((await put('Notice', '')).body.success).toBe(true);
+    for (const value of [{}, [1]]) {
+      expect((await put('Notice', value)).body).toMatchObject({ success: false, code: 'request.invalid_params' });
+    }
+  });
+
   it('refuses writes from admins and normal users', async () => {
     for (const client of [admin, user]) {
       expect((await put('SystemName', 'Hijacked', client)).body.success).toBe(false);

@@ -84,8 +84,8 @@ describe('Gemini clients on /v1beta', () => {
         headers: { 'content-type': 'application/json', 'x-goog-api-key': f.key },
         body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Tell me a long story about the sea.' }] }] }),
       });
-      expect(res.status).toBe(403);
-      expect((await res.json()).error.status).toBe('PERMISSION_DENIED');
+      expect(res.status).toBe(429);
+      expect((await res.json()).error.status).toBe('RESOURCE_EXHAUSTED');
       expect(gemini.requests.length).toBe(sent);
     } finally {
       await ctx.db.updateTable('users').set({ quota: before.quota }).where('id', '=', f.userId).execute();

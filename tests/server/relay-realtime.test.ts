@@ -274,7 +274,7 @@ describe('GET /v1/realtime (websocket relay)', () => {
   it('refuses a session the balance cannot start, and ends one whose balance runs out', async () => {
     await setQuota(0);
     const refused = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
-    expect(refused).toMatchObject({ ok: false, status: 403, body: { error: { code: 'insufficient_user_quota' } } });
+    expect(refused).toMatchObject({ ok: false, status: 429, body: { error: { code: 'insufficient_quota' } } });
 
     // With 40 tokens reserved (40 × 4 × 2.5 = 400), 1000 covers the first reservation; the first
     // response (900) is charged in full, and the 100 left cannot cover the next reservation.
@@ -287,7 +287,7 @@ describe('GET /v1/realtime (websocket relay)', () => {
     client.send({ type: 'response.create' });
     await client.next('response.done');
     const error = await client.next('error');
-    expect(error.error).toMatchObject({ code: 'insufficient_user_quota' });
+    expect(error.error).toMatchObject({ code: 'insufficient_quota' });
     expect((await client.closed).code).toBe(1008);
     await upstream.connections.at(-1)!.closed;
     await waitFor(quotaOf, (q) => q === 100, 'the settled balance');

@@ -117,7 +117,8 @@ describe('relay with the official openai client', () => {
   it('answers a bad key, an unknown model and an upstream error as typed client errors', async () => {
     await expect(f.openai('sk-' + 'x'.repeat(48)).models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
     const unknown = f.openai().chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] });
-    await expect(unknown).rejects.toMatchObject({ status: 500 });
+    await expect(unknown).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(unknown).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
     const bad = f.openai().chat.completions.create({ model: 'fail-400', messages: [{ role: 'user', content: 'x' }] });
     await expect(bad).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     await expect(bad).rejects.toMatchObject({ message: expect.stringContaining("Invalid value for 'messages'") });
@@ -142,7 +143,7 @@ describe('relay billing limits', () => {
 
   it('refuses a user without quota', async () => {
     const call = f.openai().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
-    await expect(call).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError);
-    await expect(call).rejects.toMatchObject({ code: 'insufficient_user_quota' });
+    await expect(call).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+    await expect(call).rejects.toMatchObject({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' });
   });
 });

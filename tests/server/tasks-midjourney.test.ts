@@ -225,7 +225,7 @@ await forEachDatabase('midjourney relay', (kind) => {
     await ctx.db.updateTable('tokens').set({ remain_quota: 10 }).where('id', '=', limitedTokenId).execute();
     const asked = up.requests.length;
     const res = await call('/mj/submit/imagine', { prompt: 'too expensive' }, limitedKey);
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ code: 4 });
     expect(up.requests.length).toBe(asked);
     await ctx.db.updateTable('tokens').set({ remain_quota: 1_000_000 }).where('id', '=', limitedTokenId).execute();

@@ -194,8 +194,8 @@ await forEachDatabase('suno relay', (kind) => {
     await ctx.db.updateTable('tokens').set({ remain_quota: 100 }).where('id', '=', limitedTokenId).execute();
     const asked = up.requests.length;
     const short = await call('/suno/submit/music', { prompt: 'too expensive' }, limitedKey);
-    expect(short.status).toBe(403);
-    expect(short.body).toMatchObject({ code: 'pre_consume_token_quota_failed', data: null });
+    expect(short.status).toBe(429);
+    expect(short.body).toMatchObject({ code: 'insufficient_quota', data: null });
     expect(up.requests.length).toBe(asked);
     await ctx.db.updateTable('tokens').set({ remain_quota: 1_000_000 }).where('id', '=', limitedTokenId).execute();
   });

@@ -510,7 +510,7 @@ describe('checkToken', () => {
   it('refuses tokens that are not enabled without marking them', () => {
     expect(checkToken(base({ status: 2 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, code: 'token_unavailable' });
     expect(checkToken(base({ status: 3 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, code: 'token_expired' });
-    expect(checkToken(base({ status: 4 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 401, code: 'token_exhausted' });
+    expect(checkToken(base({ status: 4 }), NOW, '1.2.3.4')).toEqual({ ok: false, status: 429, code: 'token_exhausted' });
   });
 
   it('marks an expired token 3 and an exhausted one 4, expiry first', () => {
@@ -522,7 +522,7 @@ describe('checkToken', () => {
     });
     expect(checkToken(base({ remain_quota: 0 }), NOW, '1.2.3.4')).toEqual({
       ok: false,
-      status: 401,
+      status: 429,
       code: 'token_exhausted',
       mark: 4,
     });

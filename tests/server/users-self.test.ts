@@ -81,7 +81,7 @@ await forEachDatabase('users', (kind) => {
       const res = await client.get('/api/user/self');
       expect(res.body.success).toBe(true);
       const data = res.body.data;
-      expect(data).toMatchObject({ id, username, display_name: username, role: 1, status: 1, group: 'default', DeletedAt: null });
+      expect(data).toMatchObject({ id, username, display_name: username, role: 1, status: 1, group: 'default', DeletedAt: 0 });
       expect(data.has_access_token).toBe(false);
       expect(data.settings).toEqual({
         notify_type: 'email',

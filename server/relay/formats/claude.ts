@@ -15,6 +15,8 @@ import type { ClientFormatDefinition } from './types.js';
 import { convertOnce } from './convert-once.js';
 import { edgeCheck } from './edge-check.js';
 import { CLAUDE_MESSAGES } from './claude-schemas.js';
+import { claudePromptTokens } from '../protocol/prompt-count.js';
+import { countTokensNow } from '../tokenizer.js';
 
 /** A refusal that ends the message: Claude's own `refusal` stop reason. */
 const REFUSAL_TAIL =
@@ -33,7 +35,8 @@ export const claudeFormat: ClientFormatDefinition = {
     return { endpoint: 'chat.completions', body: convertOnce(body, () => convertFromClaudeRequest(body as ClaudeRequest)) };
   },
   fromOpenAI: (input, answer) => convertToClaudeResponse(answer, { model: input.model }),
-  serializer: (input) => createClaudeSseSerializer({ model: input.model }),
+  serializer: (input) =>
+    createClaudeSseSerializer({ model: input.model, promptTokens: claudePromptTokens(input.body ?? {}, countTokensNow) }),
   forwardNative: ({ res, out, started, hooks, streaming, decoder }) =>
     streaming
       ? forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), hooks, decoder })

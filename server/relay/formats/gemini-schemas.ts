@@ -18,8 +18,29 @@ export const GEMINI_GENERATE = Type.Object({
   contents: Type.Array(Content),
   systemInstruction: Type.Optional(Content),
   system_instruction: Type.Optional(Content),
-  tools: Type.Optional(Type.Array(Type.Object({}))),
-  toolConfig: Type.Optional(Type.Object({})),
+  tools: Type.Optional(
+    Type.Array(
+      Type.Object({
+        functionDeclarations: Type.Optional(
+          Type.Array(
+            Type.Object({
+              name: Type.String(),
+              description: Type.Optional(Type.String()),
+              parameters: Type.Optional(Type.Object({})),
+              parametersJsonSchema: Type.Optional(Type.Object({})),
+            }),
+          ),
+        ),
+      }),
+    ),
+  ),
+  toolConfig: Type.Optional(
+    Type.Object({
+      functionCallingConfig: Type.Optional(
+        Type.Object({ mode: Type.Optional(Type.String()), allowedFunctionNames: Type.Optional(Type.Array(Type.String())) }),
+      ),
+    }),
+  ),
   safetySettings: Type.Optional(Type.Array(Type.Object({}))),
   generationConfig: Type.Optional(
     Type.Object({

@@ -18,6 +18,7 @@ import type { ClientFormatDefinition } from './types.js';
 import { convertOnce } from './convert-once.js';
 import { edgeCheck, type EdgeCheck } from './edge-check.js';
 import { OPENAI_SCHEMAS } from './openai-schemas.js';
+import { withoutAbsent } from './openai-absent.js';
 
 type Provider = Parameters<ClientFormatDefinition['servedBy']>[0];
 
@@ -79,8 +80,12 @@ export const openaiFormat: ClientFormatDefinition = {
   servedBy: (provider, input) => provider.supports(input.endpoint) || convertsResponses(provider, input.endpoint),
   passesThrough: (provider, input) =>
     !convertsResponses(provider, input.endpoint) && !(input.body && adapterFor(provider, input.endpoint)),
+  upstreamBody: (input) =>
+    input.body && (input.endpoint === 'chat.completions' || input.endpoint === 'completions')
+      ? withoutAbsent(input.body)
+      : input.body,
   toOpenAI(input) {
-    const body = input.body ?? {};
+    const body = openaiFormat.upstreamBody?.(input) ?? input.body ?? {};
     // Bodies were checked against their endpoint's shape at the edge (openai-schemas.ts).
     if (input.endpoint === 'chat.completions') return { endpoint: 'chat.completions', body: body as OpenAIChatRequest };
     if (input.endpoint !== 'responses') return { endpoint: input.endpoint, body };
@@ -92,9 +97,11 @@ export const openaiFormat: ClientFormatDefinition = {
     input.endpoint === 'responses'
       ? createResponsesSseSerializer({ model: input.model, request: input.body })
       : createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model }),
-  forwardNative({ input, res, out, started, hooks, streaming, decoder }) {
-    if (streaming)
-      return forwardStream(res, out, started, { inspect: inspectOpenAIEvent(!clientWantsUsage(input)), hooks, decoder });
+  forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked }) {
+    if (streaming) {
+      const inspect = inspectOpenAIEvent({ clientAsked: clientWantsUsage(input), gatewayAsked: usageAsked });
+      return forwardStream(res, out, started, { inspect, hooks, decoder });
+    }
     const contentType = String(res.headers['content-type'] ?? '');
     if (contentType.includes('json') || contentType.startsWith('text/')) return forwardJson(res, out, started);
     return forwardBinary(res, out, started);

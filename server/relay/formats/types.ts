@@ -51,7 +51,11 @@ export interface ClientFormatDefinition {
     hooks: AnswerHooks;
     streaming: boolean;
     decoder: FrameDecoder | undefined;
+    /** The gateway asked the upstream for stream usage (`asksStreamUsage`). */
+    usageAsked: boolean;
   }): Promise<ForwardResult>;
+  /** The body a channel gets, as it is or converted: what the family treats as absent left out (default: the body). */
+  upstreamBody?(input: RelayInput): Record<string, unknown> | null;
   /** What a passed-through body changes when the model is mapped (default: its `model`). */
   mappedModel?(input: RelayInput, upstreamModel: string): Record<string, unknown>;
   /** The URL of a passed-through call, when the request names more than the provider's target does. */

@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
-import { resolveCaller } from '../../relay/caller.js';
+import { authenticateCaller, callerOf } from '../../relay/caller.js';
+import { readJsonBodies } from '../../http/json-body.js';
 import { RELAY_BODY_LIMIT } from '../../relay/request.js';
 import { safeFetch, SafeFetchError } from '../../http/safe-fetch.js';
 import { baseUrl, callPlatform, platformHeaders, isRecord, str } from '../channel.js';
@@ -26,9 +27,11 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
   const ctx: GatewayContext = app.ctx;
 
   answerIn(app, 'midjourney');
+  readJsonBodies(app);
+  const authenticate = authenticateCaller(ctx);
 
   const ownTask = async (request: FastifyRequest) => {
-    const caller = await resolveCaller(ctx, request);
+    const caller = callerOf(request);
     const { id } = request.params as { id: string };
     const row = await findOwnTask(ctx.db, caller.user.id, id);
     if (!row) throw taskErrors.notFound();
@@ -37,15 +40,17 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
 
   for (const { prefix, mode } of MODE_PREFIXES) {
     for (const kind of SUBMIT_KINDS) {
-      app.post(`${prefix}${upstreamPath(kind)}`, { bodyLimit: RELAY_BODY_LIMIT }, (request, reply) =>
+      app.post(`${prefix}${upstreamPath(kind)}`, { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, (request, reply) =>
         submitMidjourney(ctx, request, reply, kind, mode),
       );
     }
 
-    app.get(`${prefix}/mj/task/:id/fetch`, async (request) => toProxyTask(ctx, request, await ownTask(request)));
+    app.get(`${prefix}/mj/task/:id/fetch`, { onRequest: authenticate }, async (request) =>
+      toProxyTask(ctx, request, await ownTask(request)),
+    );
 
-    app.post(`${prefix}/mj/task/list-by-condition`, async (request) => {
-      const caller = await resolveCaller(ctx, request);
+    app.post(`${prefix}/mj/task/list-by-condition`, { onRequest: authenticate }, async (request) => {
+      const caller = callerOf(request);
       const body = request.body;
       const ids = isRecord(body) && Array.isArray(body.ids) ? [...new Set(body.ids.map(str).filter((s) => s !== ''))] : [];
       if (ids.length > LIST_MAX_IDS) throw taskErrors.invalid(`ids: at most ${LIST_MAX_IDS}`);
@@ -60,7 +65,7 @@ export default async function midjourneyRoutes(app: FastifyInstance): Promise<vo
       });
     });
 
-    app.get(`${prefix}/mj/task/:id/image-seed`, async (request, reply) => {
+    app.get(`${prefix}/mj/task/:id/image-seed`, { onRequest: authenticate }, async (request, reply) => {
       const row = await ownTask(request);
       const channel = ctx.channels.get(row.channel_id);
       if (!channel) throw taskErrors.channelGone();

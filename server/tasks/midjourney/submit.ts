@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import type { Midjourney } from '../../db/types.js';
 import type { Db } from '../../db/index.js';
-import { resolveCaller } from '../../relay/caller.js';
+import { callerOf } from '../../relay/caller.js';
 import { checkTextSensitive } from '../../relay/sensitive.js';
 import { upstreamErrorMessage } from '../../relay/upstream.js';
 import { charge, storedPayer, type TaskCharge } from '../billing.js';
@@ -131,7 +131,7 @@ export async function submitMidjourney(
   pathMode: string | null,
 ): Promise<FastifyReply> {
   const started = performance.now();
-  const caller = await resolveCaller(ctx, request);
+  const caller = callerOf(request);
   const plan = planSubmit(kind, request.body);
   checkTextSensitive(ctx, plan.prompt ?? '');
   const origin = plan.originId ? await findOwnTask(ctx.db, caller.user.id, plan.originId) : undefined;

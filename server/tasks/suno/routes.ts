@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../../context.js';
-import { resolveCaller } from '../../relay/caller.js';
+import { authenticateCaller, callerOf } from '../../relay/caller.js';
+import { readJsonBodies } from '../../http/json-body.js';
 import { RELAY_BODY_LIMIT } from '../../relay/request.js';
 import { isRecord, str } from '../channel.js';
 import { answerIn } from '../../http/wire.js';
@@ -20,15 +21,17 @@ export default async function sunoRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
 
   answerIn(app, 'suno');
+  readJsonBodies(app);
+  const authenticate = authenticateCaller(ctx);
 
   for (const action of ['music', 'lyrics'] as const) {
-    app.post(`/suno/submit/${action}`, { bodyLimit: RELAY_BODY_LIMIT }, (request, reply) =>
+    app.post(`/suno/submit/${action}`, { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, (request, reply) =>
       submitSuno(ctx, request, reply, action),
     );
   }
 
-  app.post('/suno/fetch', async (request) => {
-    const caller = await resolveCaller(ctx, request);
+  app.post('/suno/fetch', { onRequest: authenticate }, async (request) => {
+    const caller = callerOf(request);
     const body = request.body;
     const ids = isRecord(body) && Array.isArray(body.ids) ? [...new Set(body.ids.map(str).filter((s) => s !== ''))] : [];
     if (ids.length > FETCH_MAX_IDS) throw taskErrors.invalid(`ids: at most ${FETCH_MAX_IDS}`);
@@ -43,8 +46,8 @@ export default async function sunoRoutes(app: FastifyInstance): Promise<void> {
     return { code: 'success', message: '', data };
   });
 
-  app.get('/suno/fetch/:id', async (request) => {
-    const caller = await resolveCaller(ctx, request);
+  app.get('/suno/fetch/:id', { onRequest: authenticate }, async (request) => {
+    const caller = callerOf(request);
     const { id } = request.params as { id: string };
     const row = await findOwnSunoTask(ctx.db, caller.user.id, id);
     if (!row) throw taskErrors.notExist();

@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
-import { resolveCaller } from '../../relay/caller.js';
+import { callerOf } from '../../relay/caller.js';
 import { checkTextSensitive } from '../../relay/sensitive.js';
 import { reportUpstreamFailure } from '../../relay/health.js';
 import { upstreamErrorMessage } from '../../relay/upstream.js';
@@ -26,7 +26,7 @@ export async function submitSuno(
   action: SunoAction,
 ): Promise<FastifyReply> {
   const started = performance.now();
-  const caller = await resolveCaller(ctx, request);
+  const caller = callerOf(request);
   const body = request.body;
   if (!isRecord(body)) throw taskErrors.invalid('request body must be a JSON object');
   checkTextSensitive(

@@ -25,7 +25,7 @@ import {
 } from './statistics';
 
 const DEFAULT_QUOTA_PER_UNIT = 500_000;
-const S = 'resources.channels.statistics.';
+const S = 'resources.channel.statistics.';
 
 function fetchRows(filter: StatisticsFilter): Promise<ChannelUseRow[]> {
   return api.get<ChannelUseRow[] | null>(`/api/data/channelUseData?${statisticsQuery(filter)}`).then((rows) => rows ?? []);

@@ -15,7 +15,7 @@ import { formatQuota } from '../../status/status';
 import { sortRows, totals, type ChannelUseRow, type SortField, type SortOrder } from './statistics';
 
 const COLUMNS: SortField[] = ['channel_id', 'model_name', 'token_used', 'count', 'quota'];
-const S = 'resources.channels.statistics.';
+const S = 'resources.channel.statistics.';
 
 /** A value that copies itself when clicked. */
 function Copyable({ text, onCopy }: { text: string; onCopy: (text: string) => void }) {

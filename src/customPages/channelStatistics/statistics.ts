@@ -1,6 +1,6 @@
 /**
  * Channel statistics as plain functions: the query of GET /api/data/channelUseData, totals,
- * sorting and the CSV export (spec 9: UTF-8 BOM, quota ÷ quota_per_unit with 6 decimals).
+ * sorting and the CSV export (UTF-8 with a BOM so spreadsheet programs read it as such, quota ÷ quota_per_unit with 6 decimals).
  */
 import type { ChannelUseRow } from '../../../server/logs/schemas';
 

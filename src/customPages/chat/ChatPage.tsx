@@ -1,5 +1,5 @@
 /**
- * /chat/{id} and /chat2link (spec 2, 8): a chat link built from the person's first enabled token.
+ * /chat/{id} and /chat2link: a chat link built from the person's first enabled token.
  * /chat/{id} shows the configured chat client `id` in a frame; /chat2link goes to `chat_link`.
  */
 import { useEffect, useState } from 'react';
@@ -8,7 +8,7 @@ import { useTranslate } from 'react-admin';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { storedUser } from '../../api/client';
 import { loadStatus, storedStatus, type SiteStatus } from '../../status/status';
-import { firstEnabledToken, revealKey } from '../../resources/tokens/keys';
+import { firstEnabledToken, revealKey } from '../../resources/token/keys';
 import { buildChatLink, ChatLinkError, chatLinkTemplate, chatTemplateAt, serverAddress } from './chatLink';
 
 /** How long the "no enabled token" message shows before going to /token. */
@@ -87,7 +87,7 @@ export default function ChatPage() {
     return (
       <Stack direction="row" spacing={2} alignItems="center" justifyContent="center" sx={{ p: 6 }}>
         <CircularProgress size={24} />
-        <Typography>{translate(direct ? 'resources.tokens.chat.redirecting' : 'resources.tokens.chat.loading')}</Typography>
+        <Typography>{translate(direct ? 'resources.token.chat.redirecting' : 'resources.token.chat.loading')}</Typography>
       </Stack>
     );
   }
@@ -96,16 +96,16 @@ export default function ChatPage() {
     <Box sx={{ display: 'flex', flexDirection: 'column', height: 'calc(100vh - 56px)' }}>
       {!frameLoaded && (
         <Alert severity="info" icon={<CircularProgress size={18} />}>
-          {translate('resources.tokens.chat.redirecting')}{' '}
+          {translate('resources.token.chat.redirecting')}{' '}
           <Link href={state.url} target="_blank" rel="noopener noreferrer">
-            {translate('resources.tokens.chat.open_new')}
+            {translate('resources.token.chat.open_new')}
           </Link>
         </Alert>
       )}
       <Box
         component="iframe"
         src={state.url}
-        title={translate('resources.tokens.chat.frame_title')}
+        title={translate('resources.token.chat.frame_title')}
         onLoad={() => setFrameLoaded(true)}
         sx={{ flex: 1, width: '100%', border: 0 }}
       />

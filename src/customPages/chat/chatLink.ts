@@ -1,16 +1,16 @@
 /**
- * Chat links (spec 2, 8): an admin configures chat clients as URL templates, in the status as
+ * Chat links: an admin configures chat clients as URL templates, in the status as
  * `chats: [{ "<name>": "<template>" }, …]` and `chat_link`. `{key}` in a template becomes the
  * person's full key (`sk-…`) and `{address}` the gateway's address.
  */
 import type { SiteStatus } from '../../status/status';
 
-/** Each problem is shown as `resources.tokens.chat.<problem>`. */
+/** Each problem is shown as `resources.token.chat.<problem>`. */
 export type ChatLinkProblem = 'parse_failed' | 'bad_config' | 'not_configured' | 'no_enabled_token';
 
 export class ChatLinkError extends Error {
   constructor(readonly problem: ChatLinkProblem) {
-    super(`resources.tokens.chat.${problem}`);
+    super(`resources.token.chat.${problem}`);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * /detail, the data dashboard (spec 2, 9): spend, calls and tokens by model over time, from the
+ * /detail, the data dashboard: spend, calls and tokens by model over time, from the
  * hourly totals, grouped by hour, day or week. People see their own usage; admins see every
  * user's, or one user's by name. Shown when data export is enabled.
  */

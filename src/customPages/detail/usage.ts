@@ -103,7 +103,7 @@ export function bucketLabel(seconds: number, granularity: Granularity): string {
   return granularity === 'hour' ? `${day} ${pad(d.getHours())}:00` : day;
 }
 
-/** Large numbers abbreviated (spec 9): from 10 thousand as k, millions M, billions B. */
+/** Large numbers abbreviated for narrow cells: from 10 thousand as k, millions M, billions B. */
 export function abbreviate(n: number): string {
   const trim = (v: number) => String(Number(v.toFixed(2)));
   if (Math.abs(n) >= 1e9) return `${trim(n / 1e9)}B`;

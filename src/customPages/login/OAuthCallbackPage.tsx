@@ -13,7 +13,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { request, storeUser, type StoredUser } from '../../api/client';
 import { storedLocale } from '../../i18n';
-import { localizeServerMessage } from '../../i18n/serverMessages';
+import { localizeRefusal } from '../../i18n/serverErrors';
 import { errorMessage } from '../shared/errors';
 import { LOGIN_LANDING } from '../shared/constants';
 
@@ -44,9 +44,7 @@ export default function OAuthCallbackPage() {
     const query = new URLSearchParams({ code: params.get('code') ?? '', state: params.get('state') ?? '' });
     request<StoredUser>('GET', `/api/oauth/${type}?${query}`)
       .then((envelope) => {
-        if (!envelope.success) {
-          return fail(envelope.message ? localizeServerMessage(envelope.message, storedLocale()) : 'pages.oauth.failed');
-        }
+        if (!envelope.success) return fail(localizeRefusal(envelope, storedLocale(), 'pages.oauth.failed'));
         if (envelope.message === 'bind') {
           notify('pages.oauth.bound', { type: 'success' });
           void navigate('/setting', { replace: true });

@@ -2,7 +2,7 @@
 import type { UserSettingBody, UserSettingView } from '../../../server/users/schemas';
 
 export const THRESHOLD_PRESETS = [100_000, 500_000, 1_000_000, 5_000_000];
-/** The form's starting threshold when the user never saved one (spec §9). */
+/** The form's starting threshold when the user never saved one: the server's default warning level. */
 export const THRESHOLD_INITIAL = 100_000;
 
 export interface SettingsForm {

@@ -1,4 +1,4 @@
-/** Client checks of the change-password dialog (spec §5); the message key of the first problem. */
+/** Client checks of the change-password dialog (the server checks the same again); the message key of the first problem. */
 export interface PasswordChange {
   original: string;
   password: string;

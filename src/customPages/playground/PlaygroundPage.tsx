@@ -1,5 +1,5 @@
 /**
- * /playground (spec 2, 4, 7, 9): chat with a model through the gateway using the console session.
+ * /playground: chat with a model through the gateway using the console session.
  * Settings on the left (group, model, temperature, max tokens, system prompt), the chat on the
  * right; answers stream in and can be stopped.
  */
@@ -21,6 +21,8 @@ import DeleteSweepIcon from '@mui/icons-material/DeleteSweep';
 import SendIcon from '@mui/icons-material/Send';
 import StopIcon from '@mui/icons-material/Stop';
 import { request, storedUser } from '../../api/client';
+import { storedLocale } from '../../i18n';
+import { localizeRefusal } from '../../i18n/serverErrors';
 import type { PricingAnswer, PricingItem } from '../pricing/pricing';
 import { initialGroup } from '../pricing/pricing';
 import { errorMessage } from '../shared/errors';
@@ -37,7 +39,7 @@ interface Choices {
 /** Groups and the models each serves, from the pricing table (the caller's usable groups). */
 async function loadChoices(): Promise<Choices & { initial: string }> {
   const answer = (await request<PricingItem[]>('GET', '/api/pricing')) as Partial<PricingAnswer>;
-  if (!answer.success) throw new Error(answer.message || 'app.error.request_failed');
+  if (!answer.success) throw new Error(localizeRefusal(answer, storedLocale()));
   const usable = answer.usable_group ?? {};
   return {
     groups: Object.entries(usable).map(([name, info]) => ({ name, desc: info.desc, ratio: info.ratio })),

@@ -1,5 +1,5 @@
 /**
- * The playground's conversation as data (spec 4): each answer goes loading → incomplete (while it
+ * The playground's conversation as data: each answer goes loading → incomplete (while it
  * streams) → complete or error. Plain functions, so the page only wires them to state.
  */
 import type { ChatMessage } from './stream';
@@ -25,7 +25,7 @@ export interface Settings {
   system_prompt: string;
 }
 
-/** Spec 9: model gpt-4o-mini, temperature 0, max_tokens 0 (no limit), a helpful-assistant prompt. */
+/** A fresh playground: model gpt-4o-mini, temperature 0, max_tokens 0 (no limit), a helpful-assistant prompt. */
 export const DEFAULT_SETTINGS: Settings = {
   group: '',
   model: 'gpt-4o-mini',
@@ -34,7 +34,7 @@ export const DEFAULT_SETTINGS: Settings = {
   system_prompt: 'You are a helpful assistant.',
 };
 
-/** The temperature slider's range (spec 9). */
+/** The temperature slider's range: tenths from 0.1 to 1, the useful span for chat. */
 export const TEMPERATURE = { min: 0.1, max: 1, step: 0.1 };
 
 /** What is sent: the system prompt when set, then every finished message with text. */

@@ -1,8 +1,10 @@
 /**
- * The playground's call (spec 7): POST /pg/chat/completions with the console session, read as a
+ * The playground's call: POST /pg/chat/completions with the console session, read as a
  * server-sent event stream chunk by chunk until the [DONE] item.
  */
 import { storedUser } from '../../api/client';
+import { storedLocale } from '../../i18n';
+import { localizeRefusal } from '../../i18n/serverErrors';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -91,9 +93,9 @@ async function failureOf(res: Response): Promise<ChatError> {
   if (res.status === 401) return new ChatError('playground.expired', true);
   const text = await res.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { error?: { message?: string }; message?: string };
-    const message = body.error?.message ?? body.message;
-    if (message) return new ChatError(message);
+    const body = JSON.parse(text) as { error?: { message?: string; code?: string }; message?: string; code?: string };
+    const refusal = body.error ?? body;
+    if (refusal.message) return new ChatError(localizeRefusal(refusal, storedLocale()));
   } catch {
     /* not JSON */
   }

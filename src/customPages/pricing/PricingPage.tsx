@@ -1,5 +1,5 @@
 /**
- * /pricing (spec 2, 3, 9): every model the gateway serves with its price in the chosen group.
+ * /pricing: every model the gateway serves with its price in the chosen group.
  * Open to anonymous visitors, who see the default group's ratio.
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -21,6 +21,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import SearchIcon from '@mui/icons-material/Search';
 import { request, storedUser } from '../../api/client';
+import { storedLocale } from '../../i18n';
+import { localizeRefusal } from '../../i18n/serverErrors';
 import { errorMessage } from '../shared/errors';
 import {
   ALL_GROUPS,
@@ -44,7 +46,7 @@ type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 
 
 async function fetchPricing(): Promise<PricingAnswer> {
   const answer = (await request<PricingItem[]>('GET', '/api/pricing')) as Partial<PricingAnswer>;
-  if (!answer.success) throw new Error(answer.message || 'app.error.request_failed');
+  if (!answer.success) throw new Error(localizeRefusal(answer, storedLocale()));
   return {
     success: true,
     message: '',

@@ -1,6 +1,6 @@
 /**
- * The model pricing table as plain functions (spec 3 "Pricing item", 9 price formulas): prices
- * from the ratios, the ratio colours, search and group filtering.
+ * The model pricing table as plain functions (input USD per 1M tokens = model ratio × 2, output =
+ * that × completion ratio): prices from the ratios, the ratio colours, search and group filtering.
  */
 import type { PricingAnswer, PricingItem } from '../../../server/pricing/schemas';
 
@@ -47,7 +47,7 @@ export function formatUsd(value: number): string {
 
 export type RatioColor = 'error' | 'warning' | 'info' | 'success';
 
-/** Ratio label colour (spec 9): above 5 red, above 3 orange, above 1 blue, else green. */
+/** Ratio label colour, so expensive models stand out: above 5 red, above 3 orange, above 1 blue, else green. */
 export function ratioColor(ratio: number): RatioColor {
   if (ratio > 5) return 'error';
   if (ratio > 3) return 'warning';

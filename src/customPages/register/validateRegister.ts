@@ -1,4 +1,4 @@
-/** Client checks of the registration form (spec §5); returns the message key of the first problem. */
+/** Client checks of the registration form (the server checks the same again); returns the message key of the first problem. */
 export interface RegisterForm {
   username: string;
   password: string;

@@ -1,7 +1,7 @@
 /**
  * The root's option editor state: every option as the server stores it (strings), and a save that
- * sends only the keys that changed, one PUT per key, with the spec's messages for nothing changed,
- * a partial failure and a failure.
+ * sends only the keys that changed, one PUT per key, saying whether nothing changed, some keys
+ * failed (so the person retries) or the save failed.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';

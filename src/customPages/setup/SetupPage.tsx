@@ -16,6 +16,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { SetupState } from '../../../server/status/schemas';
 import { api, request } from '../../api/client';
+import { storedLocale } from '../../i18n';
+import { localizeRefusal } from '../../i18n/serverErrors';
 import { AuthCard } from '../shared/AuthCard';
 import { setupBody, validateSetup, type SetupForm, type UsageMode } from './validateSetup';
 
@@ -59,7 +61,7 @@ export default function SetupPage() {
     try {
       const envelope = await request<unknown>('POST', '/api/setup', setupBody(form, state.root_init));
       if (!envelope.success) {
-        notify(envelope.message || 'pages.setup.failed', { type: 'error' });
+        notify(localizeRefusal(envelope, storedLocale(), 'pages.setup.failed'), { type: 'error' });
         setBusy(false);
         return;
       }

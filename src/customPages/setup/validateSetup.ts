@@ -1,4 +1,4 @@
-/** Client checks of the setup wizard (spec §5); the admin fields only count while no root exists. */
+/** Client checks of the setup wizard (the server checks the same again); the admin fields only count while no root exists. */
 import type { SetupBody } from '../../../server/status/schemas';
 
 export type UsageMode = 'external' | 'self' | 'demo';

@@ -1,4 +1,4 @@
-/** /topup, the wallet: the balance, redeeming a code, and online top-up (spec 2, "Wallet"). */
+/** /topup, the wallet: the balance, redeeming a code, and online top-up. */
 import { useCallback, useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import Card from '@mui/material/Card';

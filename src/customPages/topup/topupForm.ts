@@ -1,5 +1,5 @@
 /**
- * The wallet's online top-up as pure functions: the amount rules (spec 5: a whole number, below 1
+ * The wallet's online top-up as pure functions: the amount rules (a whole number; below 1
  * becomes 1), what an amount credits, and handing the signed form to the payment provider.
  */
 

@@ -16,6 +16,8 @@ export const app = {
     language: 'Language',
     dark_mode: 'Switch to dark mode',
     light_mode: 'Switch to light mode',
+    menu: 'Navigation',
+    tutorial: 'Tutorial',
     open_menu: 'Open menu',
     new_year: 'Happy New Year',
     new_year_greeting: 'Happy New Year! The page will reload shortly',
@@ -48,6 +50,17 @@ export const app = {
   },
   footer: {
     credit: '%{name} · AI model gateway and API relay console',
+  },
+  list: {
+    columns: 'Columns',
+    columns_title: 'Choose the columns to show',
+    columns_reset: 'Reset',
+    more_filters: 'More filters',
+    fewer_filters: 'Fewer filters',
+    query: 'Search',
+    reset: 'Reset',
+    expand_group: 'Show %{count}',
+    collapse_group: 'Hide %{count}',
   },
   action: {
     confirm: 'OK',

@@ -1,4 +1,4 @@
-/** resources.channels (and the custom pages of this area) */
+/** resources.channel (and the custom pages of this area) */
 export const channels = {
   name: 'Channels',
   create_title: 'Create a new channel',

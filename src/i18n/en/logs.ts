@@ -1,4 +1,4 @@
-/** resources.logs: the usage logs (/log) */
+/** resources.log: the usage logs (/log) */
 export const logs = {
   name: 'Usage logs',
   fields: {
@@ -56,12 +56,9 @@ export const logs = {
     cache_tokens: 'Cached tokens %{n}',
     cache_ratio: 'Cache ratio %{n}',
     cache_creation_tokens: 'Cache write tokens %{n}',
+    unset_price: 'model has no price set, billed at the default ratio',
+    interrupted: 'upstream cut off, billed for what was delivered',
     separator: ', ',
-  },
-  columns: {
-    button: 'Columns',
-    title: 'Columns to show',
-    reset: 'Reset',
   },
   extend: {
     title: 'Log detail #%{id}',

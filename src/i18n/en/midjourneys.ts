@@ -1,4 +1,4 @@
-/** resources.midjourneys: Drawing logs (/midjourney) */
+/** resources.midjourney: Drawing logs (/midjourney) */
 export const midjourneys = {
   name: 'Drawing logs',
   notify_banner:

@@ -1,4 +1,4 @@
-/** resources.redemptions: Redemption codes (/redemption) */
+/** resources.redemption: Redemption codes (/redemption) */
 export const redemptions = {
   name: 'Redemption codes',
   create_title: 'Create redemption codes',

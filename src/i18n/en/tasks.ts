@@ -1,4 +1,4 @@
-/** resources.tasks: Task logs (/task); `none` and `seconds` also serve the drawing log. */
+/** resources.task: Task logs (/task); `none` and `seconds` also serve the drawing log. */
 export const tasks = {
   name: 'Task logs',
   none: 'None',

@@ -1,4 +1,4 @@
-/** resources.tokens (and the chat-link pages of this area) */
+/** resources.token (and the chat-link pages of this area) */
 export const tokens = {
   name: 'API tokens',
   create_title: 'Create a token',

@@ -1,4 +1,4 @@
-/** resources.users */
+/** resources.user */
 export const users = {
   name: 'Users',
   create_title: 'Create a user',

@@ -16,6 +16,8 @@ export const app = {
     language: '语言',
     dark_mode: '切换到深色模式',
     light_mode: '切换到浅色模式',
+    menu: '导航',
+    tutorial: '使用教程',
     open_menu: '打开菜单',
     new_year: '新年快乐',
     new_year_greeting: '新年快乐！页面将在稍后刷新',
@@ -48,6 +50,17 @@ export const app = {
   },
   footer: {
     credit: '%{name} · AI 模型网关与接口中转管理控制台',
+  },
+  list: {
+    columns: '列设置',
+    columns_title: '选择要显示的列',
+    columns_reset: '重置',
+    more_filters: '更多筛选',
+    fewer_filters: '收起筛选',
+    query: '查询',
+    reset: '重置',
+    expand_group: '展开 %{count} 项',
+    collapse_group: '收起 %{count} 项',
   },
   action: {
     confirm: '确定',

@@ -1,4 +1,4 @@
-/** resources.channels (and the custom pages of this area) */
+/** resources.channel (and the custom pages of this area) */
 export const channels = {
   name: '渠道管理',
   create_title: '创建新的渠道',

@@ -15,6 +15,7 @@ import { wallet } from './wallet';
 import { pricing } from './pricing';
 import { playground } from './playground';
 import { dashboard } from './dashboard';
+import { server_errors } from './server_errors';
 
 export const zh = {
   ...ra,
@@ -27,5 +28,15 @@ export const zh = {
   settings,
   settings_system,
   settings_operation,
-  resources: { users, tokens, channels, logs, midjourneys, tasks, redemptions },
+  server_errors,
+  // Keyed by resource name, so react-admin finds `resources.<name>.name` and `.fields.*` itself.
+  resources: {
+    user: users,
+    token: tokens,
+    channel: channels,
+    log: logs,
+    midjourney: midjourneys,
+    task: tasks,
+    redemption: redemptions,
+  },
 };

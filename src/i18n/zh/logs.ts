@@ -1,4 +1,4 @@
-/** resources.logs: the usage logs (/log) */
+/** resources.log: the usage logs (/log) */
 export const logs = {
   name: '使用日志',
   fields: {
@@ -56,12 +56,9 @@ export const logs = {
     cache_tokens: '缓存 Tokens %{n}',
     cache_ratio: '缓存倍率 %{n}',
     cache_creation_tokens: '缓存创建 Tokens %{n}',
+    unset_price: '模型未设置价格，按默认倍率计费',
+    interrupted: '上游中断，按已送达部分计费',
     separator: '，',
-  },
-  columns: {
-    button: '列设置',
-    title: '选择要显示的列',
-    reset: '重置',
   },
   extend: {
     title: '日志详情 #%{id}',

@@ -1,4 +1,4 @@
-/** resources.midjourneys: Drawing logs (/midjourney) */
+/** resources.midjourney: Drawing logs (/midjourney) */
 export const midjourneys = {
   name: '绘图日志',
   notify_banner: '当前未开启 Midjourney 回调，部分项目可能无法获得绘图结果，可在运营设置中开启。',

@@ -1,4 +1,4 @@
-/** resources.redemptions: Redemption codes (/redemption) */
+/** resources.redemption: Redemption codes (/redemption) */
 export const redemptions = {
   name: '兑换码',
   create_title: '创建新的兑换码',

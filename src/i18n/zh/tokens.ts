@@ -1,4 +1,4 @@
-/** resources.tokens (and the chat-link pages of this area) */
+/** resources.token (and the chat-link pages of this area) */
 export const tokens = {
   name: 'API令牌',
   create_title: '创建新的令牌',

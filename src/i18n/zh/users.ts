@@ -1,4 +1,4 @@
-/** resources.users */
+/** resources.user */
 export const users = {
   name: '用户管理',
   create_title: '创建新用户',

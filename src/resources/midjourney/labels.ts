@@ -1,6 +1,6 @@
 /**
  * Drawing task actions, submit codes and statuses (spec 4) with their i18n keys under
- * `resources.midjourneys` and label colours. Kept here rather than imported so the console bundle
+ * `resources.midjourney` and label colours. Kept here rather than imported so the console bundle
  * does not pull in the server's schema library; `satisfies` holds them to the server's lists.
  */
 import type { MJ_ACTIONS, MJ_CODES, MJ_STATUSES } from '../../../server/tasks/list-schemas';

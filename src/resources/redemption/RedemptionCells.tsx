@@ -13,12 +13,12 @@ export function RedemptionStatusCell({ record }: { record: RedemptionRecord }) {
   const translate = useTranslate();
   const known = STATUS_LABELS[record.status as keyof typeof STATUS_LABELS] as (typeof STATUS_LABELS)[1] | undefined;
   const [key, color] = known ?? (['unknown', 'default'] as const);
-  return <Chip size="small" variant="outlined" color={color} label={translate(`resources.redemptions.statuses.${key}`)} />;
+  return <Chip size="small" variant="outlined" color={color} label={translate(`resources.redemption.statuses.${key}`)} />;
 }
 
 export function CodeCell({ record }: { record: RedemptionRecord }) {
   return (
-    <Box component="code" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+    <Box component="code" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
       {record.key}
     </Box>
   );
@@ -26,10 +26,10 @@ export function CodeCell({ record }: { record: RedemptionRecord }) {
 
 export function UsedByCell({ record }: { record: RedemptionRecord }) {
   const translate = useTranslate();
-  return <>{record.used_user_id ? String(record.used_user_id) : translate('resources.redemptions.none')}</>;
+  return <>{record.used_user_id ? String(record.used_user_id) : translate('resources.redemption.none')}</>;
 }
 
 export function GroupCell({ record }: { record: RedemptionRecord }) {
   const translate = useTranslate();
-  return <>{record.group || translate('resources.redemptions.any_group')}</>;
+  return <>{record.group || translate('resources.redemption.any_group')}</>;
 }

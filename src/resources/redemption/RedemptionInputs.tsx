@@ -1,8 +1,7 @@
-/** The inputs of the redemption code drawers: name, quota with presets, group, and the batch count on create. */
-import { Box } from '@mui/material';
+/** The redemption code form's own inputs (the schema's `input` slots): name, quota with presets, group, batch count. */
 import { TextInput } from 'react-admin';
 import { api } from '../../api/client';
-import type { FieldSchema, Mode } from '../schema';
+import type { FieldSchema, InputSlotProps } from '../schema';
 import { CountInput, CurrentValueSelectInput, QuotaInput } from '../shared/inputs';
 import {
   COUNT_PRESETS,
@@ -13,7 +12,7 @@ import {
   validateQuota,
 } from './redemptionForm';
 
-const label = (source: string) => `resources.redemptions.fields.${source}`;
+const label = (source: string) => `resources.redemption.fields.${source}`;
 
 /** Every group that exists (GET /api/group/), shared with the users screen's loader. */
 const groupField: FieldSchema = {
@@ -22,30 +21,42 @@ const groupField: FieldSchema = {
   choices: { key: 'groups', load: async () => (await api.get<string[]>('/api/group/')).map((name) => ({ id: name, name })) },
 };
 
-export function RedemptionInputs({ mode }: { mode: Mode }) {
+/** On create an empty name becomes the formatted quota; on edit a name is needed. */
+export function NameInput({ mode }: InputSlotProps) {
   return (
-    <Box sx={{ width: '100%' }}>
-      <TextInput
-        source="name"
-        label={label('name')}
-        validate={mode === 'create' ? validateCreateName : validateEditName}
-        helperText={mode === 'create' ? 'resources.redemptions.helper.name' : false}
-        fullWidth
-      />
-      <QuotaInput
-        source="quota"
-        label={label('quota')}
-        helper="resources.redemptions.helper.quota"
-        presets={QUOTA_PRESETS}
-        validate={validateQuota}
-      />
-      <CurrentValueSelectInput
-        field={groupField}
-        label={label('group')}
-        emptyText="resources.redemptions.any_group"
-        helperText="resources.redemptions.helper.group"
-      />
-      {mode === 'create' && <CountInput i18n="redemptions" presets={COUNT_PRESETS} validate={validateCount} />}
-    </Box>
+    <TextInput
+      source="name"
+      label={label('name')}
+      validate={mode === 'create' ? validateCreateName : validateEditName}
+      helperText={mode === 'create' ? 'resources.redemption.helper.name' : false}
+      fullWidth
+    />
   );
+}
+
+export function QuotaPresetInput() {
+  return (
+    <QuotaInput
+      source="quota"
+      label={label('quota')}
+      helper="resources.redemption.helper.quota"
+      presets={QUOTA_PRESETS}
+      validate={validateQuota}
+    />
+  );
+}
+
+export function GroupInput() {
+  return (
+    <CurrentValueSelectInput
+      field={groupField}
+      label={label('group')}
+      emptyText="resources.redemption.any_group"
+      helperText="resources.redemption.helper.group"
+    />
+  );
+}
+
+export function BatchCountInput() {
+  return <CountInput resource="redemption" presets={COUNT_PRESETS} validate={validateCount} />;
 }

@@ -14,22 +14,22 @@ export function RedemptionRowActions() {
   const record = useRecordContext<RedemptionRecord>();
   const translate = useTranslate();
   const { copy, dialog } = useClipboard();
-  const { disabled, setStatus, deleteButton } = useRowCommands('redemption', 'redemptions', record);
+  const { disabled, setStatus, deleteButton } = useRowCommands('redemption', record);
   if (!record) return null;
 
   const used = record.status === REDEMPTION_USED;
   return (
     <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap>
       <Button size="small" startIcon={<ContentCopyIcon />} onClick={() => void copy(record.key)}>
-        {translate('resources.redemptions.actions.copy')}
+        {translate('resources.redemption.actions.copy')}
       </Button>
       {record.status === REDEMPTION_DISABLED ? (
         <Button size="small" disabled={disabled} onClick={() => void setStatus(REDEMPTION_UNUSED)}>
-          {translate('resources.redemptions.actions.enable')}
+          {translate('resources.redemption.actions.enable')}
         </Button>
       ) : (
         <Button size="small" color="warning" disabled={disabled || used} onClick={() => void setStatus(REDEMPTION_DISABLED)}>
-          {translate('resources.redemptions.actions.disable')}
+          {translate('resources.redemption.actions.disable')}
         </Button>
       )}
       <SchemaEditButton resource="redemption" disabled={disabled || record.status !== REDEMPTION_UNUSED} />

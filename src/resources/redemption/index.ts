@@ -1,14 +1,18 @@
-import { lazy } from 'react';
 import RedeemIcon from '@mui/icons-material/Redeem';
-import type { ResourceProps } from 'react-admin';
+import { ROLE_ADMIN } from '../../authProvider/roles';
+import { defineResource } from '../schema/definition';
+import type { RedemptionRecord } from './types';
 
-/** Redemption codes (/redemption); its screens load on first visit. */
-const redemptions = {
-  list: lazy(() => import('./RedemptionList')),
+/** Redemption codes (`/redemption`), admins only; a keyword switches to `/api/redemption/search`. */
+export default defineResource<RedemptionRecord, 'redemption'>({
+  name: 'redemption',
+  endpoints: {
+    base: '/api/redemption/',
+    search: { path: '/api/redemption/search', params: ['keyword'] },
+  },
+  access: { '*': ROLE_ADMIN },
   icon: RedeemIcon,
-  hasCreate: true,
-  hasEdit: true,
+  menu: [{ section: 'admin_section', order: 60 }],
+  schema: () => import('./schema'),
   recordRepresentation: 'name',
-} satisfies Omit<ResourceProps, 'name'>;
-
-export default redemptions;
+});

@@ -23,20 +23,20 @@ const length = (text: string) => [...text].length;
 
 /** On create an empty name is allowed: it becomes the formatted quota. */
 export const validateCreateName: Validator = (value) =>
-  !isBlank(value) && length(String(value).trim()) > MAX_NAME_LENGTH ? 'resources.redemptions.validation.name_length' : undefined;
+  !isBlank(value) && length(String(value).trim()) > MAX_NAME_LENGTH ? 'resources.redemption.validation.name_length' : undefined;
 
 export const validateEditName: Validator = (value) =>
-  isBlank(value) || length(String(value).trim()) > MAX_NAME_LENGTH ? 'resources.redemptions.validation.name_length' : undefined;
+  isBlank(value) || length(String(value).trim()) > MAX_NAME_LENGTH ? 'resources.redemption.validation.name_length' : undefined;
 
 export const validateQuota: Validator = (value) => {
   const quota = Number(value);
-  return isBlank(value) || !Number.isInteger(quota) || quota < 1 ? 'resources.redemptions.validation.quota' : undefined;
+  return isBlank(value) || !Number.isInteger(quota) || quota < 1 ? 'resources.redemption.validation.quota' : undefined;
 };
 
 export const validateCount: Validator = (value) => {
   const count = Number(value);
-  if (isBlank(value) || !Number.isInteger(count) || count < 1) return 'resources.redemptions.validation.count_min';
-  return count > MAX_COUNT ? 'resources.redemptions.validation.count_max' : undefined;
+  if (isBlank(value) || !Number.isInteger(count) || count < 1) return 'resources.redemption.validation.count_min';
+  return count > MAX_COUNT ? 'resources.redemption.validation.count_max' : undefined;
 };
 
 /** POST /api/redemption/ from the form; an empty name becomes the formatted quota (e.g. `$0.20`). */

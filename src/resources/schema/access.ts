@@ -8,10 +8,11 @@ export function useRole(): number {
   return typeof permissions === 'number' ? permissions : 0;
 }
 
-export function useFormScope<R extends RaRecord>(record: R | undefined): FormScope<R> {
+/** Who is filling the form in; `pending` until the identity is known (fields may depend on it). */
+export function useFormScope<R extends RaRecord>(record: R | undefined): FormScope<R> & { pending: boolean } {
   const role = useRole();
-  const { identity } = useGetIdentity();
-  return { record, identityId: identity?.id, role };
+  const { identity, isPending } = useGetIdentity();
+  return { record, identityId: identity?.id, role, pending: isPending };
 }
 
 function permitted(schema: ResourceSchema, field: FieldSchema, role: number): boolean {
@@ -31,10 +32,20 @@ export interface FormField {
   readOnly: boolean;
 }
 
+/** The fields in the form's order: those `form.order` names first, the rest as declared. */
+function ordered(schema: ResourceSchema): FieldSchema[] {
+  const order = schema.form?.order ?? [];
+  const rank = (field: FieldSchema) => {
+    const at = order.indexOf(field.source);
+    return at === -1 ? order.length : at;
+  };
+  return [...schema.fields].sort((a, b) => rank(a) - rank(b));
+}
+
 /** The inputs of the create or edit form for this record and person. */
 export function formFields(schema: ResourceSchema, mode: Mode, scope: FormScope<RaRecord>): FormField[] {
   const out: FormField[] = [];
-  for (const field of schema.fields) {
+  for (const field of ordered(schema)) {
     if (!permitted(schema, field, scope.role)) continue;
     if (mode === 'create') {
       if (field.showInCreate) out.push({ field, readOnly: false });

@@ -1,7 +1,13 @@
-import type { ReactNode } from 'react';
-import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
+/**
+ * The create and edit drawers of every resource: a side drawer over the list opened by its route
+ * (`/<name>/create`, `/<name>/edit/<id>`), a form of the schema's inputs, and the resource's form
+ * slots (starting values, whole-form checks, a confirmation before saving, a custom create).
+ */
+import { Fragment, useMemo, useState, type ReactNode } from 'react';
+import { Box, CircularProgress, Drawer, IconButton, Stack, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import {
+  Confirm,
   CreateBase,
   EditBase,
   SaveButton,
@@ -10,13 +16,14 @@ import {
   useNotify,
   useRecordContext,
   useRefresh,
+  useSaveContext,
   useTranslate,
   type RaRecord,
 } from 'react-admin';
 import { useLocation, useMatch, useNavigate } from 'react-router-dom';
 import { formFields, useFormScope } from './access';
 import { SchemaInput } from './inputs';
-import type { Mode, ResourceSchema } from './types';
+import type { FormValues, Mode, ResourceSchema } from './types';
 
 /** Closes a drawer by going back to the list, keeping its filters and page. */
 export function useCloseDrawer(name: string): () => void {
@@ -57,21 +64,25 @@ export function DrawerFrame({
 }
 
 function SchemaFormInputs({ schema, mode }: { schema: ResourceSchema; mode: Mode }) {
+  const translate = useTranslate();
   const record = useRecordContext<RaRecord>();
   const scope = useFormScope(record);
+  // Which inputs show may depend on who is editing (not one's own group): wait until that is known.
+  if (scope.pending && mode === 'edit' && schema.fields.some((field) => field.editWhen)) return null;
   return (
     <>
       {formFields(schema, mode, scope).map(({ field, readOnly }) => {
         const Addon = mode === 'edit' ? field.editAddon : undefined;
-        const input = (
-          <SchemaInput
-            key={field.source}
-            field={field}
-            source={field.source}
-            i18n={schema.i18n}
-            mode={mode}
-            readOnly={readOnly}
-          />
+        const plain = <SchemaInput field={field} source={field.source} resource={schema.name} mode={mode} readOnly={readOnly} />;
+        const input = field.section ? (
+          <Fragment key={field.source}>
+            <Typography variant="subtitle2" color="text.secondary" sx={{ mt: 2, mb: 0.5 }}>
+              {translate(field.section)}
+            </Typography>
+            {plain}
+          </Fragment>
+        ) : (
+          <Fragment key={field.source}>{plain}</Fragment>
         );
         if (!Addon) return input;
         return (
@@ -87,47 +98,149 @@ function SchemaFormInputs({ schema, mode }: { schema: ResourceSchema; mode: Mode
   );
 }
 
-/** The create form in a drawer at `/<name>/create`. */
-export function SchemaCreateDrawer({ schema }: { schema: ResourceSchema }) {
-  const match = useMatch(`/${schema.name}/create`);
-  const close = useCloseDrawer(schema.name);
+/**
+ * The form of both drawers. Save is always enabled, so an untouched form shows its validation
+ * messages instead of doing nothing; a `confirm` slot asks before the values are sent.
+ */
+function SchemaForm({
+  schema,
+  mode,
+  onSubmit,
+}: {
+  schema: ResourceSchema;
+  mode: Mode;
+  onSubmit?: (values: FormValues) => Promise<void> | void;
+}) {
+  const translate = useTranslate();
+  const record = useRecordContext<RaRecord>();
+  const { save } = useSaveContext();
+  const slots = schema.form;
+  const [pending, setPending] = useState<{ values: FormValues; title: string; content: string } | null>(null);
+  const initial = useMemo(() => {
+    if (mode === 'create') return slots?.defaults?.() ?? {};
+    return record && slots?.toFormValues ? slots.toFormValues(record) : record;
+  }, [mode, record, slots]);
+  if (!initial) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+        <CircularProgress aria-label={translate('ra.page.loading')} />
+      </Box>
+    );
+  }
+  const send = (values: FormValues) => (onSubmit ? onSubmit(values) : save?.(values));
+  const submit = (values: FormValues) => {
+    const asked = slots?.confirm?.(values);
+    if (asked) {
+      setPending({ values, ...asked });
+      return;
+    }
+    return send(values);
+  };
+  const validate = slots?.validate;
+  return (
+    <>
+      <SimpleForm
+        record={initial}
+        validate={validate ? (values) => validate(values, mode) : undefined}
+        onSubmit={submit}
+        toolbar={
+          <Toolbar>
+            <SaveButton alwaysEnable />
+          </Toolbar>
+        }
+      >
+        <SchemaFormInputs schema={schema} mode={mode} />
+      </SimpleForm>
+      <Confirm
+        isOpen={!!pending}
+        title={pending?.title ?? ''}
+        content={pending?.content ?? ''}
+        onConfirm={() => {
+          const values = pending?.values;
+          setPending(null);
+          if (values) void send(values);
+        }}
+        onClose={() => setPending(null)}
+      />
+    </>
+  );
+}
+
+function useSaved(schema: ResourceSchema, mode: Mode, close: () => void) {
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
-  const created = () => {
-    notify(`resources.${schema.i18n}.notification.created`, {
-      type: 'success',
-      messageArgs: { _: translate('ra.notification.created', { smart_count: 1 }) },
-    });
+  const key =
+    schema.form?.messages?.[mode] ?? `resources.${schema.name}.notification.${mode === 'create' ? 'created' : 'updated'}`;
+  const fallback = mode === 'create' ? 'ra.notification.created' : 'ra.notification.updated';
+  return () => {
+    notify(key, { type: 'success', messageArgs: { smart_count: 1, _: translate(fallback, { smart_count: 1 }) } });
     close();
     refresh();
   };
+}
+
+function useFailed(schema: ResourceSchema) {
+  const notify = useNotify();
+  const onError = schema.form?.onError;
+  return onError ? (error: unknown) => onError(error, (message) => notify(message, { type: 'error' })) : undefined;
+}
+
+/** The create form in a drawer at `/<name>/create` (and the resource's alias, e.g. `/channel/add`). */
+export function SchemaCreateDrawer({ schema }: { schema: ResourceSchema }) {
+  const created = useMatch(`/${schema.name}/create`);
+  const aliased = useMatch(`/${schema.name}/${schema.list?.createAlias ?? 'create'}`);
+  const open = !!(created || aliased);
+  const close = useCloseDrawer(schema.name);
+  const saved = useSaved(schema, 'create', close);
+  const failed = useFailed(schema);
+  const translate = useTranslate();
+  const title = translate(`resources.${schema.name}.create_title`, { _: translate('ra.action.create') });
+  if (schema.form?.useCreate) {
+    // Mounted while closed too: what it shows after saving (e.g. the codes made) outlives the drawer.
+    return <CustomCreateDrawer schema={schema} open={open} close={close} title={title} />;
+  }
   return (
-    <DrawerFrame
-      open={!!match}
-      onClose={close}
-      title={translate(`resources.${schema.i18n}.create_title`, { _: translate('ra.action.create') })}
-    >
-      {match && (
+    <DrawerFrame open={open} onClose={close} title={title} width={schema.form?.width}>
+      {open && (
         <CreateBase
           resource={schema.name}
           redirect={false}
           transform={schema.transform?.create}
-          mutationOptions={{ onSuccess: created }}
+          mutationOptions={{ onSuccess: saved, onError: failed }}
         >
-          {/* Always enabled, so an empty form shows its validation messages instead of doing nothing. */}
-          <SimpleForm
-            toolbar={
-              <Toolbar>
-                <SaveButton alwaysEnable />
-              </Toolbar>
-            }
-          >
-            <SchemaFormInputs schema={schema} mode="create" />
-          </SimpleForm>
+          <SchemaForm schema={schema} mode="create" />
         </CreateBase>
       )}
     </DrawerFrame>
+  );
+}
+
+function CustomCreateDrawer({
+  schema,
+  open,
+  close,
+  title,
+}: {
+  schema: ResourceSchema;
+  open: boolean;
+  close: () => void;
+  title: string;
+}) {
+  const refresh = useRefresh();
+  const custom = schema.form?.useCreate?.();
+  if (!custom) return null;
+  return (
+    <>
+      <DrawerFrame open={open} onClose={close} title={title} width={schema.form?.width}>
+        {open && (
+          <CreateBase resource={schema.name} redirect={false}>
+            <SchemaForm schema={schema} mode="create" onSubmit={(values) => custom.submit(values, { close, refresh })} />
+          </CreateBase>
+        )}
+      </DrawerFrame>
+      {custom.after}
+    </>
   );
 }
 
@@ -135,23 +248,16 @@ export function SchemaCreateDrawer({ schema }: { schema: ResourceSchema }) {
 export function SchemaEditDrawer({ schema }: { schema: ResourceSchema }) {
   const match = useMatch(`/${schema.name}/edit/:id`);
   const close = useCloseDrawer(schema.name);
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const saved = useSaved(schema, 'edit', close);
+  const failed = useFailed(schema);
   const translate = useTranslate();
-  const updated = () => {
-    notify(`resources.${schema.i18n}.notification.updated`, {
-      type: 'success',
-      messageArgs: { _: translate('ra.notification.updated', { smart_count: 1 }) },
-    });
-    close();
-    refresh();
-  };
   const id = match?.params.id;
   return (
     <DrawerFrame
       open={!!id}
       onClose={close}
-      title={translate(`resources.${schema.i18n}.edit_title`, { _: translate('ra.action.edit') })}
+      title={translate(`resources.${schema.name}.edit_title`, { _: translate('ra.action.edit') })}
+      width={schema.form?.width}
     >
       {id && (
         <EditBase
@@ -160,11 +266,9 @@ export function SchemaEditDrawer({ schema }: { schema: ResourceSchema }) {
           redirect={false}
           mutationMode="pessimistic"
           transform={schema.transform?.edit}
-          mutationOptions={{ onSuccess: updated }}
+          mutationOptions={{ onSuccess: saved, onError: failed }}
         >
-          <SimpleForm>
-            <SchemaFormInputs schema={schema} mode="edit" />
-          </SimpleForm>
+          <SchemaForm schema={schema} mode="edit" />
         </EditBase>
       )}
     </DrawerFrame>

@@ -1,36 +1,29 @@
 /**
- * The schema-driven resource framework: a resource is declared once as a `ResourceSchema` and the
- * generic list (filters, columns, remembered page size), create drawer and edit drawer render
- * from that declaration.
- *
- * How to add a resource (e.g. redemption codes):
- * 1. `src/dataProvider/endpoints.ts`: add an `ENDPOINTS` entry keyed by the resource name, which is
- *    also its route (`redemption` → `/redemption`): the API base path, and a search endpoint,
- *    a page-size query name or a delete call only where the API differs from the common pattern.
- * 2. `src/resources/<plural>/`: a `<singular>Schema.ts(x)` declaring the fields (type, flags
- *    showInList / showInFilter / showInCreate / showInEdit, validation rules with i18n message
- *    keys, choices, permission), a `<Singular>List.tsx` that renders `<SchemaList schema={…} />`,
- *    and an `index.ts` default-exporting `{ list: lazy(() => import('./<Singular>List')), icon,
- *    hasCreate, hasEdit }`. Custom pieces (row actions, extra dialogs, special cells) live in the
- *    same folder and plug into the schema (`rowActions`, `render`, `editAddon`, `transform`).
- * 3. `src/App.tsx`: `<Resource name="redemption" {...redemptions} />`.
- * 4. `src/i18n/zh/<area>.ts` and `src/i18n/en/<area>.ts`: `resources.<i18n>.name`, `.fields.*`,
- *    `.create_title`, `.edit_title`, `.notification.created/updated` and the validation messages —
- *    both locales, same keys (tests/console/i18n.test.ts checks).
- * 5. `src/authProvider/canAccess.ts`: the resource's minimum role per action.
+ * The schema-driven resource framework. A resource is its folder: `index.ts` declares it
+ * (`defineResource`: name, endpoints, access rule, menu entries, icon, and its schema module), the
+ * schema module declares its fields and slots, and one line in src/resources/registry.ts adds it.
+ * The one list (`ResourceList`: filters, columns or cards, column settings, selection, grouped
+ * rows) and the one drawer system (create and edit) render every resource from that.
  */
 export type {
   Choice,
   ChoiceLoader,
+  CreateHelpers,
+  CustomCreate,
   FieldSchema,
   FieldType,
   FormScope,
+  FormSlots,
   FormValues,
+  InputSlotProps,
+  ListSlots,
   Mode,
   ResourceSchema,
   ValidationRule,
 } from './types';
-export { SchemaList, SchemaEditButton } from './SchemaList';
+export { defineResource, type ResourceDefinition, type PageDefinition, type MenuEntry } from './definition';
+export { ResourceList } from './ResourceList';
+export { SchemaEditButton } from './EditButton';
 export { DrawerFrame, useCloseDrawer } from './drawers';
 export { SchemaCell } from './cells';
 export { SchemaInput } from './inputs';

@@ -10,7 +10,8 @@ interface InputProps {
   field: FieldSchema;
   /** Repeated from `field` because react-admin's filter form reads it from the element's props. */
   source?: string;
-  i18n: string;
+  /** The resource whose `resources.<name>.fields.*` label the input shows. */
+  resource: string;
   mode: Mode | 'filter';
   readOnly?: boolean;
   alwaysOn?: boolean;
@@ -41,13 +42,19 @@ function SelectFieldInput({
       alwaysOn={alwaysOn}
       emptyText=""
       translateChoice={false}
+      helperText={false}
     />
   );
 }
 
-/** The form (or filter) input of a schema field, by type. */
-export function SchemaInput({ field, i18n, mode, readOnly, alwaysOn }: InputProps) {
-  const label = labelKey(i18n, field.source, field.label);
+/** The form (or filter) input of a schema field: its own `input`, or one by type. */
+export function SchemaInput({ field, resource, mode, readOnly, alwaysOn }: InputProps) {
+  const filter = mode === 'filter' && typeof field.showInFilter === 'object' ? field.showInFilter : undefined;
+  const label = filter?.label ?? labelKey(resource, field.source, field.label);
+  const Custom = mode === 'filter' ? filter?.input : field.input;
+  if (Custom) {
+    return <Custom field={field} source={field.source} label={label} mode={mode} readOnly={readOnly} alwaysOn={alwaysOn} />;
+  }
   const validate = mode === 'filter' || readOnly ? [] : validatorsFor(field.validate, mode);
   const common = {
     source: field.source,

@@ -1,7 +1,7 @@
 /**
  * "Copy selected" of a list with row selection: asks for a selection when there is none, else
  * copies what `read` answers for the selected rows, one a line (the clipboard dialog shows it when
- * the clipboard refuses). Texts: `resources.<i18n>.actions.copy_selected`, `.validation.select_one`.
+ * the clipboard refuses). Texts: `resources.<resource>.actions.copy_selected`, `.validation.select_one`.
  */
 import { useState } from 'react';
 import { Button } from '@mui/material';
@@ -16,7 +16,7 @@ export type SelectedReader<R extends RaRecord = RaRecord> = (
   context: { data: R[]; dataProvider: DataProvider },
 ) => Promise<string[]>;
 
-export function CopySelectedButton<R extends RaRecord>({ i18n, read }: { i18n: string; read: SelectedReader<R> }) {
+export function CopySelectedButton<R extends RaRecord>({ resource, read }: { resource: string; read: SelectedReader<R> }) {
   const { selectedIds, data } = useListContext<R>();
   const dataProvider = useDataProvider();
   const translate = useTranslate();
@@ -26,7 +26,7 @@ export function CopySelectedButton<R extends RaRecord>({ i18n, read }: { i18n: s
 
   const copySelected = async () => {
     if (selectedIds.length === 0) {
-      notify(`resources.${i18n}.validation.select_one`, { type: 'error' });
+      notify(`resources.${resource}.validation.select_one`, { type: 'error' });
       return;
     }
     setBusy(true);
@@ -43,7 +43,7 @@ export function CopySelectedButton<R extends RaRecord>({ i18n, read }: { i18n: s
   return (
     <>
       <Button size="small" startIcon={<ContentCopyIcon />} disabled={busy} onClick={() => void copySelected()}>
-        {translate(`resources.${i18n}.actions.copy_selected`)}
+        {translate(`resources.${resource}.actions.copy_selected`)}
       </Button>
       {dialog}
     </>

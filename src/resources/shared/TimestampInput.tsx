@@ -4,7 +4,7 @@
  */
 import { TextField } from '@mui/material';
 import { useInput, useTranslate } from 'react-admin';
-import { fromLocalInput, toLocalInput } from '../logs/format';
+import { fromLocalInput, toLocalInput } from '../log/format';
 
 /** `alwaysOn` is read by react-admin's filter form, not by the input. */
 export function TimestampInput({ source, label }: { source: string; label: string; alwaysOn?: boolean }) {

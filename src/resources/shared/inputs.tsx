@@ -89,23 +89,31 @@ export function QuotaInput({
 
 /**
  * How many to make at once (`count`), with presets; its label, helper and preset texts are
- * `resources.<i18n>.fields.count`, `.helper.count` and `.helper.count_preset`.
+ * `resources.<resource>.fields.count`, `.helper.count` and `.helper.count_preset`.
  */
-export function CountInput({ i18n, presets, validate }: { i18n: string; presets: readonly number[]; validate: Validator }) {
+export function CountInput({
+  resource,
+  presets,
+  validate,
+}: {
+  resource: string;
+  presets: readonly number[];
+  validate: Validator;
+}) {
   const translate = useTranslate();
   return (
     <>
       <NumberInput
         source="count"
-        label={`resources.${i18n}.fields.count`}
+        label={`resources.${resource}.fields.count`}
         step={1}
         validate={validate}
-        helperText={`resources.${i18n}.helper.count`}
+        helperText={`resources.${resource}.helper.count`}
       />
       <PresetChips
         source="count"
         presets={presets}
-        label={(count) => translate(`resources.${i18n}.helper.count_preset`, { count })}
+        label={(count) => translate(`resources.${resource}.helper.count_preset`, { count })}
       />
     </>
   );

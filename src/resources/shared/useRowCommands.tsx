@@ -1,7 +1,7 @@
 /**
  * The commands of a row whose status is switched with `PUT /api/<resource>/?status_only=true` and
  * which is deleted after a confirmation (tokens, redemption codes). Texts:
- * `resources.<i18n>.notification.status_changed` / `.deleted`, `.actions.delete`,
+ * `resources.<resource>.notification.status_changed` / `.deleted`, `.actions.delete`,
  * `.confirm.delete_title` / `.delete_content` (given the record's `name`).
  */
 import { useState, type ReactNode } from 'react';
@@ -21,11 +21,7 @@ export interface RowCommands {
   deleteButton: ReactNode;
 }
 
-export function useRowCommands<R extends RaRecord & { name: string }>(
-  resource: string,
-  i18n: string,
-  record: R | undefined,
-): RowCommands {
+export function useRowCommands<R extends RaRecord & { name: string }>(resource: string, record: R | undefined): RowCommands {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -48,7 +44,7 @@ export function useRowCommands<R extends RaRecord & { name: string }>(
   const setStatus = (status: number) =>
     run(async () => {
       await api.put(`/api/${resource}/?status_only=true`, { id: record?.id, status });
-      notify(`resources.${i18n}.notification.status_changed`, { type: 'success' });
+      notify(`resources.${resource}.notification.status_changed`, { type: 'success' });
       refresh();
     });
 
@@ -61,7 +57,7 @@ export function useRowCommands<R extends RaRecord & { name: string }>(
       {
         mutationMode: 'pessimistic',
         onSuccess: () => {
-          notify(`resources.${i18n}.notification.deleted`, { type: 'success' });
+          notify(`resources.${resource}.notification.deleted`, { type: 'success' });
           refresh();
         },
         onError: (error) => notify(messageOf(error), { type: 'error' }),
@@ -72,12 +68,12 @@ export function useRowCommands<R extends RaRecord & { name: string }>(
   const deleteButton = record ? (
     <>
       <Button size="small" color="error" disabled={disabled} onClick={() => setConfirming(true)}>
-        {translate(`resources.${i18n}.actions.delete`)}
+        {translate(`resources.${resource}.actions.delete`)}
       </Button>
       <Confirm
         isOpen={confirming}
-        title={`resources.${i18n}.confirm.delete_title`}
-        content={`resources.${i18n}.confirm.delete_content`}
+        title={`resources.${resource}.confirm.delete_title`}
+        content={`resources.${resource}.confirm.delete_content`}
         translateOptions={{ name: record.name }}
         onConfirm={deleteRecord}
         onClose={() => setConfirming(false)}

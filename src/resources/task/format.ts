@@ -6,10 +6,10 @@
 const HOUR = 3600;
 const DAY = 24 * HOUR;
 
-export interface TimeRange {
+export type TimeRange = {
   start_timestamp: number;
   end_timestamp: number;
-}
+};
 
 /** Drawing log (spec 2): the last 30 days through one hour ahead, Unix seconds. */
 export function drawingTimeRange(now = new Date()): TimeRange {

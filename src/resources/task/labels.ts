@@ -1,7 +1,7 @@
 /**
  * Task statuses and actions of other platforms (spec 4: the drawing statuses plus QUEUED, UNKNOWN
  * and '' while submitting; actions MUSIC and LYRICS) with their i18n keys under
- * `resources.tasks` and label colours; `satisfies` holds them to the server's lists.
+ * `resources.task` and label colours; `satisfies` holds them to the server's lists.
  */
 import type { TASK_ACTIONS, TASK_STATUSES } from '../../../server/tasks/list-schemas';
 import type { Label } from '../midjourney/labels';

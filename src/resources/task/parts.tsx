@@ -1,6 +1,6 @@
 /**
- * Pieces shared by the Drawing log (/midjourney) and Task log (/task) screens: the time filter
- * (re-exported from ../shared), and the label, channel, user, duration, progress, long-text and image cells.
+ * Pieces shared by the Drawing log (/midjourney) and Task log (/task) schemas: their filters and
+ * columns, and the label, channel, user, duration, progress, long-text and image cells.
  */
 import { useState, type ReactNode } from 'react';
 import {
@@ -16,12 +16,11 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { useTranslate, type RaRecord } from 'react-admin';
+import type { FieldSchema } from '../schema';
+import { TimestampInput } from '../shared/TimestampInput';
 import type { Label } from '../midjourney/labels';
 import { durationIsSlow, durationSeconds, formatSeconds, progressValue, safeImageUrl } from './format';
-
-/** The time filter, the same input as the usage logs'. */
-export { TimestampInput } from '../shared/TimestampInput';
 
 /**
  * A coloured label, its text at `<i18n>.<group>.<label key>`; a value the table does not know
@@ -76,14 +75,14 @@ export function UserCell({ id, name }: { id: number; name: string }) {
 export function DurationCell({ submit, finish, unitMs }: { submit: number; finish: number; unitMs: number }) {
   const translate = useTranslate();
   const seconds = durationSeconds(submit, finish, unitMs);
-  if (seconds === null) return <Typography variant="body2">{translate('resources.tasks.none')}</Typography>;
+  if (seconds === null) return <Typography variant="body2">{translate('resources.task.none')}</Typography>;
   const slow = durationIsSlow(seconds);
   return (
     <Chip
       size="small"
       color={slow ? 'error' : 'success'}
       data-slow={slow}
-      label={translate('resources.tasks.seconds', { n: formatSeconds(seconds) })}
+      label={translate('resources.task.seconds', { n: formatSeconds(seconds) })}
     />
   );
 }
@@ -144,25 +143,25 @@ export function ImageCell({ url }: { url: string }) {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const safe = safeImageUrl(url);
-  if (!safe) return <Typography variant="body2">{translate('resources.tasks.none')}</Typography>;
+  if (!safe) return <Typography variant="body2">{translate('resources.task.none')}</Typography>;
   return (
     <>
       <Link component="button" type="button" variant="body2" onClick={() => setOpen(true)} sx={{ whiteSpace: 'nowrap' }}>
-        {translate('resources.midjourneys.image.view')}
+        {translate('resources.midjourney.image.view')}
       </Link>
       <Dialog open={open} onClose={() => setOpen(false)} maxWidth="md">
-        <DialogTitle>{translate('resources.midjourneys.image.title')}</DialogTitle>
+        <DialogTitle>{translate('resources.midjourney.image.title')}</DialogTitle>
         <DialogContent>
           <Box
             component="img"
             src={safe}
-            alt={translate('resources.midjourneys.image.alt')}
+            alt={translate('resources.midjourney.image.alt')}
             sx={{ display: 'block', maxWidth: '100%', maxHeight: '70vh', mx: 'auto' }}
           />
         </DialogContent>
         <DialogActions>
           <Button component="a" href={safe} target="_blank" rel="noopener noreferrer">
-            {translate('resources.midjourneys.image.open')}
+            {translate('resources.midjourney.image.open')}
           </Button>
           <Button onClick={() => setOpen(false)}>{translate('ra.action.close')}</Button>
         </DialogActions>
@@ -171,15 +170,42 @@ export function ImageCell({ url }: { url: string }) {
   );
 }
 
-/** One column of a task table: its i18n label key, whether only admins see it, and its cell. */
-export interface TaskColumn<R> {
-  key: string;
-  adminOnly?: boolean;
-  render: (record: R) => ReactNode;
+/**
+ * The filters both task logs share: the time window (the screen's own default), the task id, and
+ * for admins the channel and user; `resource` is where their labels live (`filters.*`).
+ */
+export function taskLogFilters<R extends RaRecord>(resource: string, idFilter: string): FieldSchema<R>[] {
+  const label = (name: string) => `resources.${resource}.filters.${name}`;
+  const admin = { permission: 'all_users' } as const;
+  return [
+    {
+      source: 'start_timestamp',
+      type: 'date',
+      showInFilter: { alwaysOn: true, label: label('start_timestamp'), input: TimestampInput },
+    },
+    {
+      source: 'end_timestamp',
+      type: 'date',
+      showInFilter: { alwaysOn: true, label: label('end_timestamp'), input: TimestampInput },
+    },
+    { source: idFilter, type: 'text', showInFilter: { alwaysOn: true, label: label(idFilter) } },
+    { source: 'channel_id', type: 'number', ...admin, showInFilter: { label: label('channel_id') } },
+    { source: 'username', type: 'text', ...admin, showInFilter: { label: label('username') } },
+  ];
 }
 
-/** Renders a column's cell for the row in context. */
-export function ColumnCell<R extends RaRecord>({ render }: { render: (record: R) => ReactNode }) {
-  const record = useRecordContext<R>();
-  return record ? <>{render(record)}</> : null;
+/** A column drawn by `render`; `adminOnly` ones need the `all_users` right. */
+export function taskColumn<R extends RaRecord>(
+  source: string,
+  render: (record: R) => ReactNode,
+  options: { adminOnly?: boolean; nowrap?: boolean } = {},
+): FieldSchema<R> {
+  return {
+    source,
+    type: 'virtual',
+    showInList: true,
+    render,
+    ...(options.adminOnly ? { permission: 'all_users' } : {}),
+    ...(options.nowrap ? { column: { nowrap: true } } : {}),
+  };
 }

@@ -4,7 +4,8 @@
  *
  * Behaviour is chosen by the request, so one server serves many cases at once:
  * - key `sk-upstream-invalid` → 401 invalid_api_key; key `sk-upstream-broke` → 429 insufficient_quota
- * - model `fail-500` → 500; `fail-429` → 429 rate limit; `fail-400` → 400
+ * - model `fail-500` → 500; `fail-429` → 429 rate limit; `fail-400` → 400; `fail-context` → 400
+ *   context_length_exceeded (param `messages`)
  * - model `slow-<ms>` → waits before answering; `drip-<n>` → a stream of n chunks, 20 ms apart
  * - model `cut-<n>` → a stream of n chunks, 20 ms apart, then the connection dropped (no end, no usage)
  * - model `no-usage` → a stream without the usage chunk even when include_usage was asked
@@ -38,6 +39,7 @@ export const OPENAI_FIXTURES = {
   invalidKey: fixture('error-invalid-key.json'),
   rateLimit: fixture('error-rate-limit.json'),
   quota: fixture('error-quota.json'),
+  contextLength: fixture('error-context-length.json'),
 };
 
 /** What the billing endpoints answer: balance = hard_limit_usd − total_usage / 100. */
@@ -117,7 +119,9 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
     for (const chunk of OPENAI_FIXTURES.streamChunks) {
       if (closed) return;
       if (!wantUsage && chunk.includes('"choices":[]')) continue;
-      res.write(chunk.replace('"model":"gpt-4o-mini-2024-07-18"', `"model":${JSON.stringify(model)}`));
+      // OpenAI puts `"usage": null` on each chunk only when include_usage was asked.
+      const sent = body.stream_options?.include_usage === true ? chunk : chunk.replace(',"usage":null', '');
+      res.write(sent.replace('"model":"gpt-4o-mini-2024-07-18"', `"model":${JSON.stringify(model)}`));
     }
     res.end();
   }
@@ -144,6 +148,7 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
     if (model === 'fail-500')
       return sendJson(res, 500, errorBody('The server had an error while processing your request.', 'server_error', null));
     if (model === 'fail-429') return sendJson(res, 429, OPENAI_FIXTURES.rateLimit);
+    if (model === 'fail-context') return sendJson(res, 400, OPENAI_FIXTURES.contextLength);
     if (model === 'fail-400')
       return sendJson(res, 400, errorBody("Invalid value for 'messages'.", 'invalid_request_error', 'invalid_value'));
 

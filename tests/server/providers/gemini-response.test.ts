@@ -177,14 +177,15 @@ describe('Gemini stream → StreamEvents', () => {
     const parser = createGeminiStreamParser({ ...context, newId: ids() });
     expect(parser.push(events[0]!)).toEqual([
       { type: 'start', id: `chatcmpl-${responseId}`, model: 'my-gemini', created: 1_750_000_000 },
-      { type: 'text', index: 0, text: 'Why did the' },
+      // Usage comes before the chunk's parts, so a converted stream can announce it with them.
       { type: 'usage', usage: { promptTokens: 9, completionTokens: 0, cachedTokens: 0 } },
+      { type: 'text', index: 0, text: 'Why did the' },
     ]);
     expect(parser.push(events[1]!)).toEqual([{ type: 'text', index: 0, text: ' scarecrow win an award? Because he was' }]);
     expect(parser.push(events[2]!)).toEqual([
+      { type: 'usage', usage: { promptTokens: 9, completionTokens: 17 + 386, cachedTokens: 0 } },
       { type: 'text', index: 0, text: ' outstanding in his field.' },
       { type: 'finish', index: 0, reason: 'stop' },
-      { type: 'usage', usage: { promptTokens: 9, completionTokens: 17 + 386, cachedTokens: 0 } },
     ]);
   });
 
@@ -207,14 +208,15 @@ describe('Gemini stream → StreamEvents', () => {
     const parser = createGeminiStreamParser({ ...context, newId: ids() });
     const first = parser.push(events[0]!);
     expect(first.slice(1)).toEqual([
+      { type: 'usage', usage: { promptTokens: 61, completionTokens: 0, cachedTokens: 0 } },
       {
         type: 'reasoning',
         index: 0,
         text: '**Checking the weather**\n\nThe user wants the current weather in Tokyo, so I will call get_weather.\n',
       },
-      { type: 'usage', usage: { promptTokens: 61, completionTokens: 0, cachedTokens: 0 } },
     ]);
     expect(parser.push(events[1]!)).toEqual([
+      { type: 'usage', usage: { promptTokens: 61, completionTokens: 18 + 91, cachedTokens: 0 } },
       { type: 'reasoning', index: 0, text: '', signature: second.candidates[0].content.parts[0].thoughtSignature },
       {
         type: 'tool_call',
@@ -225,7 +227,6 @@ describe('Gemini stream → StreamEvents', () => {
         arguments: '{"city":"Tokyo","unit":"celsius"}',
       },
       { type: 'finish', index: 0, reason: 'tool_calls' },
-      { type: 'usage', usage: { promptTokens: 61, completionTokens: 18 + 91, cachedTokens: 0 } },
     ]);
   });
 
@@ -238,10 +239,14 @@ describe('Gemini stream → StreamEvents', () => {
       { type: 'error', message: 'API key not valid. Please pass a valid API key.' },
     ]);
     const blocked = parser.push({ event: 'message', data: raw('safety-blocked.json') });
-    expect(blocked.map((e) => e.type)).toEqual(['start', 'finish', 'usage']);
-    expect(blocked[1]).toEqual({ type: 'finish', index: 0, reason: 'content_filter' });
+    expect(blocked.map((e) => e.type)).toEqual(['start', 'usage', 'finish']);
+    expect(blocked[2]).toEqual({ type: 'finish', index: 0, reason: 'content_filter' });
     const image = createGeminiStreamParser({ ...context, newId: ids() }).push({ event: 'message', data: raw('image.json') });
-    expect(image[2]).toEqual({ type: 'text', index: 0, text: `![image](data:image/png;base64,${PNG})` });
+    expect(image[3]).toEqual({
+      type: 'text',
+      index: 0,
+      text: `![image](data:image/png;base64,${PNG})`,
+    });
   });
 });
 

@@ -203,28 +203,36 @@ export interface ClaudeSseSerializer {
 
 type OpenBlock = { kind: 'text' } | { kind: 'thinking'; signed: boolean } | { kind: 'tool'; callIndex: number };
 
-/** Claude has a single answer per message: events of other choices are left out. */
-export function createClaudeSseSerializer(opts: { id?: string; model?: string } = {}): ClaudeSseSerializer {
+/**
+ * Claude has a single answer per message: events of other choices are left out. `promptTokens` is
+ * the prompt counted locally: message_start announces it when the upstream's usage has not come yet
+ * (OpenAI and most others report usage last), and message_delta carries the upstream's figure.
+ */
+export function createClaudeSseSerializer(
+  opts: { id?: string; model?: string; promptTokens?: number } = {},
+): ClaudeSseSerializer {
   let started = false;
+  let upstream = { id: '', model: '' };
   let failed = false;
   let open: OpenBlock | null = null;
   let nextIndex = 0;
   const toolCalls = new Set<number>();
   let usage: Usage | null = null;
   let finish: FinishReason | null = null;
+  const estimated: Usage | null = opts.promptTokens ? { promptTokens: opts.promptTokens, completionTokens: 0 } : null;
 
-  const start = (id: string, model: string): string => {
+  const start = (): string => {
     if (started) return '';
     started = true;
     const message: ClaudeResponse = {
-      id: opts.id ?? (id || `msg_${Date.now().toString(36)}`),
+      id: opts.id ?? (upstream.id || `msg_${Date.now().toString(36)}`),
       type: 'message',
       role: 'assistant',
-      model: opts.model ?? model,
+      model: opts.model ?? upstream.model,
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: toClaudeUsage(usage),
+      usage: toClaudeUsage(usage ?? estimated),
     };
     return sseEvent({ type: 'message_start', message });
   };
@@ -234,7 +242,7 @@ export function createClaudeSseSerializer(opts: { id?: string; model?: string } 
     return sseEvent({ type: 'content_block_stop', index: nextIndex - 1 });
   };
   const openBlock = (block: OpenBlock, content: ClaudeResponseBlock): string => {
-    const text = start('', '') + close();
+    const text = start() + close();
     open = block;
     return text + sseEvent({ type: 'content_block_start', index: nextIndex++, content_block: content });
   };
@@ -272,7 +280,9 @@ export function createClaudeSseSerializer(opts: { id?: string; model?: string } 
       if (failed) return '';
       switch (event.type) {
         case 'start':
-          return start(event.id, event.model);
+          // message_start waits for the first content, so that a usage the upstream sent with it is announced.
+          upstream = { id: event.id, model: event.model };
+          return '';
         case 'text':
           if (event.index !== 0 || event.text === '') return '';
           return (
@@ -291,16 +301,20 @@ export function createClaudeSseSerializer(opts: { id?: string; model?: string } 
           return '';
         case 'error':
           failed = true;
-          return start('', '') + sseEvent({ type: 'error', error: { type: 'api_error', message: event.message } });
+          return start() + sseEvent({ type: 'error', error: { type: 'api_error', message: event.message } });
       }
     },
     end() {
       if (failed) return '';
       const stop = toClaudeStopReason(finish ?? (toolCalls.size > 0 ? 'tool_calls' : 'stop'));
       return (
-        start('', '') +
+        start() +
         close() +
-        sseEvent({ type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: toClaudeUsage(usage) }) +
+        sseEvent({
+          type: 'message_delta',
+          delta: { stop_reason: stop, stop_sequence: null },
+          usage: toClaudeUsage(usage ?? estimated),
+        }) +
         sseEvent({ type: 'message_stop' })
       );
     },

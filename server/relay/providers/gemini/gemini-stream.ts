@@ -88,6 +88,15 @@ export function createGeminiStreamParser(context: GeminiAnswerContext): GeminiSt
         const created = context.created ?? Math.floor(Date.now() / 1000);
         out.push({ type: 'start', id: completionId(response, newId), model: context.model, created });
       }
+      // Usage before the chunk's parts: a converted stream can announce the prompt's count with them.
+      if (response.usageMetadata) {
+        const usage = usageFromGemini(response.usageMetadata).billing;
+        const key = JSON.stringify(usage);
+        if (key !== lastUsage) {
+          lastUsage = key;
+          out.push({ type: 'usage', usage });
+        }
+      }
       for (const [position, candidate] of (response.candidates ?? []).entries()) {
         const index = candidate.index ?? position;
         const nextCall = () => {
@@ -99,14 +108,6 @@ export function createGeminiStreamParser(context: GeminiAnswerContext): GeminiSt
         finish(index, mapGeminiFinishReason(candidate.finishReason, (calls.get(index) ?? 0) > 0), out);
       }
       if (!response.candidates?.length && response.promptFeedback?.blockReason) finish(0, 'content_filter', out);
-      if (response.usageMetadata) {
-        const usage = usageFromGemini(response.usageMetadata).billing;
-        const key = JSON.stringify(usage);
-        if (key !== lastUsage) {
-          lastUsage = key;
-          out.push({ type: 'usage', usage });
-        }
-      }
       return out;
     },
   };

@@ -7,6 +7,7 @@ import { createGeminiStreamParser } from './gemini-stream.js';
 import { withInlinedImages } from './inline-images.js';
 import { sendUnlessRefused } from '../refusal.js';
 import type { GeminiResponse } from './gemini-api-types.js';
+import { geminiEmbeddingsAdapter } from './gemini-embeddings.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
@@ -18,9 +19,9 @@ export const gemini: ProviderDefinition = {
   name: 'Gemini',
   protocol: 'gemini',
   streamUsageOption: false,
-  supports: (endpoint) => endpoint === 'chat.completions',
-  target(channel, _endpoint, model, stream = false) {
-    const action = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  supports: (endpoint) => endpoint === 'chat.completions' || endpoint === 'embeddings',
+  target(channel, endpoint, model, stream = false) {
+    const action = endpoint === 'embeddings' ? 'embedContent' : stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
     return {
       url: `${baseOf(channel.base_url)}/v1beta/models/${encodeURIComponent(model)}:${action}`,
       headers: { 'x-goog-api-key': channel.key },
@@ -47,4 +48,5 @@ export const gemini: ProviderDefinition = {
     stream: (model) => createGeminiStreamParser({ model }),
     errorMessage: (text, status) => parseGeminiError(text)?.message ?? upstreamErrorMessage(text, status),
   },
+  adapters: { embeddings: geminiEmbeddingsAdapter((channel) => baseOf(channel.base_url)) },
 };

@@ -5,7 +5,7 @@ import { OptionSection } from '../operation/OptionSection';
 import { useOptions } from '../useOptions';
 import { OptionsGate } from '../operation/OptionsGate';
 
-/** Share of max_tokens given to thinking (spec section 9: 0.1 to 1). */
+/** Share of max_tokens given to thinking (0.1 to 1: below a tenth leaves thinking no room, above the whole leaves the answer none). */
 const BUDGET = { kind: 'float', min: 0.1, max: 1, hint: true } as const;
 
 export const GEMINI_FIELDS: readonly FieldSpec[] = [

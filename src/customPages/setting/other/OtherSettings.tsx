@@ -1,17 +1,12 @@
 /**
  * The other settings tab (root): the notice (markdown), personalization (system name, logo, home
- * page, about, footer, docs link) and system information (the running version and start time from
- * /api/status). The spec names no release lookup, so no update check is made.
+ * page, about, footer, docs link) and system information with the update check (VersionSection).
  */
 import { useTranslate } from 'react-admin';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Typography from '@mui/material/Typography';
-import { formatTimestamp } from '../../../resources/schema/format';
-import { useStatus } from '../../../status/status';
 import { useOptions, type OptionsState, type OptionValues } from '../useOptions';
 import { LoadedOptions, OptionField, SettingSection, useSection } from '../system/SettingSection';
 import { isHttpUrl } from '../system/systemForm';
+import { VersionSection } from './VersionSection';
 
 function NoticeSection({ options }: { options: OptionsState }) {
   const translate = useTranslate();
@@ -88,28 +83,6 @@ function PersonalizationSection({ options }: { options: OptionsState }) {
   );
 }
 
-function SystemInfo() {
-  const translate = useTranslate();
-  const { status } = useStatus();
-  const unknown = translate('settings_system.version.unknown');
-  return (
-    <Card variant="outlined" component="section" aria-label={translate('settings_system.version.title')} sx={{ mb: 2 }}>
-      <CardContent>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {translate('settings_system.version.title')}
-        </Typography>
-        <Typography>
-          {translate('settings_system.version.version')}: <span aria-label="version">{status?.version || unknown}</span>
-        </Typography>
-        <Typography>
-          {translate('settings_system.version.start_time')}:{' '}
-          <span aria-label="start_time">{formatTimestamp(status?.start_time) || unknown}</span>
-        </Typography>
-      </CardContent>
-    </Card>
-  );
-}
-
 export default function OtherSettings() {
   const options = useOptions();
   return (
@@ -117,8 +90,8 @@ export default function OtherSettings() {
       <LoadedOptions options={options}>
         <NoticeSection options={options} />
         <PersonalizationSection options={options} />
+        <VersionSection options={options} />
       </LoadedOptions>
-      <SystemInfo />
     </>
   );
 }

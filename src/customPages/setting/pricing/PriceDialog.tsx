@@ -1,6 +1,7 @@
 /**
  * Add or edit one model's price: per-request (fixed USD per call) or per-token, typed either as
- * ratios or as USD per 1M tokens, converted both ways when switching (spec section 4).
+ * ratios or as USD per 1M tokens, converted both ways when switching
+ * (USD per 1M tokens = ratio × 2).
  */
 import { useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
@@ -14,6 +15,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { builtInCompletionRatio } from '../../../../server/options/default-prices';
 import {
   completionPriceOf,
   completionRatioFromPrices,
@@ -114,10 +116,13 @@ export function PriceDialog({ initial, nameLocked, onClose, onSubmit }: Props) {
                     label={t('columns.completionRatio')}
                     value={draft.completionRatio}
                     onChange={set('completionRatio')}
+                    placeholder={String(builtInCompletionRatio(draft.name.trim()))}
                     helperText={
-                      ratio === undefined || completion === undefined
-                        ? t('completion_ratio_hint')
-                        : t('output_price_is', { price: completionPriceOf(ratio, completion) })
+                      ratio === undefined || (completion === undefined && draft.completionRatio.trim() !== '')
+                        ? t('completion_ratio_hint', { value: builtInCompletionRatio(draft.name.trim()) })
+                        : t('output_price_is', {
+                            price: completionPriceOf(ratio, completion ?? builtInCompletionRatio(draft.name.trim())),
+                          })
                     }
                   />
                 </>

@@ -18,6 +18,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import { builtInCompletionRatio } from '../../../../server/options/default-prices';
 import { displayPrices, modeOf, type PricingRow } from './pricing';
 
 type Cell = 'price' | 'ratio' | 'completionRatio';
@@ -102,6 +103,13 @@ export function PricingTable({ rows, selected, onSelect, onCell, onEdit, onDelet
                         value={row[cell]}
                         disabled={perRequest && cell !== 'price'}
                         onChange={(e) => onCell(row.name, cell, e.target.value)}
+                        // An empty completion ratio is billed at the model family's built-in one: show it.
+                        placeholder={cell === 'completionRatio' ? String(builtInCompletionRatio(row.name)) : undefined}
+                        title={
+                          cell === 'completionRatio' && row[cell] === ''
+                            ? t('builtin_completion_ratio', { value: builtInCompletionRatio(row.name) })
+                            : undefined
+                        }
                         slotProps={{
                           htmlInput: {
                             inputMode: 'decimal',

@@ -5,6 +5,8 @@
  * duplicate handling and every check of the editor. Messages are i18n keys with arguments.
  */
 
+import { builtInCompletionRatio } from '../../../../server/options/default-prices';
+
 /** One model as the editor holds it: every value as typed (strings), '' when not set. */
 export interface PricingRow {
   name: string;
@@ -157,10 +159,20 @@ export function displayPrices(row: PricingRow): { tokenPrice?: number; completio
   if (modeOf(row) === 'per_request') return {};
   const ratio = parseAmount(row.ratio);
   if (ratio === null || Number.isNaN(ratio)) return {};
-  const completion = parseAmount(row.completionRatio);
   const tokenPrice = ratioToTokenPrice(ratio);
-  if (completion === null || Number.isNaN(completion)) return { tokenPrice };
+  const completion = effectiveCompletionRatio(row);
+  if (completion === undefined) return { tokenPrice };
   return { tokenPrice, completionTokenPrice: completionPriceOf(ratio, completion) };
+}
+
+/**
+ * The completion ratio billing uses for a row: the typed one, else the built-in one of its model
+ * family (the value the pricing page shows). Undefined while the typed text is not a number.
+ */
+export function effectiveCompletionRatio(row: PricingRow): number | undefined {
+  const typed = parseAmount(row.completionRatio);
+  if (typed === null) return builtInCompletionRatio(row.name);
+  return Number.isNaN(typed) ? undefined : typed;
 }
 
 /** Rows whose name contains `search` (trimmed, case-insensitive). */

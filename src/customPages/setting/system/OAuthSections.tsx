@@ -43,7 +43,7 @@ export function OidcSection({ options }: { options: OptionsState }) {
         'oidc.user_info_endpoint': found.user_info_endpoint,
       };
     } catch (err) {
-      // A refusal by the gateway carries its reason; anything else gets the spec's message.
+      // A refusal by the gateway carries its reason; anything else (the network) gets the console's own message.
       const message = err instanceof ApiError && err.status === 200 ? err.message : 'settings_system.oidc.fetch_failed';
       notify(translate(message, { _: message }), { type: 'error' });
       return null;

@@ -1,6 +1,6 @@
 /**
  * The rules of the system and other settings tabs, free of React: which options are write-only
- * secrets, the form a section starts from, what a save sends, and the checks of spec section 5
+ * secrets, the form a section starts from, what a save sends, and the checks made before saving
  * (trailing slashes, JSON, whitelist domains, well-known URL, numbers). A check returns the i18n key
  * of its message, or null.
  */

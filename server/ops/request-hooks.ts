@@ -1,0 +1,56 @@
+/**
+ * Hooks every request passes: its id, sent back to the client and carried by each log line and log
+ * row, and the relay's request metrics, taken when the answer's connection is done with (streams
+ * included, which bypass Fastify's own response hooks).
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { wireOf } from '../http/wire.js';
+import type { Metrics } from './metrics.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the relay served with, once a channel took the call: the metrics' model and channel labels. */
+    servedBy?: { model: string; channel: number; stream: boolean };
+  }
+}
+
+/** A time-ordered id as the family writes them: yyyyMMddHHmmss plus random hex. */
+export function newRequestId(): string {
+  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  return stamp + randomBytes(6).toString('hex');
+}
+
+export function installRequestIds(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    // On the raw response, so that answers the relay writes itself carry them too.
+    reply.raw.setHeader('X-Request-Id', request.id);
+    reply.raw.setHeader('X-Oneapi-Request-Id', request.id);
+    done();
+  });
+}
+
+export function installRelayMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const format = wireOf(request);
+    if (format === 'console' || !request.routeOptions.url) return done();
+    const started = performance.now();
+    metrics.inFlight.inc({ kind: 'request' });
+    reply.raw.once('close', () => {
+      metrics.inFlight.dec({ kind: 'request' });
+      record(metrics, request, format, reply.raw.statusCode, (performance.now() - started) / 1000);
+    });
+    done();
+  });
+}
+
+function record(metrics: Metrics, request: FastifyRequest, format: string, status: number, seconds: number): void {
+  const served = request.servedBy;
+  metrics.relayRequests.inc({
+    format,
+    model: served?.model ?? '',
+    channel: served ? String(served.channel) : '',
+    status: String(status),
+  });
+  metrics.relayDuration.observe({ format, stream: served?.stream ? 'true' : 'false' }, seconds);
+}

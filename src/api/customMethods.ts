@@ -1,0 +1,39 @@
+/**
+ * The gateway's calls that are not CRUD on a resource, as custom dataProvider methods: the console's
+ * dataProvider spreads them in (`{ ...customMethods, getList, … }`), and pages call them through
+ * react-admin's data layer (`useGateway()` with react-query's useQuery / useMutation), so loading,
+ * caching and refetching work the same everywhere. Option keys are typed from the server's option
+ * registry: a misspelt key is a compile error.
+ */
+import { useDataProvider, type DataProvider } from 'react-admin';
+import type { OptionKey } from '../../server/options/registry';
+import type { UpdateCheck } from '../../server/status/schemas';
+import { api } from './client';
+
+export type { OptionKey };
+/** Options as the server stores them: strings, by key. */
+export type OptionValues = Partial<Record<OptionKey, string>>;
+
+export const customMethods = {
+  /** Every option the root may read (secrets are never sent back). */
+  async getOptions(): Promise<OptionValues> {
+    const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');
+    return Object.fromEntries(rows.map((row) => [row.key, row.value ?? '']));
+  },
+  /** Saves one option; the server checks it (and the options it depends on). */
+  async updateOption(key: OptionKey, value: string): Promise<void> {
+    await api.put('/api/option/', { key, value });
+  },
+  /** The running version against the newest release of the configured feed. */
+  checkUpdate(): Promise<UpdateCheck> {
+    return api.get<UpdateCheck>('/api/status/update');
+  },
+};
+
+export type CustomMethods = typeof customMethods;
+export type GatewayDataProvider = DataProvider & CustomMethods;
+
+/** The dataProvider with the gateway's custom methods. */
+export function useGateway(): GatewayDataProvider {
+  return useDataProvider<GatewayDataProvider>();
+}

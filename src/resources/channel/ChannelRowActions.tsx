@@ -1,0 +1,164 @@
+import { useState } from 'react';
+import { Button, IconButton, Menu, MenuItem, Stack } from '@mui/material';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import EditIcon from '@mui/icons-material/Edit';
+import { Confirm, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { Link, useLocation } from 'react-router-dom';
+import { canAccess } from '../../authProvider/canAccess';
+import { useRole } from '../schema';
+import { copyChannel, deleteChannel, quickUpdate, setTagEnabled, testChannel } from './channelApi';
+import { TagEditButton } from './TagEditDrawer';
+import {
+  CHANNEL_ENABLED,
+  CHANNEL_MANUALLY_DISABLED,
+  isTagRow,
+  splitNames,
+  type ChannelRow,
+  type ChannelTagRow,
+  type ChannelView,
+} from './types';
+
+const failed = (err: unknown) => (err instanceof Error ? err.message : 'app.error.request_failed');
+
+/** Runs one action at a time: success toast and reload, or the server's message. */
+function useAction() {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [busy, setBusy] = useState(false);
+  const run = <T,>(work: () => Promise<T>, success: (result: T) => [string, Record<string, unknown>?]) => {
+    setBusy(true);
+    work()
+      .then((result) => {
+        const [message, messageArgs] = success(result);
+        notify(message, { type: 'success', messageArgs });
+        refresh();
+      })
+      .catch((err: unknown) => notify(failed(err), { type: 'error' }))
+      .finally(() => setBusy(false));
+  };
+  return { busy, run };
+}
+
+/** Test with the channel's test model, or pick one of its models from the menu. */
+function TestButton({ channel, busy, run }: { channel: ChannelView } & ReturnType<typeof useAction>) {
+  const translate = useTranslate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const test = (model?: string) => {
+    setAnchor(null);
+    run(
+      () => testChannel(channel.id, model),
+      (seconds) => ['resources.channel.notification.tested', { name: channel.name, time: seconds.toFixed(2) }],
+    );
+  };
+  const models = splitNames(channel.models);
+  return (
+    <Stack direction="row" spacing={0}>
+      <Button size="small" disabled={busy} onClick={() => test()}>
+        {translate('resources.channel.actions.test')}
+      </Button>
+      <IconButton
+        size="small"
+        disabled={busy || models.length === 0}
+        aria-label={translate('resources.channel.actions.test_model')}
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
+        <ArrowDropDownIcon fontSize="small" />
+      </IconButton>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+        {models.map((model) => (
+          <MenuItem key={model} dense onClick={() => test(model)}>
+            {model}
+          </MenuItem>
+        ))}
+      </Menu>
+    </Stack>
+  );
+}
+
+function ChannelActions({ channel }: { channel: ChannelView }) {
+  const translate = useTranslate();
+  const role = useRole();
+  const location = useLocation();
+  const action = useAction();
+  const { busy, run } = action;
+  const [confirming, setConfirming] = useState(false);
+  const may = (name: string) => canAccess(role, { resource: 'channel', action: name });
+  const enabled = channel.status === CHANNEL_ENABLED;
+  const toggle = () =>
+    run(
+      () => quickUpdate({ id: channel.id, status: enabled ? CHANNEL_MANUALLY_DISABLED : CHANNEL_ENABLED }),
+      () => ['resources.channel.notification.updated'],
+    );
+  const copy = () =>
+    run(
+      () => copyChannel(channel.id),
+      () => ['resources.channel.notification.copied'],
+    );
+  const remove = () => {
+    setConfirming(false);
+    run(
+      () => deleteChannel(channel.id),
+      () => ['resources.channel.notification.deleted'],
+    );
+  };
+  return (
+    <Stack direction="row" spacing={0.5} alignItems="center" flexWrap="wrap" useFlexGap>
+      <TestButton channel={channel} {...action} />
+      <Button size="small" color={enabled ? 'warning' : 'success'} disabled={busy} onClick={toggle}>
+        {translate(enabled ? 'resources.channel.actions.disable' : 'resources.channel.actions.enable')}
+      </Button>
+      <Button
+        size="small"
+        startIcon={<EditIcon />}
+        component={Link}
+        to={{ pathname: `/channel/edit/${channel.id}`, search: location.search }}
+        disabled={!may('edit')}
+      >
+        {translate('ra.action.edit')}
+      </Button>
+      <Button size="small" disabled={busy || !may('copy')} onClick={copy}>
+        {translate('resources.channel.actions.copy')}
+      </Button>
+      <Button size="small" color="error" disabled={busy || !may('delete')} onClick={() => setConfirming(true)}>
+        {translate('ra.action.delete')}
+      </Button>
+      <Confirm
+        isOpen={confirming}
+        title="resources.channel.confirm.delete_title"
+        content="resources.channel.confirm.delete_content"
+        translateOptions={{ name: channel.name }}
+        onConfirm={remove}
+        onClose={() => setConfirming(false)}
+      />
+    </Stack>
+  );
+}
+
+function TagActions({ row }: { row: ChannelTagRow }) {
+  const translate = useTranslate();
+  const role = useRole();
+  const { busy, run } = useAction();
+  const setAll = (enabled: boolean) =>
+    run(
+      () => setTagEnabled(row.tag, enabled),
+      (count) => ['resources.channel.notification.tag_status', { count }],
+    );
+  return (
+    <Stack direction="row" spacing={0.5} alignItems="center" flexWrap="wrap" useFlexGap>
+      <Button size="small" color="success" disabled={busy} onClick={() => setAll(true)}>
+        {translate('resources.channel.actions.enable_tag')}
+      </Button>
+      <Button size="small" color="warning" disabled={busy} onClick={() => setAll(false)}>
+        {translate('resources.channel.actions.disable_tag')}
+      </Button>
+      <TagEditButton row={row} disabled={!canAccess(role, { resource: 'channel', action: 'tag_edit' })} />
+    </Stack>
+  );
+}
+
+/** The last column: a channel's actions, or a tag's. */
+export function ChannelRowActions() {
+  const record = useRecordContext<ChannelRow>();
+  if (!record) return null;
+  return isTagRow(record) ? <TagActions row={record} /> : <ChannelActions channel={record} />;
+}

@@ -1,0 +1,151 @@
+import { useEffect, useState } from 'react';
+import { Box, Button, Stack, TextField } from '@mui/material';
+import { useInput, useNotify, useTranslate } from 'react-admin';
+import { useFormContext } from 'react-hook-form';
+import { useChoices, type FieldSchema } from '../schema';
+import { fetchModelsFor, fetchModelsOf, groupNames, knownModels, loadTypeModels, storedTypeModels } from './channelApi';
+import { ChipsField, validationText } from './ChipsField';
+import { cleanBaseUrl, type ChannelFormValues, type FormMode } from './channelForm';
+
+/** The group list (GET /api/group/), loaded once and shared with the other screens using `groups`. */
+export const GROUP_FIELD: FieldSchema = {
+  source: 'group',
+  type: 'select',
+  choices: { key: 'groups', load: async () => (await groupNames()).map((name) => ({ id: name, name })) },
+};
+
+export function useGroupNames(): string[] {
+  return useChoices(GROUP_FIELD).choices.map((c) => String(c.id));
+}
+
+/** Model suggestions: every model some channel serves, and each type's provider models. */
+export function useModelCatalog(): { known: string[]; byType: Record<string, string[]> } {
+  const [known, setKnown] = useState<string[]>([]);
+  const [byType, setByType] = useState<Record<string, string[]>>(storedTypeModels);
+  useEffect(() => {
+    let live = true;
+    knownModels()
+      .then((models) => live && setKnown(models))
+      .catch(() => undefined);
+    loadTypeModels()
+      .then((models) => live && setByType(models))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { known, byType };
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : 'app.error.request_failed');
+
+/**
+ * The channel's models as chips (free entry allowed), with helpers to fill them: the type's
+ * provider models, the upstream's own list, custom names, or clear all.
+ */
+export function ModelsInput({ mode, type }: { mode: FormMode; type: number }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { field, fieldState } = useInput({ source: 'models' });
+  const { getValues } = useFormContext<ChannelFormValues>();
+  const { known, byType } = useModelCatalog();
+  const [custom, setCustom] = useState('');
+  const [fetching, setFetching] = useState(false);
+  const models = Array.isArray(field.value) ? (field.value as string[]) : [];
+  const typeModels = byType[String(type)] ?? [];
+  const set = (next: string[]) => field.onChange([...new Set(next)]);
+
+  const fetchUpstream = () => {
+    const values = getValues();
+    let request: Promise<string[]>;
+    if (mode === 'edit' && values.id !== undefined) {
+      request = fetchModelsOf(values.id);
+    } else {
+      const key = (values.key ?? '').split('\n')[0]?.trim() ?? '';
+      if (key === '') {
+        notify('resources.channel.validation.key_required', { type: 'error' });
+        return;
+      }
+      request = fetchModelsFor({ base_url: cleanBaseUrl(values.base_url), type: Number(values.type), key });
+    }
+    setFetching(true);
+    request
+      .then((fetched) => {
+        set([...models, ...fetched]);
+        notify('resources.channel.notification.models_fetched', { type: 'success', messageArgs: { count: fetched.length } });
+      })
+      .catch((err: unknown) =>
+        notify('resources.channel.notification.models_fetch_failed', {
+          type: 'error',
+          messageArgs: { message: translate(errorText(err)) },
+        }),
+      )
+      .finally(() => setFetching(false));
+  };
+
+  const addCustom = () => {
+    const names = [
+      ...new Set(
+        custom
+          .split(',')
+          .map((m) => m.trim())
+          .filter((m) => m !== ''),
+      ),
+    ];
+    if (names.length === 0) return;
+    const fresh = names.filter((m) => !models.includes(m));
+    if (fresh.length < names.length) notify('resources.channel.notification.models_exist', { type: 'warning' });
+    set([...models, ...fresh]);
+    setCustom('');
+  };
+
+  const message = validationText(translate, fieldState.error?.message);
+  return (
+    <Box sx={{ width: '100%' }}>
+      <ChipsField
+        label={translate('resources.channel.fields.models')}
+        value={models}
+        onChange={set}
+        onBlur={field.onBlur}
+        options={[...typeModels, ...known]}
+        freeSolo
+        error={!!message}
+        helperText={message ?? translate('resources.channel.helper.models')}
+      />
+      <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap sx={{ my: 1 }}>
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={typeModels.length === 0}
+          onClick={() => set([...models, ...typeModels])}
+        >
+          {translate('resources.channel.actions.fill_type_models')}
+        </Button>
+        <Button size="small" variant="outlined" disabled={fetching} onClick={fetchUpstream}>
+          {translate('resources.channel.actions.fetch_models')}
+        </Button>
+        <Button size="small" color="warning" onClick={() => set([])}>
+          {translate('resources.channel.actions.clear_models')}
+        </Button>
+      </Stack>
+      <Stack direction="row" spacing={1} alignItems="center">
+        <TextField
+          size="small"
+          fullWidth
+          value={custom}
+          onChange={(e) => setCustom(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              addCustom();
+            }
+          }}
+          label={translate('resources.channel.fields.custom_models')}
+        />
+        <Button size="small" variant="outlined" onClick={addCustom}>
+          {translate('resources.channel.actions.add_models')}
+        </Button>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * The create / edit form of a channel as plain functions: the form's values from a record, the
+ * checks of spec section 5, and the body the API expects (models and groups as comma strings).
+ */
+import type { CreateChannelBody, UpdateChannelBody } from '../../../server/channels/schemas';
+import { baseUrlRequired, XUNFEI_DEFAULT_VERSION, XUNFEI_TYPE } from '../../../server/channels/types';
+import { isChannelType, PRIORITY_MIN, splitNames, type ChannelView } from './types';
+
+export type FormMode = 'create' | 'edit';
+
+export interface ChannelFormValues {
+  id?: number;
+  type: number;
+  name: string;
+  key: string;
+  /** Create only: one channel per line of `key`. */
+  batch: boolean;
+  base_url: string;
+  other: string;
+  openai_organization: string;
+  models: string[];
+  group: string[];
+  model_mapping: string;
+  status_code_mapping: string;
+  param_override: string;
+  setting: string;
+  test_model: string;
+  priority: number | string | null;
+  weight: number | string | null;
+  auto_ban: boolean;
+  tag: string;
+}
+
+/** Types with an extra `other` field, and what it means for them. */
+export const OTHER_FIELD: Partial<Record<number, { label: string; placeholder?: string }>> = {
+  3: { label: 'azure', placeholder: '2024-10-21' },
+  18: { label: 'xunfei', placeholder: XUNFEI_DEFAULT_VERSION },
+  21: { label: 'knowledge' },
+  39: { label: 'cloudflare' },
+  41: { label: 'vertex', placeholder: 'us-central1' },
+  49: { label: 'coze' },
+};
+
+/** Types whose key has a special format, explained under the key input. */
+export const KEY_FORMAT_TYPES = [15, 18, 21, 22, 23, 33, 41] as const;
+
+/** Types that take an OpenAI organization id. */
+export const OPENAI_TYPES = [1];
+
+const V1_SUFFIX = /\/v1$/i;
+
+export function emptyValues(): ChannelFormValues {
+  return {
+    type: 1,
+    name: '',
+    key: '',
+    batch: false,
+    base_url: '',
+    other: '',
+    openai_organization: '',
+    models: [],
+    group: ['default'],
+    model_mapping: '',
+    status_code_mapping: '',
+    param_override: '',
+    setting: '',
+    test_model: '',
+    priority: 0,
+    weight: 0,
+    auto_ban: true,
+    tag: '',
+  };
+}
+
+export function toFormValues(record: ChannelView): ChannelFormValues {
+  return {
+    ...emptyValues(),
+    id: record.id,
+    type: record.type,
+    name: record.name,
+    base_url: record.base_url ?? '',
+    other: record.other ?? '',
+    openai_organization: record.openai_organization ?? '',
+    models: splitNames(record.models),
+    group: splitNames(record.group),
+    model_mapping: record.model_mapping ?? '',
+    status_code_mapping: record.status_code_mapping ?? '',
+    param_override: record.param_override ?? '',
+    setting: record.setting ?? '',
+    test_model: record.test_model ?? '',
+    priority: record.priority,
+    weight: record.weight,
+    auto_ban: record.auto_ban !== 0,
+    tag: record.tag ?? '',
+  };
+}
+
+const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value).trim());
+
+/** Trailing slashes go (spec 5). */
+export function cleanBaseUrl(value: unknown): string {
+  return text(value).replace(/\/+$/, '');
+}
+
+/** A base URL ending in /v1 is usually a mistake: the gateway appends the path itself. */
+export function endsWithV1(value: unknown): boolean {
+  return V1_SUFFIX.test(cleanBaseUrl(value));
+}
+
+function isJsonObject(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+const JSON_FIELDS = ['model_mapping', 'status_code_mapping', 'param_override', 'setting'] as const;
+
+/** An integer from a number input; undefined when blank; NaN when not an integer. */
+function integerOf(value: unknown): number | undefined {
+  if (text(value) === '') return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) ? n : Number.NaN;
+}
+
+/** Field → i18n key of its message; empty when the form may be saved. */
+export function validateChannel(values: Partial<ChannelFormValues>, mode: FormMode): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const v = 'resources.channel.validation.';
+  if (text(values.name) === '') errors.name = `${v}name_and_key`;
+  if (mode === 'create' && text(values.key) === '') errors.key = `${v}name_and_key`;
+  if (!values.models || values.models.length === 0) errors.models = `${v}models`;
+  const type = Number(values.type ?? 1);
+  const baseUrl = cleanBaseUrl(values.base_url);
+  if (baseUrl === '' && isChannelType(type) && baseUrlRequired(type)) errors.base_url = `${v}base_url_required`;
+  else if (baseUrl !== '' && !/^https?:\/\/[^\s/]+/i.test(baseUrl)) errors.base_url = `${v}base_url_format`;
+  for (const field of JSON_FIELDS) {
+    const value = text(values[field]);
+    if (value !== '' && !isJsonObject(value)) errors[field] = `${v}${field}_json`;
+  }
+  const priority = integerOf(values.priority);
+  if (priority !== undefined && Number.isNaN(priority)) errors.priority = `${v}priority_integer`;
+  else if (priority !== undefined && priority < PRIORITY_MIN) errors.priority = `${v}priority_min`;
+  const weight = integerOf(values.weight);
+  if (weight !== undefined && Number.isNaN(weight)) errors.weight = `${v}weight_integer`;
+  return errors;
+}
+
+type ChannelBody = CreateChannelBody & Partial<Pick<UpdateChannelBody, 'id'>>;
+
+/**
+ * The body of POST /api/channel/ (create) or PUT /api/channel/ (edit). On edit an empty key is
+ * left out, which keeps the stored one; empty priority or weight is left out too.
+ */
+export function toChannelBody(values: ChannelFormValues, mode: FormMode): ChannelBody {
+  const type = Number(values.type);
+  let other = text(values.other);
+  if (type === XUNFEI_TYPE && other === '') other = XUNFEI_DEFAULT_VERSION;
+  const body: ChannelBody = {
+    type,
+    name: text(values.name),
+    base_url: cleanBaseUrl(values.base_url),
+    other: OTHER_FIELD[type] ? other : '',
+    openai_organization: OPENAI_TYPES.includes(type) ? text(values.openai_organization) : '',
+    models: values.models
+      .map((m) => m.trim())
+      .filter((m) => m !== '')
+      .join(','),
+    group: values.group.join(','),
+    model_mapping: text(values.model_mapping),
+    status_code_mapping: text(values.status_code_mapping),
+    param_override: text(values.param_override),
+    setting: text(values.setting),
+    test_model: text(values.test_model),
+    auto_ban: values.auto_ban ? 1 : 0,
+    tag: text(values.tag),
+  };
+  const priority = integerOf(values.priority);
+  if (priority !== undefined) body.priority = priority;
+  const weight = integerOf(values.weight);
+  if (weight !== undefined) body.weight = Math.max(0, weight);
+  const key = text(values.key);
+  if (mode === 'create') {
+    body.key = key;
+    if (values.batch) body.mode = 'batch';
+  } else {
+    if (values.id !== undefined) body.id = values.id;
+    if (key !== '') body.key = key;
+  }
+  return body;
+}

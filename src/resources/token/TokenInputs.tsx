@@ -1,0 +1,149 @@
+/**
+ * The token form's own inputs (the schema's `input` slots): name, quota with presets (or
+ * unlimited), expiry with shortcuts, model limits, allowed IPs, group, and the batch count.
+ */
+import { Typography } from '@mui/material';
+import { AutocompleteArrayInput, BooleanInput, TextInput, useTranslate } from 'react-admin';
+import { useWatch } from 'react-hook-form';
+import { api } from '../../api/client';
+import { useChoices, type FieldSchema } from '../schema';
+import { CountInput, CurrentValueSelectInput, PresetChips, QuotaInput, withCurrent } from '../shared/inputs';
+import {
+  COUNT_PRESETS,
+  EXPIRY_SHORTCUTS,
+  expiryFromNow,
+  formatExpiry,
+  QUOTA_PRESETS,
+  validateCount,
+  validateExpiry,
+  validateName,
+  validateQuota,
+} from './tokenForm';
+import type { UserGroups } from './types';
+
+const label = (source: string) => `resources.token.fields.${source}`;
+
+/** Model names the person may limit a token to (GET /api/user/models), loaded once. */
+const modelsField: FieldSchema = {
+  source: 'model_limits',
+  type: 'select',
+  choices: {
+    key: 'token_models',
+    load: async () => (await api.get<string[]>('/api/user/models')).map((name) => ({ id: name, name })),
+  },
+};
+
+/** The groups the person may use (GET /api/user/self/groups) with their description and ratio. */
+const groupField: FieldSchema = {
+  source: 'group',
+  type: 'select',
+  choices: {
+    key: 'token_groups',
+    load: async () =>
+      Object.entries(await api.get<UserGroups>('/api/user/self/groups')).map(([name, { desc, ratio }]) => ({
+        id: name,
+        name: `${desc ? `${name} · ${desc}` : name} (×${ratio})`,
+      })),
+  },
+};
+
+function splitModels(value: unknown): string[] {
+  return typeof value === 'string' && value ? value.split(',').filter(Boolean) : [];
+}
+
+/** Remaining quota with presets, and the unlimited switch that turns it off. */
+export function QuotaInputs() {
+  const unlimited = Boolean(useWatch({ name: 'unlimited_quota' }));
+  return (
+    <>
+      <QuotaInput
+        source="remain_quota"
+        label={label('remain_quota')}
+        helper="resources.token.helper.quota"
+        presets={QUOTA_PRESETS}
+        validate={validateQuota}
+        disabled={unlimited}
+      />
+      <BooleanInput source="unlimited_quota" label={label('unlimited_quota')} />
+    </>
+  );
+}
+
+export function ExpiryInput() {
+  const translate = useTranslate();
+  return (
+    <>
+      <TextInput
+        source="expired_time"
+        label={label('expired_time')}
+        validate={validateExpiry}
+        format={(value: unknown) => (typeof value === 'number' ? formatExpiry(value) : String(value ?? ''))}
+        parse={(value: string) => value}
+        helperText="resources.token.helper.expiry"
+      />
+      <PresetChips
+        source="expired_time"
+        presets={EXPIRY_SHORTCUTS}
+        label={({ key }) => translate(`resources.token.expiry.${key}`)}
+        value={({ seconds }) => expiryFromNow(seconds)}
+      />
+    </>
+  );
+}
+
+/** The model-limit switch and the models the token is limited to. */
+export function ModelLimitInputs() {
+  const enabled = Boolean(useWatch({ name: 'model_limits_enabled' }));
+  const current = splitModels(useWatch({ name: 'model_limits' }));
+  const { choices, isPending } = useChoices(modelsField);
+  return (
+    <>
+      <BooleanInput source="model_limits_enabled" label={label('model_limits_enabled')} />
+      <AutocompleteArrayInput
+        source="model_limits"
+        label={label('model_limits')}
+        choices={withCurrent(choices, current)}
+        isPending={isPending}
+        disabled={!enabled}
+        format={splitModels}
+        parse={(value: unknown) => (Array.isArray(value) ? value.join(',') : '')}
+        translateChoice={false}
+      />
+    </>
+  );
+}
+
+export function NameInput() {
+  return <TextInput source="name" label={label('name')} validate={validateName} fullWidth />;
+}
+
+export function AllowIpsInput() {
+  return (
+    <TextInput
+      source="allow_ips"
+      label={label('allow_ips')}
+      multiline
+      minRows={2}
+      fullWidth
+      parse={(value: string) => value}
+      helperText="resources.token.helper.allow_ips"
+    />
+  );
+}
+
+export function GroupInput() {
+  return <CurrentValueSelectInput field={groupField} label={label('group')} emptyText="resources.token.helper.group_default" />;
+}
+
+/** How many tokens to make at once, on create. */
+export function BatchCountInput() {
+  const translate = useTranslate();
+  return (
+    <>
+      <CountInput resource="token" presets={COUNT_PRESETS} validate={validateCount} />
+      <Typography variant="body2" color="text.secondary">
+        {translate('resources.token.helper.batch')}
+      </Typography>
+    </>
+  );
+}

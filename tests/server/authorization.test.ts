@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupRoot, startTestGateway, type ApiClient, type ApiResponse, type TestGateway } from '../helpers/gateway.js';
+import { loginAs, PASSWORD } from '../helpers/users.js';
+
+type Level = 'public' | 'user' | 'admin' | 'root';
+const LEVELS: Level[] = ['public', 'user', 'admin', 'root'];
+
+/**
+ * Who may call each console API route. A route missing here fails the first test, so a new route
+ * cannot ship without a decision about who may call it.
+ */
+const RULES: Record<string, Level> = {
+  // public
+  'GET /api/user/logout': 'public',
+  'GET /api/notice': 'public',
+  'GET /api/about': 'public',
+  'GET /api/home_page_content': 'public',
+  'GET /api/setup': 'public',
+  'POST /api/setup': 'public',
+  'POST /api/user/login': 'public',
+  'POST /api/user/register': 'public',
+  'GET /api/verification': 'public',
+  'GET /api/reset_password': 'public',
+  'POST /api/user/reset': 'public',
+  'GET /api/oauth/state': 'public',
+  'GET /api/oauth/github': 'public',
+  'GET /api/oauth/oidc': 'public',
+  'GET /api/oauth/linuxdo': 'public',
+  'GET /api/oauth/wechat': 'public',
+  'GET /api/oauth/telegram/login': 'public',
+  'GET /api/user/epay/notify': 'public',
+  'POST /api/user/epay/notify': 'public',
+  'GET /api/pricing': 'public',
+  'GET /api/status': 'public',
+  'GET /api/status/update': 'root',
+  // user
+  'GET /api/oauth/email/bind': 'user',
+  'GET /api/oauth/wechat/bind': 'user',
+  'GET /api/oauth/telegram/bind': 'user',
+  'GET /api/user/self': 'user',
+  'PUT /api/user/self': 'user',
+  'DELETE /api/user/self': 'user',
+  'GET /api/user/token': 'user',
+  'GET /api/user/aff': 'user',
+  'POST /api/user/aff_transfer': 'user',
+  'PUT /api/user/setting': 'user',
+  'GET /api/user/models': 'user',
+  'GET /api/user/self/groups': 'user',
+  'GET /api/token/': 'user',
+  'GET /api/token': 'user',
+  'GET /api/token/query': 'user',
+  'GET /api/token/search': 'user',
+  'GET /api/token/newSearch': 'user',
+  'GET /api/token/:id': 'user',
+  'GET /api/token/new/:id': 'user',
+  'POST /api/token/:id/key': 'user',
+  'POST /api/token/new/:id/key': 'user',
+  'POST /api/token/keys': 'user',
+  'POST /api/token/': 'user',
+  'POST /api/token': 'user',
+  'PUT /api/token/': 'user',
+  'PUT /api/token': 'user',
+  'PUT /api/token/new/': 'user',
+  'PUT /api/token/new': 'user',
+  'DELETE /api/token/:id/': 'user',
+  'DELETE /api/token/:id': 'user',
+  'DELETE /api/token/new/:id/': 'user',
+  'DELETE /api/token/new/:id': 'user',
+  'GET /api/log/self/': 'user',
+  'GET /api/log/self': 'user',
+  'GET /api/log/self/stat': 'user',
+  'GET /api/log/self/stat/': 'user',
+  'GET /api/log/extend/:id': 'user',
+  'GET /api/data/self': 'user',
+  'GET /api/data/self/': 'user',
+  'GET /api/mj/self': 'user',
+  'GET /api/mj/self/': 'user',
+  'GET /api/task/self': 'user',
+  'GET /api/task/self/': 'user',
+  'POST /api/user/topup': 'user',
+  'POST /api/user/amount': 'user',
+  'POST /api/user/pay': 'user',
+  // admin
+  'GET /api/user/': 'admin',
+  'GET /api/user/search': 'admin',
+  'GET /api/user/query': 'admin',
+  'GET /api/user/:id': 'admin',
+  'POST /api/user/': 'admin',
+  'PUT /api/user/': 'admin',
+  'POST /api/user/manage': 'admin',
+  'DELETE /api/user/:id': 'admin',
+  'GET /api/group/': 'admin',
+  'GET /api/channel/': 'admin',
+  'GET /api/channel/search': 'admin',
+  'GET /api/channel/new/search': 'admin',
+  'GET /api/channel/models_enabled': 'admin',
+  'GET /api/channel/modelNames': 'admin',
+  'GET /api/channel/models': 'admin',
+  'GET /api/models': 'admin',
+  'GET /api/channel/:id': 'admin',
+  'POST /api/channel/': 'admin',
+  'PUT /api/channel/': 'admin',
+  'POST /api/channel/fix': 'admin',
+  'POST /api/channel/tag/enabled': 'admin',
+  'POST /api/channel/tag/disabled': 'admin',
+  'GET /api/channel/test/:id': 'admin',
+  'GET /api/channel/test': 'admin',
+  'GET /api/channel/update_balance/:id': 'admin',
+  'GET /api/channel/update_balance/:id/': 'admin',
+  'GET /api/channel/update_balance': 'admin',
+  'GET /api/channel/fetch_models/:id': 'admin',
+  'POST /api/channel/fetch_models': 'admin',
+  'GET /api/log/': 'admin',
+  'GET /api/log': 'admin',
+  'GET /api/log/new/': 'admin',
+  'GET /api/log/new': 'admin',
+  'GET /api/log/stat': 'admin',
+  'GET /api/log/stat/': 'admin',
+  'GET /api/log/new/stat': 'admin',
+  'GET /api/log/new/stat/': 'admin',
+  'GET /api/data/channelUseData': 'admin',
+  'GET /api/data/channelUseData/': 'admin',
+  'GET /api/data/': 'admin',
+  'GET /api/data': 'admin',
+  'GET /api/mj': 'admin',
+  'GET /api/mj/': 'admin',
+  'GET /api/task': 'admin',
+  'GET /api/task/': 'admin',
+  'GET /api/redemption/': 'admin',
+  'GET /api/redemption': 'admin',
+  'GET /api/redemption/search': 'admin',
+  'GET /api/redemption/:id': 'admin',
+  'POST /api/redemption/': 'admin',
+  'PUT /api/redemption/': 'admin',
+  'POST /api/redemption': 'admin',
+  'PUT /api/redemption': 'admin',
+  'DELETE /api/redemption/:id/': 'admin',
+  'DELETE /api/redemption/:id': 'admin',
+  // root
+  'GET /api/option/': 'root',
+  'PUT /api/option/': 'root',
+  'POST /api/option/rest_model_ratio': 'root',
+  'POST /api/option/oidc_discovery': 'root',
+  'POST /api/channel/copy/:id': 'root',
+  'DELETE /api/channel/:id': 'root',
+  'DELETE /api/channel/:id/': 'root',
+  'DELETE /api/channel/disabled': 'root',
+  'POST /api/channel/batch': 'root',
+  'POST /api/channel/batch/tag': 'root',
+  'PUT /api/channel/tag': 'root',
+  'DELETE /api/log/': 'root',
+  'DELETE /api/log': 'root',
+};
+
+/** Calls whose success would end the caller's session or account: checked on a disposable user. */
+const ENDS_SESSION = new Set(['GET /api/user/logout', 'DELETE /api/user/self']);
+
+const refusedForAuth = (res: ApiResponse): boolean =>
+  res.status === 401 || res.status === 403 || (res.body?.success === false && String(res.body?.code ?? '').startsWith('auth.'));
+
+describe('authorization of every console API route', () => {
+  let tg: TestGateway;
+  let clients: Record<Exclude<Level, 'public'> | 'anonymous', ApiClient>;
+  let bob: ApiClient;
+  beforeAll(async () => {
+    tg = await startTestGateway('sqlite');
+    const root = await setupRoot(tg);
+    for (const username of ['alice', 'bob', 'ada', 'dora']) {
+      const res = await root.post('/api/user/', { username, password: PASSWORD, display_name: username });
+      expect(res.body.success, res.body.message).toBe(true);
+    }
+    const ada = (await root.get('/api/user/search?keyword=ada')).body.data.items[0].id;
+    expect((await root.post('/api/user/manage', { id: ada, action: 'promote' })).body.success).toBe(true);
+    clients = { anonymous: tg.client(), user: await loginAs(tg, 'alice'), admin: await loginAs(tg, 'ada'), root };
+    bob = await loginAs(tg, 'bob');
+  });
+  afterAll(async () => tg?.close());
+
+  const apiRoutes = () => tg.gateway.routes.filter((r) => r.url.startsWith('/api/')).map((r) => `${r.method} ${r.url}`);
+
+  it('has a rule for every route, and no rule for a route that is gone', () => {
+    const routes = apiRoutes();
+    expect(
+      routes.filter((r) => !(r in RULES)),
+      'routes without a rule',
+    ).toEqual([]);
+    expect(
+      Object.keys(RULES).filter((r) => !routes.includes(r)),
+      'rules without a route',
+    ).toEqual([]);
+  });
+
+  it('refuses every caller below the rule before doing anything, and lets every caller at or above it through', async () => {
+    const failures: string[] = [];
+    for (const route of apiRoutes()) {
+      const [method, url] = route.split(' ') as [string, string];
+      const path = url.replace(/:id/g, '999999');
+      const needed = LEVELS.indexOf(RULES[route]!);
+      for (const [name, client] of Object.entries(clients)) {
+        const rank = name === 'anonymous' ? 0 : LEVELS.indexOf(name as Level);
+        if (rank >= needed && ENDS_SESSION.has(route)) continue;
+        const res = await client.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
+        const refused = refusedForAuth(res);
+        if (refused !== rank < needed)
+          failures.push(`${route} as ${name}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets a user end only their own session and account', async () => {
+    const dora = await loginAs(tg, 'dora');
+    expect(refusedForAuth(await dora.get('/api/user/logout'))).toBe(false);
+    expect(refusedForAuth(await dora.get('/api/user/self'))).toBe(true);
+    const again = await loginAs(tg, 'dora');
+    expect(refusedForAuth(await again.delete('/api/user/self'))).toBe(false);
+    expect((await tg.client().login('dora', PASSWORD)).body.success).toBe(false);
+    expect((await clients.user.get('/api/user/self')).body.success).toBe(true);
+  });
+
+  it("refuses another user's tokens and log details as if they did not exist", async () => {
+    const alice = clients.user;
+    const created = await alice.post('/api/token/', { name: 'mine', remain_quota: 1000, expired_time: -1 });
+    expect(created.body.success, created.body.message).toBe(true);
+    const list = await alice.get('/api/token/');
+    const token = list.body.data.items.find((t: any) => t.name === 'mine');
+    const id = token.id;
+    for (const res of [
+      await bob.get(`/api/token/${id}`),
+      await bob.post(`/api/token/${id}/key`),
+      await bob.put('/api/token/', { ...token, name: 'stolen' }),
+      await bob.delete(`/api/token/${id}`),
+    ]) {
+      expect(res.body.success, JSON.stringify(res.body)).toBe(false);
+      expect(JSON.stringify(res.body)).not.toContain('mine');
+    }
+    const after = await alice.get(`/api/token/${id}`);
+    expect(after.body.data).toMatchObject({ id, name: 'mine' });
+    const codes = await clients.root.post('/api/redemption/', { name: 'gift', quota: 100, count: 1 });
+    expect((await bob.post('/api/user/topup', { key: codes.body.data[0] })).body.success).toBe(true);
+    const logs = (await clients.root.get('/api/log/?p=1&page_size=100')).body.data.items as Array<{
+      id: number;
+      user_id: number;
+    }>;
+    const aliceId = alice.userId;
+    const foreign = logs.find((l) => l.user_id !== aliceId);
+    expect(foreign, 'a log row of another user').toBeDefined();
+    expect((await alice.get(`/api/log/extend/${foreign!.id}`)).body.success).toBe(false);
+  });
+});
