@@ -68,7 +68,7 @@ function listed(me: User, user: User): PublicUserView {
     wechat_id: '',
     telegram_id: '',
     linux_do_id: '',
-    setting: null,
+    setting: '',
   };
 }
 
