@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { currentUser, requireAdmin } from '../auth/guard.js';
 import { hashPassword } from '../auth/password.js';
+import { sessionClaim, startSession } from '../auth/session.js';
 import { ROLE_USER, USER_ENABLED } from '../auth/roles.js';
 import { creditUser, setUserQuota } from '../billing/ledger.js';
 import { nowSeconds } from '../db/index.js';
@@ -158,7 +159,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
   app.put(
     '/api/user/',
     { onRequest: requireAdmin, schema: { body: UpdateUserBody, response: { 200: Envelope(PublicUser) } } },
-    async (request) => {
+    async (request, reply) => {
       const me = currentUser(request);
       const body = request.body;
       // Input checks (and the slow hash) before any database work.
@@ -216,7 +217,10 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
         });
       });
       publishUserChange(app.ctx.bus, body.id);
-      return ok(toPublicUser(await target(body.id)), '用户信息更新成功！');
+      const after = await target(body.id);
+      // An admin who set their own password keeps this browser's session, as on the personal page.
+      if (passwordHash && body.id === me.id && sessionClaim(request) !== null) startSession(request, reply, after);
+      return ok(toPublicUser(after), '用户信息更新成功！');
     },
   );
 

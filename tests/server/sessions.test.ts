@@ -79,6 +79,14 @@ await forEachDatabase('sessions end', (kind) => {
     await expectAlive(await loginAs(f.tg, username, 'admin-set-77'));
   });
 
+  it('an admin setting their own password keeps this session and ends the others', async () => {
+    const other = await loginAs(f.tg, (await f.row(f.admin2.userId!)).username);
+    const res = await f.admin2.put('/api/user/', { id: f.admin2.userId, password: 'own-new-pass-1' });
+    expect(res.body.success, res.body.message).toBe(true);
+    await expectAlive(f.admin2);
+    await expectEnded(other);
+  });
+
   it('a ban ends the sessions; lifting it revives none of them', async () => {
     const { id, username, client } = await f.newUser();
     expect((await f.admin.post('/api/user/manage', { id, action: 'disable' })).body.success).toBe(true);
