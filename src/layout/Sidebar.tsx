@@ -13,7 +13,7 @@ import {
 import ChatIcon from '@mui/icons-material/Chat';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import { useTranslate } from 'react-admin';
+import { useGetResourceLabel, useTranslate } from 'react-admin';
 import { Link, useLocation } from 'react-router-dom';
 import { SIDEBAR_CLOSED_WIDTH, SIDEBAR_WIDTH } from '../theme';
 import { storedFlags, visibleMenu } from './menu';
@@ -74,6 +74,7 @@ export function MenuList({
   onNavigate?: () => void;
 }) {
   const translate = useTranslate();
+  const resourceLabel = useGetResourceLabel();
   const { pathname } = useLocation();
   const isSelected = (path: string) => pathname === path || pathname.startsWith(`${path}/`);
   return (
@@ -89,7 +90,7 @@ export function MenuList({
             <SidebarLink
               key={item.key}
               path={item.path}
-              label={translate(`app.sidebar.${item.key}`)}
+              label={translate(`app.sidebar.${item.key}`, { _: resourceLabel(item.resource, 2) })}
               Icon={item.icon ?? ChatIcon}
               collapsed={collapsed}
               selected={isSelected(item.path)}

@@ -146,7 +146,7 @@ describe.skipIf(missing !== null)('list pages on a phone and a wide screen', () 
     }
   }
 
-  it('usage logs fit a wide screen: headers on one line, the pricing once per row', async () => {
+  it('usage logs fit a wide screen with every header on one line', async () => {
     const { page, errors } = await rootPage(WIDE, 'zh');
     await openList(page, '/log');
     await expectNoOverflow(page, '/log');

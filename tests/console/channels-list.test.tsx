@@ -90,7 +90,7 @@ describe('channel list', () => {
     await waitFor(() => expect(screen.queryByText('beta')).toBeNull());
 
     await userEvent.click(screen.getByRole('button', { name: '重置' }));
-    await waitFor(() => expect(screen.getByText('beta')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('beta')).toBeTruthy(), { timeout: 5000 });
   });
 
   it('saves an inline priority as {id, priority}; a negative weight becomes 0; blank is ignored', async () => {

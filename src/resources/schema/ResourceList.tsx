@@ -6,7 +6,7 @@
  */
 import { Fragment, useState } from 'react';
 import { Stack, useMediaQuery, type Theme } from '@mui/material';
-import { CreateButton, List, useTranslate, type RaRecord } from 'react-admin';
+import { CreateButton, List, useGetResourceLabel, type RaRecord } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { canAccess } from '../../authProvider/canAccess';
 import { filterFields, useRole } from './access';
@@ -52,7 +52,7 @@ function Screen<R extends RaRecord>({ schema: declared }: { schema: ResourceSche
   const schema = declared as unknown as ResourceSchema;
   const slots = schema.list;
   const role = useRole();
-  const translate = useTranslate();
+  const resourceLabel = useGetResourceLabel();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const columns = useColumns(schema, role);
   const permanent = (slots?.usePermanentFilter ?? (() => NO_FILTER))();
@@ -69,7 +69,7 @@ function Screen<R extends RaRecord>({ schema: declared }: { schema: ResourceSche
       {Header && <Header />}
       <List
         resource={schema.name}
-        title={translate(`resources.${schema.name}.name`, { smart_count: 2 })}
+        title={resourceLabel(schema.name, 2)}
         perPage={storedPageSize()}
         storeKey={false}
         filter={permanent}

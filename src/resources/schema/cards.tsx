@@ -5,10 +5,16 @@
  */
 import { useState } from 'react';
 import { Box, Button, Card, CardActions, CardContent, Checkbox, Stack, Typography } from '@mui/material';
-import { RecordContextProvider, useListContext, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import {
+  RecordContextProvider,
+  useListContext,
+  useRecordContext,
+  useTranslate,
+  useTranslateLabel,
+  type RaRecord,
+} from 'react-admin';
 import { SchemaCell } from './cells';
 import type { Columns } from './columns';
-import { labelKey } from './format';
 import type { ResourceSchema } from './types';
 
 interface CardsProps {
@@ -22,6 +28,7 @@ interface CardsProps {
 function RecordCard({ schema, columns, selectable, grouped, onContextMenu }: CardsProps) {
   const record = useRecordContext();
   const translate = useTranslate();
+  const translateLabel = useTranslateLabel();
   const { selectedIds, onToggleItem } = useListContext();
   const [open, setOpen] = useState(false);
   if (!record) return null;
@@ -59,7 +66,7 @@ function RecordCard({ schema, columns, selectable, grouped, onContextMenu }: Car
           {columns.fields.map((field) => (
             <Box key={field.source} sx={{ display: 'contents' }}>
               <Typography component="dt" variant="caption" color="text.secondary" sx={{ pt: 0.25 }}>
-                {translate(labelKey(schema.name, field.source, field.label))}
+                {translateLabel({ label: field.label, source: field.source, resource: schema.name })}
               </Typography>
               <Box component="dd" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere', typography: 'body2' }}>
                 <SchemaCell field={field} />

@@ -6,9 +6,8 @@
 import { useCallback, useState } from 'react';
 import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, FormGroup } from '@mui/material';
 import ViewColumnIcon from '@mui/icons-material/ViewColumn';
-import { useTranslate } from 'react-admin';
+import { useTranslate, useTranslateLabel } from 'react-admin';
 import { listFields } from './access';
-import { labelKey } from './format';
 import type { FieldSchema, ResourceSchema } from './types';
 
 /** The source of the row actions' column. */
@@ -38,8 +37,8 @@ export interface Columns {
 }
 
 export interface ColumnSettings {
-  /** Every column this person may see: source and label key. */
-  available: { source: string; label: string }[];
+  /** Every column this person may see: source and its own label key, if any. */
+  available: { source: string; label: string | undefined }[];
   isShown: (source: string) => boolean;
   toggle: (source: string) => void;
   reset: () => void;
@@ -50,7 +49,7 @@ export function useColumns(schema: ResourceSchema, role: number): Columns {
   const [choice, setChoice] = useState<ColumnChoice>(() => storedColumnChoice(key));
   const permitted = listFields(schema, role);
   const available = [
-    ...permitted.map((f) => ({ source: f.source, label: labelKey(schema.name, f.source, f.label) })),
+    ...permitted.map((f) => ({ source: f.source, label: f.label })),
     ...(schema.rowActions ? [{ source: ACTIONS_COLUMN, label: `resources.${schema.name}.fields.${ACTIONS_COLUMN}` }] : []),
   ];
   const isShown = useCallback((source: string) => choice[source] !== false, [choice]);
@@ -71,6 +70,7 @@ export function useColumns(schema: ResourceSchema, role: number): Columns {
 /** Chooses the shown columns; each change applies at once and is remembered. */
 export function ColumnSettingsButton({ settings }: { settings: ColumnSettings }) {
   const translate = useTranslate();
+  const translateLabel = useTranslateLabel();
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -85,7 +85,7 @@ export function ColumnSettingsButton({ settings }: { settings: ColumnSettings })
               <FormControlLabel
                 key={source}
                 control={<Checkbox checked={settings.isShown(source)} onChange={() => settings.toggle(source)} />}
-                label={translate(label)}
+                label={translateLabel({ label, source })}
               />
             ))}
           </FormGroup>

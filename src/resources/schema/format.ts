@@ -6,6 +6,7 @@ export function formatTimestamp(seconds: number | null | undefined): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-export function labelKey(i18n: string, source: string, label?: string): string {
-  return label ?? `resources.${i18n}.fields.${source}`;
+/** The label key of a field: its own, or react-admin's `resources.<name>.fields.<source>`. */
+export function labelKey(resource: string, source: string, label?: string): string {
+  return label ?? `resources.${resource}.fields.${source}`;
 }

@@ -25,7 +25,7 @@ function SelectFieldInput({
   alwaysOn,
 }: {
   field: FieldSchema;
-  label: string;
+  label: string | undefined;
   validate: Validator[];
   readOnly?: boolean;
   alwaysOn?: boolean;
@@ -50,10 +50,12 @@ function SelectFieldInput({
 /** The form (or filter) input of a schema field: its own `input`, or one by type. */
 export function SchemaInput({ field, resource, mode, readOnly, alwaysOn }: InputProps) {
   const filter = mode === 'filter' && typeof field.showInFilter === 'object' ? field.showInFilter : undefined;
-  const label = filter?.label ?? labelKey(resource, field.source, field.label);
+  // Without a label of its own react-admin shows `resources.<name>.fields.<source>` (or the source, humanized).
+  const label = filter?.label ?? field.label;
   const Custom = mode === 'filter' ? filter?.input : field.input;
   if (Custom) {
-    return <Custom field={field} source={field.source} label={label} mode={mode} readOnly={readOnly} alwaysOn={alwaysOn} />;
+    const key = label ?? labelKey(resource, field.source);
+    return <Custom field={field} source={field.source} label={key} mode={mode} readOnly={readOnly} alwaysOn={alwaysOn} />;
   }
   const validate = mode === 'filter' || readOnly ? [] : validatorsFor(field.validate, mode);
   const common = {

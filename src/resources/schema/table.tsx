@@ -18,7 +18,6 @@ import {
 } from 'react-admin';
 import { SchemaCell } from './cells';
 import { ACTIONS_COLUMN, type Columns } from './columns';
-import { labelKey } from './format';
 import type { FieldSchema, ResourceSchema } from './types';
 
 type ContextMenu = ((record: RaRecord) => void) | undefined;
@@ -54,13 +53,7 @@ function columnsOf(schema: ResourceSchema, columns: Columns) {
   const RowActions = schema.rowActions;
   return [
     ...columns.fields.map((field) => (
-      <DataTable.Col
-        key={field.source}
-        source={field.source}
-        label={labelKey(schema.name, field.source, field.label)}
-        disableSort
-        cellSx={cellSx(field)}
-      >
+      <DataTable.Col key={field.source} source={field.source} label={field.label} disableSort cellSx={cellSx(field)}>
         <SchemaCell field={field} />
       </DataTable.Col>
     )),
