@@ -163,7 +163,7 @@ export function forwardAnswer(
     return format.forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked });
   }
   if (streaming) {
-    const parser = route.kind === 'adapter' ? route.adapter.stream(input.model) : createOpenAIStreamParser();
+    const parser = route.kind === 'adapter' ? route.adapter.stream(input.model, route.body) : createOpenAIStreamParser();
     return forwardConvertedStream(res, out, started, { parser, serializer: format.serializer(input), hooks, decoder });
   }
   return forwardConvertedJson(res, out, started, (payload) => {

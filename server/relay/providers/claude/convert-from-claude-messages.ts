@@ -12,6 +12,7 @@ import type {
   OpenAITool,
   OpenAIThinkingBlock,
   OpenAIToolCall,
+  JsonObject as OpenAIJson,
 } from '../../protocol/openai-types.js';
 import { usageOf } from '../../usage.js';
 import {
@@ -146,6 +147,11 @@ export function convertFromClaudeRequest(request: ClaudeRequest, opts: FromClaud
   if (opts.reasoningEffort && request.thinking?.type === 'enabled')
     out.reasoning_effort = effortForBudget(request.thinking.budget_tokens);
   if (request.metadata?.user_id) out.user = request.metadata.user_id;
+  // Structured output: `output_config.format` (or the beta's `output_format`) as OpenAI's json_schema.
+  const config = isObject(request.output_config) ? request.output_config : {};
+  const format = isObject(config.format) ? config.format : isObject(request.output_format) ? request.output_format : null;
+  if (format?.type === 'json_schema' && isObject(format.schema))
+    out.response_format = { type: 'json_schema', json_schema: { name: 'response', schema: format.schema as OpenAIJson } };
   return out;
 }
 
