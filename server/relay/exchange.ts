@@ -47,7 +47,8 @@ function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
   if (format.passesThrough(provider, input)) return { kind: 'native' };
   const request = format.toOpenAI(input);
   const adapter = adapterFor(provider, request.endpoint);
-  return adapter ? { kind: 'adapter', adapter, body: request.body } : { kind: 'openai', ...request };
+  if (adapter) return { kind: 'adapter', adapter, body: request.body };
+  return { kind: 'openai', ...(format.forOpenAIChannel ? format.forOpenAIChannel(request) : request) };
 }
 
 function providerSettings(ctx: GatewayContext): ProviderSettings {

@@ -22,6 +22,7 @@ import {
   type ClaudeToolChoice,
 } from './claude-api-types.js';
 import { structuredOutputFor } from './structured-output.js';
+import { budgetForEffort } from '../../protocol/reasoning-levels.js';
 
 export interface ClaudeSettings {
   /** `claude.default_max_tokens`: model → max_tokens, with a `default` entry. */
@@ -229,7 +230,11 @@ export function convertToClaudeMessages(
   const body: ClaudeRequest = { model, messages: mergeTurns(turns), max_tokens: maxTokens };
   if (system.length > 0) body.system = system.join('\n');
   if (thinking) {
-    const budget = thinkingBudget(maxTokens, settings.thinkingBudgetPercentage);
+    // An effort asks for its level's budget (reasoning-levels.ts); a `-thinking` model for a share of max_tokens.
+    const levelBudget = budgetForEffort(request.reasoning_effort);
+    const budget = levelBudget
+      ? thinkingBudget(maxTokens, levelBudget / maxTokens)
+      : thinkingBudget(maxTokens, settings.thinkingBudgetPercentage);
     maxTokens = budget.maxTokens;
     body.max_tokens = maxTokens;
     body.thinking = { type: 'enabled', budget_tokens: budget.budgetTokens };
