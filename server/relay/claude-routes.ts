@@ -10,8 +10,8 @@ import { authenticateCaller, callerOf } from './caller.js';
 import { readJsonBodies } from '../http/json-body.js';
 import { relay } from './pipeline.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './request.js';
-import { countTokens, loadTokenizer } from './tokenizer.js';
-import { promptText } from './usage.js';
+import { loadTokenizer } from './tokenizer.js';
+import { countPromptTokens } from './token-count.js';
 
 /** Client headers that a Claude channel should see too. */
 const FORWARDED = ['anthropic-beta'] as const;
@@ -39,11 +39,18 @@ export default async function claudeRoutes(app: FastifyInstance): Promise<void> 
     return reply;
   });
 
-  // Claude Code asks for a prompt's size before sending it: counted locally.
+  // Claude Code asks for a prompt's size before sending it: the Claude channel's count, else a local one.
   app.post('/v1/messages/count_tokens', { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request) => {
+    const caller = callerOf(request);
     const input = await readInput('chat.completions', request, 'claude');
-    const body = input.body ?? {};
-    const system = typeof body.system === 'string' ? body.system : JSON.stringify(body.system ?? '');
-    return { input_tokens: await countTokens(`${system}\n${promptText('chat.completions', body)}`) };
+    const anthropicBeta = request.headers['anthropic-beta'];
+    return countPromptTokens(ctx, {
+      protocol: 'claude',
+      model: input.model,
+      body: input.body ?? {},
+      group: caller.group,
+      pinnedChannelId: caller.pinnedChannelId,
+      ...(typeof anthropicBeta === 'string' ? { forwardHeaders: { 'anthropic-beta': anthropicBeta } } : {}),
+    });
   });
 }

@@ -48,7 +48,8 @@ function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
   if (format.passesThrough(provider, input)) return { kind: 'native' };
   const request = format.toOpenAI(input);
   const adapter = adapterFor(provider, request.endpoint);
-  return adapter ? { kind: 'adapter', adapter, body: request.body } : { kind: 'openai', ...request };
+  if (adapter) return { kind: 'adapter', adapter, body: request.body };
+  return { kind: 'openai', ...(format.forOpenAIChannel ? format.forOpenAIChannel(request) : request) };
 }
 
 function providerSettings(ctx: GatewayContext): ProviderSettings {
@@ -197,7 +198,7 @@ export function forwardAnswer(
     return format.forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked });
   }
   if (streaming) {
-    const parser = route.kind === 'adapter' ? route.adapter.stream(input.model) : createOpenAIStreamParser();
+    const parser = route.kind === 'adapter' ? route.adapter.stream(input.model, route.body) : createOpenAIStreamParser();
     return forwardConvertedStream(res, out, started, { parser, serializer: format.serializer(input), hooks, decoder });
   }
   return forwardConvertedJson(res, out, started, (payload) => {

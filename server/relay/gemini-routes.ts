@@ -1,6 +1,6 @@
 /**
  * Gemini-format clients (the Google Gen AI SDKs): `POST /v1beta/models/{model}:generateContent`,
- * `:streamGenerateContent?alt=sse`, `:embedContent` and `:batchEmbedContents`, keyed by
+ * `:streamGenerateContent?alt=sse`, `:embedContent`, `:batchEmbedContents` and `:countTokens`, keyed by
  * `x-goog-api-key` or `?key=` — passed through to Gemini channels, converted for every other
  * channel (embeddings through OpenAI's /v1/embeddings). Errors answer in Google's error shape.
  */
@@ -14,6 +14,8 @@ import { relay } from './pipeline.js';
 import type { RelayInput } from './types.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './request.js';
 import { clientFormat } from './formats/registry.js';
+import { countPromptTokens } from './token-count.js';
+import { relayErrors } from './errors.js';
 
 const CHAT_ACTIONS = new Set(['generateContent', 'streamGenerateContent']);
 const EMBED_ACTIONS = new Set(['embedContent', 'batchEmbedContents']);
@@ -31,9 +33,24 @@ export default async function geminiRoutes(app: FastifyInstance): Promise<void> 
     const model = at > 0 ? target.slice(0, at) : '';
     const action = at > 0 ? target.slice(at + 1) : '';
     const embed = EMBED_ACTIONS.has(action);
-    if (!model || !(embed || CHAT_ACTIONS.has(action)))
+    const count = action === 'countTokens';
+    if (!model || !(embed || count || CHAT_ACTIONS.has(action)))
       throw refuse(404, 'not_found', { method: target }, 'invalid_request_error');
     const caller = callerOf(request);
+    if (count) {
+      // Free: the Gemini channel's own count, else a local one.
+      const body = request.body as Record<string, unknown> | null;
+      const generate = body && typeof body === 'object' ? body.generateContentRequest : undefined;
+      if (!body || typeof body !== 'object' || !(Array.isArray(body.contents) || (generate && typeof generate === 'object')))
+        throw relayErrors.badBody('contents or generateContentRequest is required');
+      return countPromptTokens(ctx, {
+        protocol: 'gemini',
+        model,
+        body,
+        group: caller.group,
+        pinnedChannelId: caller.pinnedChannelId,
+      });
+    }
     const body = clientFormat('gemini').check(embed ? 'embeddings' : 'chat.completions', request.body, action);
     const input: RelayInput = {
       endpoint: embed ? 'embeddings' : 'chat.completions',

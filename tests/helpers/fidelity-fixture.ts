@@ -10,11 +10,19 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
 import { startGeminiStandIn, type GeminiStandIn } from './upstreams/gemini.js';
+import { startClaudeStandIn, type ClaudeStandIn } from './upstreams/claude.js';
+import { startOpenAIChatStandIn, type OpenAIChatStandIn } from './upstreams/openai-chat.js';
 
 export const GEMINI_MODELS = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-3-pro-preview', 'gemini-embedding-001'];
+/** Sonnet 4.5 has structured outputs; Sonnet 4 has not (a forced tool stands in). */
+export const CLAUDE_MODELS = ['claude-sonnet-4-5', 'claude-sonnet-4-20250514'];
+/** gpt-4.1 does not reason (refuses reasoning_effort); gpt-5-mini does. */
+export const OPENAI_MODELS = ['gpt-4.1', 'gpt-5-mini'];
 
 export interface FidelityFixture extends RelayFixture {
   gemini: GeminiStandIn;
+  claude: ClaudeStandIn;
+  chat: OpenAIChatStandIn;
   anthropic: Anthropic;
   google: GoogleGenAI;
   sdk: {
@@ -28,15 +36,19 @@ export interface FidelityFixture extends RelayFixture {
 
 export async function startFidelityFixture(): Promise<FidelityFixture> {
   const f = await startRelayFixture('sqlite');
-  const gemini = await startGeminiStandIn();
+  const [gemini, claude, chat] = await Promise.all([startGeminiStandIn(), startClaudeStandIn(), startOpenAIChatStandIn()]);
   const ratios = JSON.parse(f.tg.gateway.ctx.options.raw('ModelRatio'));
-  for (const m of GEMINI_MODELS) ratios[m] ??= 0.5;
+  for (const m of [...GEMINI_MODELS, ...CLAUDE_MODELS, ...OPENAI_MODELS]) ratios[m] = 0.5;
   await f.root.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify(ratios) });
   await f.addChannel({ type: 24, name: 'gemini', key: 'AIza-upstream', base_url: gemini.url, models: GEMINI_MODELS.join(',') });
+  await f.addChannel({ type: 14, name: 'claude', key: 'sk-ant-upstream', base_url: claude.url, models: CLAUDE_MODELS.join(',') });
+  await f.addChannel({ type: 1, name: 'openai', key: 'sk-openai-upstream', base_url: chat.url, models: OPENAI_MODELS.join(',') });
   const url = f.tg.url;
   return {
     ...f,
     gemini,
+    claude,
+    chat,
     anthropic: new Anthropic({ apiKey: f.key, baseURL: url, maxRetries: 0 }),
     google: new GoogleGenAI({ apiKey: f.key, httpOptions: { baseUrl: url } }),
     sdk: {
@@ -49,7 +61,7 @@ export async function startFidelityFixture(): Promise<FidelityFixture> {
     },
     async close() {
       await f.close();
-      await gemini.close();
+      await Promise.all([gemini.close(), claude.close(), chat.close()]);
     },
   };
 }

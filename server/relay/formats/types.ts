@@ -38,6 +38,8 @@ export interface ClientFormatDefinition {
   passesThrough(provider: Provider, input: RelayInput): boolean;
   /** The request as OpenAI's, for channels of another protocol. */
   toOpenAI(input: RelayInput): OpenAIRequest;
+  /** The OpenAI request as a channel taking OpenAI's request as it is gets it (default: unchanged). */
+  forOpenAIChannel?(request: OpenAIRequest): OpenAIRequest;
   /** An OpenAI answer (a chat.completion, or embeddings) in this format. */
   fromOpenAI(input: RelayInput, answer: unknown): unknown;
   /** This format's stream, written from the relay's stream events. */

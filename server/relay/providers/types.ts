@@ -45,8 +45,8 @@ export interface ChatAdapter<Body = Record<string, unknown>> {
    * with its usage. `request` is the OpenAI body the call was made from, when the relay has it.
    */
   answer(payload: unknown, model: string, request?: Record<string, unknown>): { completion: unknown; usage: Usage | null };
-  /** A parser from the provider's stream events to the relay's StreamEvents. */
-  stream(model: string): { push(event: SseEvent): StreamEvent[] };
+  /** A parser from the provider's stream events to the relay's StreamEvents (`request` as for `answer`). */
+  stream(model: string, request?: Record<string, unknown>): { push(event: SseEvent): StreamEvent[] };
   /** The message of an upstream error body. */
   errorMessage(text: string, status: number): string;
   /**

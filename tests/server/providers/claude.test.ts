@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../server/relay/protocol/events.js';
+import { claudeFormat } from '../../../server/relay/formats/claude.js';
 import { createOpenAIChunkSerializer } from '../../../server/relay/protocol/openai-chunks.js';
 import { type OpenAIChatRequest } from '../../../server/relay/protocol/openai-types.js';
 import type { ClaudeRequest } from '../../../server/relay/providers/claude/claude-api-types.js';
@@ -127,11 +128,12 @@ describe('OpenAI chat request → Claude request', () => {
     expect(convertToClaudeMessages(chat({ model: 'm-thinking', top_p: 0.97 }), settings()).body.top_p).toBe(0.97);
   });
 
-  it('turns reasoning_effort into thinking only for low/medium/high, and only with the adapter on', () => {
-    expect(convertToClaudeMessages(chat({ reasoning_effort: 'high', max_tokens: 2000 }), settings()).body.thinking).toEqual({
-      type: 'enabled',
-      budget_tokens: 1600,
-    });
+  it('turns reasoning_effort into thinking of its level’s budget, only for low/medium/high and with the adapter on', () => {
+    const low = convertToClaudeMessages(chat({ reasoning_effort: 'low', max_tokens: 8192 }), settings()).body;
+    expect([low.thinking, low.max_tokens]).toEqual([{ type: 'enabled', budget_tokens: 1024 }, 8192]);
+    // A budget above max_tokens grows max_tokens, keeping the answer's room.
+    const high = convertToClaudeMessages(chat({ reasoning_effort: 'high', max_tokens: 2000 }), settings()).body;
+    expect([high.thinking, high.max_tokens]).toEqual([{ type: 'enabled', budget_tokens: 24576 }, 26576]);
     expect(convertToClaudeMessages(chat({ reasoning_effort: 'minimal' }), settings()).body.thinking).toBeUndefined();
     const off = convertToClaudeMessages(
       chat({ model: 'm-thinking', reasoning_effort: 'high' }),
@@ -419,8 +421,11 @@ describe('StreamEvents → OpenAI chat chunks', () => {
 describe('Claude-format clients on OpenAI channels', () => {
   it('converts a Claude Code request', () => {
     const request: ClaudeRequest = json('claude-code-request.json');
-    expect(convertFromClaudeRequest(request)).toEqual(json('openai-from-claude-code.expected.json'));
-    expect(convertFromClaudeRequest(request, { reasoningEffort: true }).reasoning_effort).toBe('high');
+    // Thinking travels as reasoning_effort, which channels taking OpenAI's request as it is do not get.
+    const converted = convertFromClaudeRequest(request);
+    expect(converted).toEqual({ ...json('openai-from-claude-code.expected.json'), reasoning_effort: 'high' });
+    const forChannel = claudeFormat.forOpenAIChannel!({ endpoint: 'chat.completions', body: converted });
+    expect(forChannel.body).toEqual(json('openai-from-claude-code.expected.json'));
   });
 
   it('round-trips thinking blocks and their signatures untouched', () => {

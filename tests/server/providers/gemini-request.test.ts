@@ -236,22 +236,32 @@ describe('OpenAI chat request → Gemini request', () => {
     ]);
   });
 
-  it('adapts thinking only when the adapter is on: budget = max_tokens × percentage, capped at 24576', () => {
-    const off = convertToGeminiRequest(
-      chat({ model: 'gemini-2.5-flash-thinking', reasoning_effort: 'high', max_tokens: 1000 }),
-      settings(),
-    );
+  it('sends a reasoning_effort as its level’s budget (2.5) or level (3), with or without the adapter', () => {
+    const config = (model: string, reasoning_effort: string) =>
+      convertToGeminiRequest(chat({ model, reasoning_effort, max_tokens: 1000 }), settings()).body.generationConfig;
+    expect(config('gemini-2.5-flash', 'low')).toEqual({
+      maxOutputTokens: 1000,
+      thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 },
+    });
+    expect(config('gemini-2.5-flash', 'medium')?.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
+    expect(config('gemini-2.5-pro', 'high')?.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 24576 });
+    expect(config('gemini-2.5-flash', 'none')?.thinkingConfig).toEqual({ thinkingBudget: 0 });
+    // Pro cannot stop thinking: its least budget.
+    expect(config('gemini-2.5-pro', 'none')?.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 128 });
+    expect(config('gemini-3-pro-preview', 'medium')?.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: 'high' });
+    expect(config('gemini-3-flash-preview', 'medium')?.thinkingConfig).toEqual({
+      includeThoughts: true,
+      thinkingLevel: 'medium',
+    });
+    expect(config('gemini-3-pro-preview', 'minimal')?.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: 'low' });
+  });
+
+  it('adapts -thinking models only when the adapter is on: budget = max_tokens × percentage, capped at 24576', () => {
+    const off = convertToGeminiRequest(chat({ model: 'gemini-2.5-flash-thinking', max_tokens: 1000 }), settings());
     expect(off.model).toBe('gemini-2.5-flash-thinking');
     expect(off.body.generationConfig?.thinkingConfig).toBeUndefined();
 
     const on = settings({ thinkingAdapterEnabled: true });
-    const effort = convertToGeminiRequest(chat({ reasoning_effort: 'low', max_tokens: 1000 }), on);
-    expect(effort.model).toBe('gemini-2.5-flash');
-    expect(effort.body.generationConfig).toEqual({
-      maxOutputTokens: 1000,
-      thinkingConfig: { includeThoughts: true, thinkingBudget: 600 },
-    });
-
     const suffixed = convertToGeminiRequest(chat({ model: 'gemini-2.5-flash-thinking', max_completion_tokens: 100_000 }), on);
     expect(suffixed.model).toBe('gemini-2.5-flash');
     expect(suffixed.body.generationConfig?.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 24576 });
@@ -262,7 +272,7 @@ describe('OpenAI chat request → Gemini request', () => {
     );
     expect(half.body.generationConfig?.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 499 });
 
-    const noBudget = convertToGeminiRequest(chat({ reasoning_effort: 'medium' }), on);
+    const noBudget = convertToGeminiRequest(chat({ model: 'gemini-2.5-flash-thinking' }), on);
     expect(noBudget.body.generationConfig).toEqual({ thinkingConfig: { includeThoughts: true } });
 
     const none = convertToGeminiRequest(

@@ -5,8 +5,7 @@
  */
 import type { ProviderDefinition } from '../types.js';
 import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
-import { convertClaudeResponse } from '../claude/convert-claude-response.js';
-import { createClaudeStreamParser } from '../claude/claude-stream.js';
+import { claudeAnswerFor, claudeStreamFor } from '../claude/structured-output.js';
 import { createBedrockEventStreamDecoder, EVENT_STREAM_CONTENT_TYPE } from './bedrock-event-stream.js';
 import { awsKeyOf, bedrockBody, bedrockErrorMessage, invokeUrl } from './bedrock-request.js';
 import { signBedrockRequest } from './sign-bedrock-request.js';
@@ -33,11 +32,8 @@ export const bedrock: ProviderDefinition = {
       const payload = bedrockBody({ ...converted.body }, converted.headers['anthropic-beta']);
       return { target: { url, headers: await signBedrockRequest(url, payload, key) }, body: payload };
     },
-    answer(payload, model) {
-      const { body, usage } = convertClaudeResponse(payload, { model });
-      return { completion: body, usage };
-    },
-    stream: () => createClaudeStreamParser(),
+    answer: claudeAnswerFor,
+    stream: (_model, request) => claudeStreamFor(request),
     errorMessage: bedrockErrorMessage,
   },
 };

@@ -12,6 +12,7 @@ import type {
   OpenAITool,
   OpenAIThinkingBlock,
   OpenAIToolCall,
+  JsonObject as OpenAIJson,
 } from '../../protocol/openai-types.js';
 import { usageOf } from '../../usage.js';
 import {
@@ -26,14 +27,7 @@ import {
 } from './claude-api-types.js';
 import { parseToolArguments } from './convert-to-claude-messages.js';
 import { toClaudeStopReason } from './map-claude-finish-reason.js';
-
-export interface FromClaudeOptions {
-  /**
-   * Turn `thinking.budget_tokens` into `reasoning_effort`. Off unless the channel's models accept
-   * that field: OpenAI refuses it for models that do not reason.
-   */
-  reasoningEffort?: boolean;
-}
+import { effortForBudget } from '../../protocol/reasoning-levels.js';
 
 const textOfBlocks = (blocks: unknown): string =>
   typeof blocks === 'string'
@@ -101,12 +95,13 @@ function assistantMessage(blocks: ClaudeContentBlock[]): OpenAIChatMessage {
   return message;
 }
 
-/** Claude's thinking budget as an OpenAI effort: up to 2048 low, up to 8192 medium, above high. */
-export function effortForBudget(budget: number): 'low' | 'medium' | 'high' {
-  return budget <= 2048 ? 'low' : budget <= 8192 ? 'medium' : 'high';
-}
-
-export function convertFromClaudeRequest(request: ClaudeRequest, opts: FromClaudeOptions = {}): OpenAIChatRequest {
+/**
+ * A Claude request as OpenAI's. Thinking becomes reasoning_effort by its budget (reasoning-levels.ts;
+ * adaptive thinking as medium), for the converters of other protocols (Gemini's thinkingConfig);
+ * channels that take OpenAI's request as it is do not get it (claudeFormat.forOpenAIChannel): models
+ * that do not reason refuse the field.
+ */
+export function convertFromClaudeRequest(request: ClaudeRequest): OpenAIChatRequest {
   const messages: OpenAIChatMessage[] = [];
   const system = textOfBlocks(request.system);
   if (system !== '') messages.push({ role: 'system', content: system });
@@ -143,9 +138,16 @@ export function convertFromClaudeRequest(request: ClaudeRequest, opts: FromClaud
     else if (choice?.type === 'tool') out.tool_choice = { type: 'function', function: { name: choice.name } };
     if (choice && choice.type !== 'none' && choice.disable_parallel_tool_use) out.parallel_tool_calls = false;
   }
-  if (opts.reasoningEffort && request.thinking?.type === 'enabled')
-    out.reasoning_effort = effortForBudget(request.thinking.budget_tokens);
+  const thinking = request.thinking as { type?: string; budget_tokens?: unknown } | undefined;
+  if (thinking?.type === 'enabled' && typeof thinking.budget_tokens === 'number')
+    out.reasoning_effort = effortForBudget(thinking.budget_tokens);
+  else if (thinking?.type === 'adaptive') out.reasoning_effort = 'medium';
   if (request.metadata?.user_id) out.user = request.metadata.user_id;
+  // Structured output: `output_config.format` (or the beta's `output_format`) as OpenAI's json_schema.
+  const config = isObject(request.output_config) ? request.output_config : {};
+  const format = isObject(config.format) ? config.format : isObject(request.output_format) ? request.output_format : null;
+  if (format?.type === 'json_schema' && isObject(format.schema))
+    out.response_format = { type: 'json_schema', json_schema: { name: 'response', schema: format.schema as OpenAIJson } };
   return out;
 }
 

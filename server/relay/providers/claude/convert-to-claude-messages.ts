@@ -21,6 +21,8 @@ import {
   type ClaudeTool,
   type ClaudeToolChoice,
 } from './claude-api-types.js';
+import { structuredOutputFor } from './structured-output.js';
+import { budgetForEffort } from '../../protocol/reasoning-levels.js';
 
 export interface ClaudeSettings {
   /** `claude.default_max_tokens`: model → max_tokens, with a `default` entry. */
@@ -196,7 +198,11 @@ export interface ClaudeUpstreamRequest {
  * `reasoning_effort` low/medium/high turn thinking on (when the adapter is enabled); the suffix is
  * taken off the model sent upstream.
  */
-export function convertToClaudeMessages(request: OpenAIChatRequest, settings: ClaudeSettings): ClaudeUpstreamRequest {
+export function convertToClaudeMessages(
+  request: OpenAIChatRequest,
+  settings: ClaudeSettings,
+  opts: { nativeStructuredOutput?: boolean } = {},
+): ClaudeUpstreamRequest {
   let model = request.model;
   let thinking = false;
   if (settings.thinkingAdapterEnabled) {
@@ -224,7 +230,11 @@ export function convertToClaudeMessages(request: OpenAIChatRequest, settings: Cl
   const body: ClaudeRequest = { model, messages: mergeTurns(turns), max_tokens: maxTokens };
   if (system.length > 0) body.system = system.join('\n');
   if (thinking) {
-    const budget = thinkingBudget(maxTokens, settings.thinkingBudgetPercentage);
+    // An effort asks for its level's budget (reasoning-levels.ts); a `-thinking` model for a share of max_tokens.
+    const levelBudget = budgetForEffort(request.reasoning_effort);
+    const budget = levelBudget
+      ? thinkingBudget(maxTokens, levelBudget / maxTokens)
+      : thinkingBudget(maxTokens, settings.thinkingBudgetPercentage);
     maxTokens = budget.maxTokens;
     body.max_tokens = maxTokens;
     body.thinking = { type: 'enabled', budget_tokens: budget.budgetTokens };
@@ -242,9 +252,18 @@ export function convertToClaudeMessages(request: OpenAIChatRequest, settings: Cl
   if (stops.length > 0) body.stop_sequences = stops;
   if (request.stream) body.stream = true;
   const tools = toolsOf(request.tools);
+  let choice = tools.length > 0 ? toolChoiceOf(request.tool_choice, request.parallel_tool_calls, thinking) : undefined;
+  const structured = structuredOutputFor(request, model, opts.nativeStructuredOutput ?? false);
+  if (structured?.outputConfig) body.output_config = structured.outputConfig;
+  if (structured?.tool) {
+    // The answer tool is forced when it is the only one; beside the caller's tools, some tool is.
+    // Thinking allows no forced tool: the model is then left to choose it.
+    const forced = tools.length === 0 ? { type: 'tool' as const, name: structured.tool.name } : { type: 'any' as const };
+    if (choice?.type !== 'none') choice = thinking ? { type: 'auto' } : forced;
+    tools.push(structured.tool);
+  }
   if (tools.length > 0) {
     body.tools = tools;
-    const choice = toolChoiceOf(request.tool_choice, request.parallel_tool_calls, thinking);
     if (choice) body.tool_choice = choice;
   }
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };

@@ -2,8 +2,8 @@
 import type { ProviderDefinition } from '../types.js';
 import { upstreamErrorMessage } from '../../upstream.js';
 import { convertToClaudeMessages } from './convert-to-claude-messages.js';
-import { claudeErrorOf, convertClaudeResponse } from './convert-claude-response.js';
-import { createClaudeStreamParser } from './claude-stream.js';
+import { claudeErrorOf } from './convert-claude-response.js';
+import { claudeAnswerFor, claudeStreamFor } from './structured-output.js';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -18,18 +18,16 @@ export const claude: ProviderDefinition = {
   },
   chat: {
     request(channel, body, stream, settings) {
-      const converted = convertToClaudeMessages(body, settings.claude);
+      // Only Anthropic's own API is assumed to have structured outputs; elsewhere a forced tool stands in.
+      const converted = convertToClaudeMessages(body, settings.claude, { nativeStructuredOutput: true });
       const target = claude.target(channel, 'chat.completions', String(body.model));
       return {
         target: { url: target.url, headers: { ...target.headers, ...converted.headers } },
         body: JSON.stringify({ ...converted.body, stream }),
       };
     },
-    answer(payload, model) {
-      const { body, usage } = convertClaudeResponse(payload, { model });
-      return { completion: body, usage };
-    },
-    stream: () => createClaudeStreamParser(),
+    answer: claudeAnswerFor,
+    stream: (_model, request) => claudeStreamFor(request),
     errorMessage(text, status) {
       try {
         return claudeErrorOf(JSON.parse(text))?.message ?? upstreamErrorMessage(text, status);

@@ -35,6 +35,7 @@ import type {
   OpenAIUsage,
 } from '../../protocol/openai-types.js';
 import { geminiSchemaToJsonSchema, isJsonObject } from './gemini-schema.js';
+import { effortForBudget } from '../../protocol/reasoning-levels.js';
 import { randomId } from './convert-gemini-response.js';
 import { parseArguments } from './convert-to-gemini-request.js';
 import { toGeminiFinishReason } from './map-gemini-finish-reason.js';
@@ -158,8 +159,10 @@ function applyGenerationConfig(config: GeminiGenerationConfig, out: OpenAIChatRe
     out.response_format = schema ? { type: 'json_schema', json_schema: { name: 'response', schema } } : { type: 'json_object' };
   }
   const budget = config.thinkingConfig?.thinkingBudget;
-  if (typeof budget === 'number' && budget > 0)
-    out.reasoning_effort = budget <= 1024 ? 'low' : budget <= 8192 ? 'medium' : 'high';
+  const level = String(config.thinkingConfig?.thinkingLevel ?? '').toLowerCase();
+  if (typeof budget === 'number' && budget > 0) out.reasoning_effort = effortForBudget(budget);
+  else if (['low', 'medium', 'high'].includes(level)) out.reasoning_effort = level;
+  else if (level === 'minimal') out.reasoning_effort = 'low';
 }
 
 export function convertFromGeminiRequest(request: GeminiRequest, options: FromGeminiOptions): OpenAIChatRequest {

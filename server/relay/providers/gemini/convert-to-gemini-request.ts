@@ -32,6 +32,7 @@ import type {
   OpenAIToolChoice,
 } from '../../protocol/openai-types.js';
 import { cleanSchemaForGemini, hasNoProperties, isJsonObject } from './gemini-schema.js';
+import { budgetForEffort, clampGeminiBudget, geminiThinkingLevel } from '../../protocol/reasoning-levels.js';
 import { apiVersionFor, safetySettingsFor, type GeminiApiVersion, type GeminiSettings } from './gemini-settings.js';
 
 export interface GeminiRequestPlan {
@@ -209,22 +210,38 @@ function convertToolChoice(choice: OpenAIToolChoice): GeminiToolConfig | undefin
 }
 
 /**
- * Thinking, with gemini.thinking_adapter_enabled only: a `-nothinking` model turns it off (budget 0);
- * a `-thinking` model or any reasoning_effort asks for thought summaries with a budget of
- * max_tokens × percentage, capped at 24576 (no budget, i.e. the model's own choice, without max_tokens).
+ * Thinking. A reasoning_effort the client set (OpenAI's, or converted from Claude's thinking) always
+ * goes: Gemini 3 as a thinking level, Gemini 2.5 as the level's budget (reasoning-levels.ts), with
+ * thought summaries asked for unless the effort is `none`. With gemini.thinking_adapter_enabled, a
+ * `-nothinking` model turns thinking off (budget 0) and a `-thinking` model asks for thought
+ * summaries with a budget of max_tokens × percentage, capped at 24576 (the model's own choice
+ * without max_tokens).
  */
 function thinkingFor(request: OpenAIChatRequest, settings: GeminiSettings): { model: string; config?: GeminiThinkingConfig } {
-  const model = request.model;
-  if (!settings.thinkingAdapterEnabled) return { model };
-  if (model.endsWith('-nothinking')) return { model: model.slice(0, -'-nothinking'.length), config: { thinkingBudget: 0 } };
-  const suffixed = model.endsWith('-thinking');
-  if (!suffixed && !request.reasoning_effort) return { model };
+  let model = request.model;
+  const adapter = settings.thinkingAdapterEnabled;
+  if (adapter && model.endsWith('-nothinking'))
+    return { model: model.slice(0, -'-nothinking'.length), config: { thinkingBudget: 0 } };
+  const suffixed = adapter && model.endsWith('-thinking');
+  if (suffixed) model = model.slice(0, -'-thinking'.length);
+  const effort = request.reasoning_effort;
+  const budget = budgetForEffort(effort);
+  if (budget !== null) {
+    const includeThoughts = budget > 0 || model.startsWith('gemini-3');
+    if (model.startsWith('gemini-3')) {
+      const level = geminiThinkingLevel(model, effort) ?? 'high';
+      return { model, config: { includeThoughts, thinkingLevel: level } };
+    }
+    const clamped = clampGeminiBudget(model, budget);
+    return { model, config: clamped > 0 ? { includeThoughts: true, thinkingBudget: clamped } : { thinkingBudget: clamped } };
+  }
+  if (!suffixed) return { model };
   const config: GeminiThinkingConfig = { includeThoughts: true };
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
   if (typeof maxTokens === 'number' && maxTokens > 0) {
     config.thinkingBudget = Math.min(GEMINI_THINKING_BUDGET_CAP, Math.floor(maxTokens * settings.thinkingBudgetPercentage));
   }
-  return { model: suffixed ? model.slice(0, -'-thinking'.length) : model, config };
+  return { model, config };
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);

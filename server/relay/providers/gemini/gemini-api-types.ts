@@ -49,6 +49,8 @@ export interface GeminiToolConfig {
 export interface GeminiThinkingConfig {
   /** 0 turns thinking off, -1 lets the model decide. */
   thinkingBudget?: number;
+  /** Gemini 3: minimal (Flash only), low, medium (Flash only), high; not together with a budget. */
+  thinkingLevel?: string;
   includeThoughts?: boolean;
 }
 

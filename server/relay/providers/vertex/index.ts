@@ -6,7 +6,7 @@
  */
 import type { ProviderDefinition } from '../types.js';
 import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
-import { createClaudeStreamParser } from '../claude/claude-stream.js';
+import { claudeStreamFor } from '../claude/structured-output.js';
 import { convertToGeminiRequest } from '../gemini/convert-to-gemini-request.js';
 import { withInlinedImages } from '../gemini/inline-images.js';
 import { sendUnlessRefused } from '../refusal.js';
@@ -66,7 +66,7 @@ export const vertexClaude: ProviderDefinition = {
       };
     },
     answer: vertexAnswer,
-    stream: () => createClaudeStreamParser(),
+    stream: (_model, request) => claudeStreamFor(request),
     errorMessage: vertexErrorMessage,
   },
 };

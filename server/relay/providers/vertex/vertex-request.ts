@@ -5,7 +5,7 @@
 import type { Usage } from '../../../billing/pricing.js';
 import type { ChannelAccess } from '../types.js';
 import { upstreamErrorMessage } from '../../upstream.js';
-import { convertClaudeResponse } from '../claude/convert-claude-response.js';
+import { claudeAnswerFor } from '../claude/structured-output.js';
 import { convertGeminiResponse, parseGeminiError } from '../gemini/convert-gemini-response.js';
 import type { GeminiResponse } from '../gemini/gemini-api-types.js';
 import { parseServiceAccount } from './service-account.js';
@@ -57,11 +57,12 @@ function isClaudeMessage(payload: unknown): boolean {
  * A whole answer as OpenAI chat. Read by its shape, not by the model: a channel test holds the
  * channel type's definition while the call itself went out in the model's protocol.
  */
-export function vertexAnswer(payload: unknown, model: string): { completion: unknown; usage: Usage | null } {
-  if (isClaudeMessage(payload)) {
-    const { body, usage } = convertClaudeResponse(payload, { model });
-    return { completion: body, usage };
-  }
+export function vertexAnswer(
+  payload: unknown,
+  model: string,
+  request?: Record<string, unknown>,
+): { completion: unknown; usage: Usage | null } {
+  if (isClaudeMessage(payload)) return claudeAnswerFor(payload, model, request);
   return convertGeminiResponse(payload as GeminiResponse, { model });
 }
 
