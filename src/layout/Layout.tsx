@@ -24,7 +24,7 @@ export function SystemName() {
   return <>{status?.system_name || translate('app.name')}</>;
 }
 
-/** Which of the two status failures (spec 8) a load error is. */
+/** Which of the two status failures a load error is. */
 function statusErrorKey(message: string): string {
   return message.startsWith('Error:') ? 'app.error.status_connect' : 'app.error.status_load';
 }

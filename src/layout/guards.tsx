@@ -22,7 +22,7 @@ export function RequirePage({ page }: { page: PageDefinition }) {
   return <Page />;
 }
 
-/** Where the setup state sends this path, or null to stay (spec 2 and 4). */
+/** Where the setup state sends this path, or null to stay. */
 export function setupRedirect(setupDone: boolean | undefined, pathname: string): string | null {
   if (setupDone === undefined) return null;
   if (!setupDone && pathname !== '/setup') return '/setup';

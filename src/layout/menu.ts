@@ -71,7 +71,7 @@ export function storedFlags(): Record<FlagKey, boolean> {
   };
 }
 
-/** Pages without a sidebar: home, chat, setup (spec 2), besides the bare custom pages. */
+/** Pages without a sidebar: home, chat, setup, besides the bare custom pages. */
 export function pathHidesSidebar(pathname: string): boolean {
   return (
     pathname === '/' ||

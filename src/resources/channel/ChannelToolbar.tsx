@@ -7,7 +7,7 @@ import { useRole } from '../schema';
 import { BatchTagDialog } from './BatchTagDialog';
 import { deleteChannels, deleteDisabledChannels, fixChannels, testAllChannels, updateAllBalances } from './channelApi';
 
-/** localStorage key of the sort-by-ID switch (spec 3). */
+/** localStorage key of the sort-by-ID switch. */
 export const ID_SORT_KEY = 'id-sort';
 
 /** The switches of the channel screen, shared by its toolbar, its filter and its rows. */
@@ -61,7 +61,7 @@ type Confirming = 'delete_disabled' | 'fix' | 'delete_selected' | null;
 const failed = (err: unknown) => (err instanceof Error ? err.message : 'app.error.request_failed');
 
 /**
- * The list's actions and switches (spec 2, channel management), in one wrapping row over the rows:
+ * The channel list's actions and switches, in one wrapping row over the rows:
  * test all, update balances, delete disabled, fix, refresh, the sort-by-ID, tag and batch
  * switches, and in batch mode the actions on the selection.
  */

@@ -1,6 +1,6 @@
 /**
  * The create / edit form of a channel as plain functions: the form's values from a record, the
- * checks of spec section 5, and the body the API expects (models and groups as comma strings).
+ * checks, and the body the API expects (models and groups as comma strings).
  */
 import type { CreateChannelBody, UpdateChannelBody } from '../../../server/channels/schemas';
 import { baseUrlRequired, XUNFEI_DEFAULT_VERSION, XUNFEI_TYPE } from '../../../server/channels/types';
@@ -97,7 +97,7 @@ export function toFormValues(record: ChannelView): ChannelFormValues {
 
 const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value).trim());
 
-/** Trailing slashes go (spec 5). */
+/** Trailing slashes go. */
 export function cleanBaseUrl(value: unknown): string {
   return text(value).replace(/\/+$/, '');
 }

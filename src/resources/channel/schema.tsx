@@ -49,7 +49,7 @@ const channelSchema: ResourceSchema<ChannelRow> = {
   canCreate: true,
   canEdit: true,
   rowActions: ChannelRowActions,
-  // Disabled channels are greyed (spec 2).
+  // Disabled channels are greyed.
   rowSx: (record) => (record.status === CHANNEL_ENABLED ? {} : { opacity: 0.6 }),
   fields: [
     { source: 'keyword', type: 'text', showInFilter: { alwaysOn: true, label: search('keyword') } },

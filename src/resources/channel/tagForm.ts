@@ -24,7 +24,7 @@ export function tagFormValues(row: ChannelTagRow): TagFormValues {
 
 const V = 'resources.channel.validation.';
 
-/** Field → i18n key of its message (spec 5: priority an integer, weight a non-negative integer). */
+/** Field → i18n key of its message (priority an integer, weight a non-negative integer). */
 export function validateTagForm(values: TagFormValues): Partial<Record<keyof TagFormValues, string>> {
   const errors: Partial<Record<keyof TagFormValues, string>> = {};
   const priority = values.priority.trim();

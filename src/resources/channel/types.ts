@@ -73,7 +73,7 @@ export function statusInfo(otherInfo: string | null | undefined): StatusInfo {
 export const PRIORITY_MIN = -999;
 
 /**
- * An inline priority or weight value (spec 5): blank is ignored (undefined), anything else is read
+ * An inline priority or weight value: blank is ignored (undefined), anything else is read
  * as an integer (NaN when it is not a number); a weight below 0 becomes 0.
  */
 export function parseInlineNumber(text: string, kind: 'priority' | 'weight'): number | undefined {

@@ -13,14 +13,14 @@ export const SPEED_COLORS: Record<SpeedCategory, 'success' | 'warning' | 'error'
   slow: 'error',
 };
 
-/** Use time in seconds (spec 9): under 101 s green, under 300 s orange, else red. */
+/** Use time in seconds: under 101 s green, under 300 s orange, else red. */
 export function durationCategory(seconds: number): SpeedCategory {
   if (seconds < 101) return 'fast';
   if (seconds < 300) return 'medium';
   return 'slow';
 }
 
-/** First-token time in seconds (spec 9): under 3 s green, under 10 s orange, else red. */
+/** First-token time in seconds: under 3 s green, under 10 s orange, else red. */
 export function firstTokenCategory(seconds: number): SpeedCategory {
   if (seconds < 3) return 'fast';
   if (seconds < 10) return 'medium';
@@ -32,7 +32,7 @@ export function msToSeconds(ms: number): string {
   return (ms / 1000).toFixed(1);
 }
 
-/** Large numbers shortened (spec 9): from 10 thousand as k, millions M, billions B. */
+/** Large numbers shortened: from 10 thousand as k, millions M, billions B. */
 export function abbreviate(n: number): string {
   const short = (value: number, unit: string) => `${Number(value.toFixed(1))}${unit}`;
   const abs = Math.abs(n);

@@ -5,7 +5,7 @@ export type LogRecord = LogItem;
 export type { LogExtend, LogOther, LogStat };
 
 /**
- * The log types (spec 4). Kept here rather than imported so the console bundle does not pull in
+ * The log types. Kept here rather than imported so the console bundle does not pull in
  * the server's schema library; `satisfies` makes the compiler hold it equal to the server's.
  */
 export const LOG_TYPE = { topup: 1, consume: 2, manage: 3, system: 4, error: 5, refund: 6 } as const satisfies typeof LOG_TYPES;

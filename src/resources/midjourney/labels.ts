@@ -1,5 +1,5 @@
 /**
- * Drawing task actions, submit codes and statuses (spec 4) with their i18n keys under
+ * Drawing task actions, submit codes and statuses with their i18n keys under
  * `resources.midjourney` and label colours. Kept here rather than imported so the console bundle
  * does not pull in the server's schema library; `satisfies` holds them to the server's lists.
  */

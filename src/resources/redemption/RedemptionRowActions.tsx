@@ -7,7 +7,7 @@ import { useRowCommands } from '../shared/useRowCommands';
 import { REDEMPTION_DISABLED, REDEMPTION_UNUSED, REDEMPTION_USED, type RedemptionRecord } from './types';
 
 /**
- * Copy, enable / disable, edit and delete (spec 4: a used code can be neither enabled, disabled
+ * Copy, enable / disable, edit and delete (a used code can be neither enabled, disabled
  * nor edited; only an unused one is edited).
  */
 export function RedemptionRowActions() {

@@ -1,6 +1,6 @@
 /**
- * The create/edit form of redemption codes, as pure functions: presets and defaults (spec 9),
- * validation (spec 5) and the request bodies.
+ * The create/edit form of redemption codes, as pure functions: presets and defaults,
+ * validation and the request bodies.
  */
 import type { Validator } from 'react-admin';
 import { formatQuota } from '../../status/status';

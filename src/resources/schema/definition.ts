@@ -26,7 +26,7 @@ export interface MenuEntry {
   key?: string;
   /** Where it leads; the resource's list or the page by default. */
   path?: string;
-  /** A second path that leads to the resource's list (the spec's `/newChannel` …). */
+  /** A second path that leads to the resource's list (the family's `/newChannel` …). */
   alias?: boolean;
   /** The canAccess action it needs; `menu` by default. */
   action?: string;

@@ -1,4 +1,4 @@
-/** Unix seconds as `YYYY-MM-DD HH:mm:ss` in local time (spec 9); 0 or empty shows nothing. */
+/** Unix seconds as `YYYY-MM-DD HH:mm:ss` in local time; 0 or empty shows nothing. */
 export function formatTimestamp(seconds: number | null | undefined): string {
   if (!seconds) return '';
   const d = new Date(seconds * 1000);

@@ -22,7 +22,7 @@ export type Mode = 'create' | 'edit';
 /** What a create or edit form holds: the record's fields plus write-only ones like a password. */
 export type FormValues = Record<string, unknown>;
 
-/** A validation rule; `message` is an i18n key carrying the spec's wording. */
+/** A validation rule; `message` is an i18n key of the message shown. */
 export interface ValidationRule {
   kind: 'required' | 'minLength' | 'maxLength' | 'min' | 'max' | 'integer' | 'pattern';
   value?: number | RegExp;

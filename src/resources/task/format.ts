@@ -11,13 +11,13 @@ export type TimeRange = {
   end_timestamp: number;
 };
 
-/** Drawing log (spec 2): the last 30 days through one hour ahead, Unix seconds. */
+/** Drawing log: the last 30 days through one hour ahead, Unix seconds. */
 export function drawingTimeRange(now = new Date()): TimeRange {
   const seconds = Math.floor(now.getTime() / 1000);
   return { start_timestamp: seconds - 30 * DAY, end_timestamp: seconds + HOUR };
 }
 
-/** Task log (spec 2): from the start of today through one hour ahead, Unix seconds. */
+/** Task log: from the start of today through one hour ahead, Unix seconds. */
 export function taskTimeRange(now = new Date()): TimeRange {
   const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   return { start_timestamp: Math.floor(midnight.getTime() / 1000), end_timestamp: Math.floor(now.getTime() / 1000) + HOUR };

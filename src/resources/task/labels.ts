@@ -1,5 +1,5 @@
 /**
- * Task statuses and actions of other platforms (spec 4: the drawing statuses plus QUEUED, UNKNOWN
+ * Task statuses and actions of other platforms (the drawing statuses plus QUEUED, UNKNOWN
  * and '' while submitting; actions MUSIC and LYRICS) with their i18n keys under
  * `resources.task` and label colours; `satisfies` holds them to the server's lists.
  */

@@ -19,7 +19,7 @@ export async function revealKeys(ids: readonly number[]): Promise<string[]> {
   return keys;
 }
 
-/** The first enabled token among the person's first 100 (spec 7: chat links), or null. */
+/** The first enabled token among the person's first 100 (what chat links use), or null. */
 export async function firstEnabledToken(): Promise<TokenRecord | null> {
   const page = await api.get<TokenPage>('/api/token/?p=1&size=100');
   return page.items.find((token) => token.status === TOKEN_ENABLED) ?? null;

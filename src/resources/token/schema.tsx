@@ -35,7 +35,7 @@ const tokenSchema: ResourceSchema<TokenRecord> = {
   canCreate: true,
   canEdit: true,
   rowActions: TokenRowActions,
-  // Anything but an enabled token is greyed (spec 4).
+  // Anything but an enabled token is greyed.
   rowSx: (record) => (record.status === TOKEN_ENABLED ? {} : { opacity: 0.5 }),
   fields: [
     { source: 'keyword', type: 'text', showInFilter: { alwaysOn: true } },

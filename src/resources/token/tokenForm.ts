@@ -1,6 +1,6 @@
 /**
- * The create/edit form of a token, as pure functions: presets and defaults (spec 9), the expiry
- * text ⇄ Unix seconds conversion, validation (spec 5), the request body and batch names.
+ * The create/edit form of a token, as pure functions: presets and defaults, the expiry
+ * text ⇄ Unix seconds conversion, validation, the request body and batch names.
  */
 import type { Validator } from 'react-admin';
 import { formatTimestamp } from '../schema';

@@ -11,7 +11,7 @@ const credentialsRequired = {
   message: 'resources.user.validation.credentials_required',
 } as const;
 
-/** Group and quota are edited only on someone else's account (spec 2, edit-user drawer). */
+/** Group and quota are edited only on someone else's account. */
 const notSelf = ({ record, identityId }: { record: UserRecord | undefined; identityId: unknown }) =>
   !!record && identityId !== undefined && String(record.id) !== String(identityId);
 
@@ -24,7 +24,7 @@ const groups = {
 const bound = (source: keyof UserRecord): FieldSchema<UserRecord> => ({ source, type: 'text', showInEdit: 'readonly' });
 
 /**
- * The manage-users screen: keyword and group filters, the columns of the spec, row actions
+ * The manage-users screen: keyword and group filters, its columns, row actions
  * (promote, demote, disable / enable, edit, deregister) and the add and edit drawers.
  */
 const userSchema: ResourceSchema<UserRecord> = {

@@ -7,5 +7,5 @@ export type { ManageAction };
 
 export const USER_STATUS_ACTIVE = 1;
 export const USER_STATUS_BANNED = 2;
-/** Disabled-like: the enable button stays off for it (spec 4). */
+/** Disabled-like: the enable button stays off for it. */
 export const USER_STATUS_LOCKED = 3;
