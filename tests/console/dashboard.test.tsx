@@ -119,6 +119,8 @@ describe('dashboard page', () => {
     expect(within(screen.getByTestId('total-token_used')).getByText('42k')).toBeTruthy();
     expect(screen.queryByLabelText('用户名')).toBeNull();
     expect(screen.getByText('我的用量')).toBeTruthy();
+    // Totals are written every DataExportInterval minutes: the page says so rather than a bare "no data".
+    expect(screen.getByTestId('refresh-hint').textContent).toContain('每 5 分钟');
 
     const calls = sentTo('GET', '/api/data/self');
     expect(calls).toHaveLength(1);
