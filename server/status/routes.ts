@@ -33,6 +33,7 @@ export function siteStatus(ctx: GatewayContext): SiteStatus {
     enable_data_export: o.bool('DataExportEnabled'),
     chats: o.json<unknown[]>('Chats'),
     data_export_default_time: o.string('DataExportDefaultTime'),
+    data_export_interval: o.number('DataExportInterval'),
     default_collapse_sidebar: o.bool('DefaultCollapseSidebar'),
     mj_notify_enabled: o.bool('MjNotifyEnabled'),
     chat_link: o.string('ChatLink'),

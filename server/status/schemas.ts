@@ -12,6 +12,8 @@ export const SiteStatus = Type.Object({
   enable_data_export: Type.Boolean(),
   chats: Type.Array(Type.Unknown()),
   data_export_default_time: Type.String(),
+  /** Minutes between writes of the hourly totals the dashboard and channel statistics read. */
+  data_export_interval: Type.Number(),
   default_collapse_sidebar: Type.Boolean(),
   mj_notify_enabled: Type.Boolean(),
   chat_link: Type.String(),

@@ -66,7 +66,17 @@ export function useStatus(): { status: SiteStatus | null; error: string | null }
   return { status, error };
 }
 
-/** Dollars from quota: quota ÷ quota_per_unit with 2 decimals. */
+/**
+ * Dollars with cents; an amount that is not zero but under a cent keeps two significant digits
+ * ($0.000021), so a cheap call never reads as free.
+ */
+export function formatDollars(dollars: number): string {
+  if (dollars === 0 || !Number.isFinite(dollars) || Math.abs(dollars) >= 0.01) return `$${dollars.toFixed(2)}`;
+  const decimals = Math.min(20, 1 - Math.floor(Math.log10(Math.abs(dollars))));
+  return `$${dollars.toFixed(decimals).replace(/0+$/, '')}`;
+}
+
+/** Dollars from quota: quota ÷ quota_per_unit (see formatDollars). */
 export function formatQuota(quota: number, quotaPerUnit = Number(localStorage.getItem('quota_per_unit')) || 500000): string {
-  return `$${(quota / quotaPerUnit).toFixed(2)}`;
+  return formatDollars(quota / quotaPerUnit);
 }

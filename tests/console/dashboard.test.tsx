@@ -20,6 +20,7 @@ import {
   formatSpend,
   type QuotaDataRow,
 } from '../../src/customPages/detail/usage';
+import { formatQuota } from '../../src/status/status';
 import { ok, received, renderPage, sentTo, siteStatus } from './pages-harness';
 
 const at = (day: number, hour: number) => new Date(2024, 4, day, hour).getTime() / 1000;
@@ -99,6 +100,12 @@ describe('dashboard: pure functions', () => {
     expect([9999, 12_345, 2_500_000, 3_000_000_000].map(abbreviate)).toEqual(['9999', '12.35k', '2.5M', '3B']);
     expect(formatSpend(853_000, 500_000, true)).toBe('$1.71');
     expect(formatSpend(853_000, 500_000, false)).toBe('853k');
+    // A cheap call never reads as free: under a cent keeps two significant digits.
+    expect(formatSpend(3, 500_000, true)).toBe('$0.000006');
+    expect(formatSpend(2_500, 500_000, true)).toBe('$0.005');
+    expect(formatSpend(0, 500_000, true)).toBe('$0.00');
+    expect(formatQuota(7, 500_000)).toBe('$0.000014');
+    expect(formatQuota(1_234_567, 500_000)).toBe('$2.47');
     expect([0, 10, 12_345, 750_000].map((q) => chartDollars(q, 500_000))).toEqual(['$0', '$0.00002', '$0.0247', '$1.5']);
     expect([0, 3, 7, 850_000].map((v) => niceMax(v))).toEqual([1, 4, 8, 800_000 * 1.25]);
     const now = new Date(2024, 4, 8, 12).getTime();
@@ -119,6 +126,8 @@ describe('dashboard page', () => {
     expect(within(screen.getByTestId('total-token_used')).getByText('42k')).toBeTruthy();
     expect(screen.queryByLabelText('用户名')).toBeNull();
     expect(screen.getByText('我的用量')).toBeTruthy();
+    // Totals are written every DataExportInterval minutes: the page says so rather than a bare "no data".
+    expect(screen.getByTestId('refresh-hint').textContent).toContain('每 5 分钟');
 
     const calls = sentTo('GET', '/api/data/self');
     expect(calls).toHaveLength(1);

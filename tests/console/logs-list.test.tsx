@@ -256,7 +256,7 @@ describe('usage logs: cells', () => {
     expect(within(mapped).getByText('消费')).toBeTruthy();
     expect(within(mapped).getByText('100')).toBeTruthy();
     expect(within(mapped).getByText('200')).toBeTruthy();
-    expect(within(mapped).getByText('$0.00')).toBeTruthy();
+    expect(within(mapped).getByText('$0.003')).toBeTruthy();
     expect(within(mapped).getByTestId('pricing-details').textContent).toBe(
       '模型倍率 1.25，分组倍率 1，补全倍率 4，缓存 Tokens 20，缓存倍率 0.5',
     );

@@ -127,6 +127,7 @@ export function siteStatus(overrides: Partial<SiteStatus> = {}): SiteStatus {
     enable_data_export: false,
     chats: [],
     data_export_default_time: 'hour',
+    data_export_interval: 5,
     default_collapse_sidebar: false,
     mj_notify_enabled: false,
     chat_link: '',

@@ -194,7 +194,8 @@ describe('system settings tab', () => {
     expect(await screen.findByText('确定要关闭密码登录吗？')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '取消' }));
     await waitFor(() => expect(screen.queryByText('确定要关闭密码登录吗？')).toBeNull());
-    expect(toggle().checked).toBe(true);
+    // The page stays hidden from the accessibility tree until the dialog's closing transition ends.
+    await waitFor(() => expect(toggle().checked).toBe(true));
 
     await userEvent.click(toggle());
     await userEvent.click(await screen.findByRole('button', { name: '确认' }));

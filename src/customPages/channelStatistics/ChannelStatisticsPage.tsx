@@ -12,6 +12,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import SearchIcon from '@mui/icons-material/Search';
 import { api } from '../../api/client';
 import { useStatus } from '../../status/status';
+import { RefreshHint } from '../shared/RefreshHint';
 import { errorMessage } from '../shared/errors';
 import { useClipboard } from '../shared/useClipboard';
 import { StatisticsTable } from './StatisticsTable';
@@ -140,6 +141,7 @@ export default function ChannelStatisticsPage() {
           </Button>
         </Stack>
       </Paper>
+      <RefreshHint />
       <StatisticsTable rows={rows} loading={loading} quotaPerUnit={quotaPerUnit} onCopy={(text) => void copy(text)} />
       {dialog}
     </Stack>

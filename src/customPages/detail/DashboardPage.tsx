@@ -17,6 +17,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import { api, storedUser } from '../../api/client';
 import { isAdmin } from '../../authProvider/canAccess';
 import { storedStatus, useStatus } from '../../status/status';
+import { RefreshHint } from '../shared/RefreshHint';
 import { errorMessage } from '../shared/errors';
 import { Legend, PALETTE, StackedBarChart } from './StackedBarChart';
 import {
@@ -199,6 +200,7 @@ export default function DashboardPage() {
             : translate(`${D}scope_all`)
           : translate(`${D}scope_self`)}
       </Typography>
+      <RefreshHint />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         {METRICS.map((metric) => (
           <Paper key={metric} sx={{ p: 2, flex: 1 }} data-testid={`total-${metric}`}>

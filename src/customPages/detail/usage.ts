@@ -3,6 +3,7 @@
  * and the hourly rows grouped by hour, day or week (local time) into one series per model.
  */
 import type { QuotaDataRow } from '../../../server/logs/schemas';
+import { formatDollars } from '../../status/status';
 
 export type { QuotaDataRow };
 
@@ -112,9 +113,9 @@ export function abbreviate(n: number): string {
   return trim(n);
 }
 
-/** Spend as dollars (quota ÷ quota_per_unit) when the site shows currency, else as quota. */
-export function formatSpend(quota: number, quotaPerUnit: number, inCurrency: boolean, decimals = 2): string {
-  return inCurrency ? `$${(quota / quotaPerUnit).toFixed(decimals)}` : abbreviate(quota);
+/** Spend as dollars (quota ÷ quota_per_unit, never a tiny amount as $0.00) when the site shows currency, else as quota. */
+export function formatSpend(quota: number, quotaPerUnit: number, inCurrency: boolean): string {
+  return inCurrency ? formatDollars(quota / quotaPerUnit) : abbreviate(quota);
 }
 
 /** Dollars on a chart: small amounts keep two significant digits ($0.000021), others up to 4 decimals. */

@@ -1,18 +1,16 @@
 /**
- * The root's option editor state: every option as the server stores it (strings), and a save that
- * sends only the keys that changed, one PUT per key, saying whether nothing changed, some keys
- * failed (so the person retries) or the save failed.
+ * The root's option editor state: every option as the server stores it (strings, keyed by the
+ * server's option registry), read through react-admin's data layer (one cached query shared by
+ * every settings tab), and a save that sends only the keys that changed, one PUT per key, saying
+ * whether nothing changed, some keys failed (so the person retries) or the save failed.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
-import { api, ApiError } from '../../api/client';
+import { ApiError } from '../../api/client';
+import { useGateway, type OptionKey, type OptionValues } from '../../api/customMethods';
 
-export type OptionValues = Record<string, string>;
-
-interface OptionRow {
-  key: string;
-  value: string;
-}
+export type { OptionKey, OptionValues };
 
 export interface OptionsState {
   values: OptionValues;
@@ -25,12 +23,15 @@ export interface OptionsState {
   save(next: OptionValues): Promise<boolean>;
 }
 
+const OPTIONS_QUERY = ['gateway', 'options'] as const;
+const NO_VALUES: OptionValues = {};
+
 /**
  * The keys whose value changed, switches (`…Enabled`) last: a switch may be checked against the
  * settings it needs (the e-mail domain restriction needs its whitelist), so those are saved first.
  */
-export function changedKeys(current: OptionValues, next: OptionValues): string[] {
-  const changed = Object.keys(next).filter((key) => next[key] !== (current[key] ?? ''));
+export function changedKeys(current: OptionValues, next: OptionValues): OptionKey[] {
+  const changed = (Object.keys(next) as OptionKey[]).filter((key) => next[key] !== (current[key] ?? ''));
   const isSwitch = (key: string) => key.endsWith('Enabled');
   return [...changed.filter((key) => !isSwitch(key)), ...changed.filter(isSwitch)];
 }
@@ -38,24 +39,20 @@ export function changedKeys(current: OptionValues, next: OptionValues): string[]
 export function useOptions(): OptionsState {
   const notify = useNotify();
   const translate = useTranslate();
-  const [values, setValues] = useState<OptionValues>({});
-  const [loading, setLoading] = useState(true);
+  const gateway = useGateway();
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: OPTIONS_QUERY, queryFn: () => gateway.getOptions(), retry: false });
+  const values = query.data ?? NO_VALUES;
 
-  const reload = useCallback(async () => {
-    setLoading(true);
-    try {
-      const rows = await api.get<OptionRow[]>('/api/option/');
-      setValues(Object.fromEntries(rows.map((row) => [row.key, row.value ?? ''])));
-    } catch (err) {
-      notify(translate((err as Error).message, { _: (err as Error).message }), { type: 'error' });
-    } finally {
-      setLoading(false);
-    }
-  }, [notify, translate]);
-
+  const { error } = query;
   useEffect(() => {
-    void reload();
-  }, [reload]);
+    if (error) notify(translate(error.message, { _: error.message }), { type: 'error' });
+  }, [error, notify, translate]);
+
+  const { refetch } = query;
+  const reload = useCallback(async () => {
+    await refetch();
+  }, [refetch]);
 
   const save = useCallback(
     async (next: OptionValues) => {
@@ -65,23 +62,23 @@ export function useOptions(): OptionsState {
         return true;
       }
       // One key at a time, in changedKeys' order: some keys are checked against others already saved.
-      const results: PromiseSettledResult<unknown>[] = [];
+      const failed: unknown[] = [];
+      const saved: OptionValues = {};
       for (const key of keys) {
         try {
-          results.push({ status: 'fulfilled', value: await api.put('/api/option/', { key, value: next[key] }) });
+          await gateway.updateOption(key, next[key] ?? '');
+          saved[key] = next[key] ?? '';
         } catch (reason) {
-          results.push({ status: 'rejected', reason });
+          failed.push(reason);
         }
       }
-      const saved = keys.filter((_, i) => results[i]?.status === 'fulfilled');
-      if (saved.length > 0) setValues((old) => ({ ...old, ...Object.fromEntries(saved.map((key) => [key, next[key]!])) }));
-      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (Object.keys(saved).length > 0) queryClient.setQueryData<OptionValues>(OPTIONS_QUERY, (old) => ({ ...old, ...saved }));
       if (failed.length === 0) {
         notify('settings.common.saved', { type: 'success' });
         return true;
       }
       if (keys.length === 1) {
-        const reason = failed[0]!.reason as Error;
+        const reason = failed[0];
         const message = reason instanceof ApiError ? translate(reason.message, { _: reason.message }) : '';
         notify(
           message ? `${translate('settings.common.save_failed_single')}: ${message}` : 'settings.common.save_failed_single',
@@ -89,12 +86,12 @@ export function useOptions(): OptionsState {
             type: 'error',
           },
         );
-      } else if (saved.length > 0) notify('settings.common.save_partial', { type: 'error' });
+      } else if (Object.keys(saved).length > 0) notify('settings.common.save_partial', { type: 'error' });
       else notify('settings.common.save_failed', { type: 'error' });
       return false;
     },
-    [values, notify, translate],
+    [values, gateway, queryClient, notify, translate],
   );
 
-  return { values, loading, reload, save };
+  return { values, loading: query.isPending, reload, save };
 }

@@ -18,6 +18,8 @@ export const dashboard = {
   scope_all: 'Usage of all users',
   scope_user: 'Usage of user %{username}',
   empty: 'No data in the chosen range',
+  refresh_hint:
+    'Totals are written every minute: the latest calls can take that long to appear here |||| Totals are written every %{smart_count} minutes: the latest calls can take that long to appear here',
   totals: {
     quota: 'Spend',
     count: 'Calls',

@@ -18,6 +18,7 @@ export const dashboard = {
   scope_all: '全部用户的用量',
   scope_user: '用户 %{username} 的用量',
   empty: '所选时间范围内没有数据',
+  refresh_hint: '统计数据每 %{smart_count} 分钟写入一次，最新的调用可能要等这么久才会显示在这里',
   totals: {
     quota: '消耗额度',
     count: '调用次数',

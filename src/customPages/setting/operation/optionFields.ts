@@ -3,6 +3,7 @@
  * choice), and `validateFields` checks a form's typed strings against them, returning i18n message
  * keys. Shared by the operation, rate limit and models tabs.
  */
+import type { OptionKey, OptionValues } from '../../../api/customMethods';
 
 export interface Problem {
   message: string;
@@ -13,13 +14,14 @@ export interface Problem {
 export type JsonCheck = (value: unknown) => Problem | null;
 
 export type FieldSpec =
-  | { key: string; kind: 'switch'; hint?: true }
-  | { key: string; kind: 'text'; lines?: number; hint?: true }
-  | { key: string; kind: 'int' | 'float'; min?: number; max?: number; hint?: true }
-  | { key: string; kind: 'json'; check?: JsonCheck; hint?: true }
-  | { key: string; kind: 'select'; choices: readonly string[]; hint?: true };
+  | { key: OptionKey; kind: 'switch'; hint?: true }
+  | { key: OptionKey; kind: 'text'; lines?: number; hint?: true }
+  | { key: OptionKey; kind: 'int' | 'float'; min?: number; max?: number; hint?: true }
+  | { key: OptionKey; kind: 'json'; check?: JsonCheck; hint?: true }
+  | { key: OptionKey; kind: 'select'; choices: readonly string[]; hint?: true };
 
-export type FormValues = Record<string, string>;
+/** Typed strings by option key (the server's option registry). */
+export type FormValues = OptionValues;
 
 const E = 'settings_operation.errors';
 

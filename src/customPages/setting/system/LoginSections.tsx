@@ -9,11 +9,11 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { OptionsState } from '../useOptions';
+import type { OptionKey, OptionsState } from '../useOptions';
 import { OptionField, OptionSwitch, SettingSection, useSection } from './SettingSection';
 import { checkSmtp, whitelistEntries, whitelistProblem } from './systemForm';
 
-const LOGIN_SWITCHES: ReadonlyArray<[key: string, label: string]> = [
+const LOGIN_SWITCHES: ReadonlyArray<[key: OptionKey, label: string]> = [
   ['PasswordLoginEnabled', 'password_login'],
   ['PasswordRegisterEnabled', 'password_register'],
   ['EmailVerificationEnabled', 'email_verification'],

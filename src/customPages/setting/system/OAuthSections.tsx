@@ -8,7 +8,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import type { OidcEndpoints } from '../../../../server/options/oidc-discovery';
 import { api, ApiError } from '../../../api/client';
-import type { OptionsState, OptionValues } from '../useOptions';
+import type { OptionKey, OptionsState, OptionValues } from '../useOptions';
 import { OptionField, SettingSection, useSection } from './SettingSection';
 import { isHttpUrl, stripSlashes } from './systemForm';
 
@@ -114,7 +114,7 @@ interface SimpleSectionProps {
   /** i18n group under settings_system. */
   group: string;
   /** Option key → label key inside the group. */
-  fields: ReadonlyArray<[key: string, label: string]>;
+  fields: ReadonlyArray<[key: OptionKey, label: string]>;
   hintArgs?: Record<string, string>;
 }
 

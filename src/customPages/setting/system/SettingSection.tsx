@@ -17,7 +17,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { loadStatus } from '../../../status/status';
-import type { OptionsState, OptionValues } from '../useOptions';
+import type { OptionKey, OptionsState, OptionValues } from '../useOptions';
 import { clearSecrets, initialForm, isTrue, savePayload, SECRET_KEYS } from './systemForm';
 
 /**
@@ -28,17 +28,17 @@ export type Prepare = (form: OptionValues) => OptionValues | string | null | Pro
 
 export interface Section {
   form: OptionValues;
-  set(key: string, value: string): void;
+  set(key: OptionKey, value: string): void;
   setForm(update: (form: OptionValues) => OptionValues): void;
   busy: boolean;
   submit(prepare?: Prepare): Promise<void>;
 }
 
-export function useSection(options: OptionsState, keys: readonly string[]): Section {
+export function useSection(options: OptionsState, keys: readonly OptionKey[]): Section {
   const notify = useNotify();
   const [form, setForm] = useState<OptionValues>(() => initialForm(options.values, keys));
   const [busy, setBusy] = useState(false);
-  const set = useCallback((key: string, value: string) => setForm((f) => ({ ...f, [key]: value })), []);
+  const set = useCallback((key: OptionKey, value: string) => setForm((f) => ({ ...f, [key]: value })), []);
 
   const submit = async (prepare?: Prepare) => {
     setBusy(true);
@@ -103,7 +103,7 @@ export function SettingSection({ title, hint, busy, onSave, actions, children }:
 
 interface OptionFieldProps {
   section: Section;
-  name: string;
+  name: OptionKey;
   label: string;
   hint?: string;
   multiline?: boolean;
@@ -137,7 +137,7 @@ export function OptionField({ section, name, label, hint, multiline, type = 'tex
 
 interface OptionSwitchProps {
   section: Section;
-  name: string;
+  name: OptionKey;
   label: string;
   /** Replaces the plain toggle (e.g. to ask first). */
   onToggle?: (checked: boolean) => void;

@@ -4,10 +4,10 @@
  * (trailing slashes, JSON, whitelist domains, well-known URL, numbers). A check returns the i18n key
  * of its message, or null.
  */
-import type { OptionValues } from '../useOptions';
+import type { OptionKey, OptionValues } from '../useOptions';
 
 /** Options the server never returns (registry `secret`): shown empty, sent only when typed. */
-export const SECRET_KEYS: ReadonlySet<string> = new Set([
+export const SECRET_KEYS: ReadonlySet<string> = new Set<OptionKey>([
   'GitHubClientSecret',
   'oidc.client_secret',
   'LinuxDOClientSecret',
@@ -23,7 +23,7 @@ export const CHECK_INPUT = 'settings_system.common.check_input';
 export const INVALID_JSON = 'settings.common.invalid_json';
 
 /** The values a section edits, as loaded; secrets always start empty. */
-export function initialForm(values: OptionValues, keys: readonly string[]): OptionValues {
+export function initialForm(values: OptionValues, keys: readonly OptionKey[]): OptionValues {
   return Object.fromEntries(keys.map((key) => [key, SECRET_KEYS.has(key) ? '' : (values[key] ?? '')]));
 }
 
@@ -91,7 +91,7 @@ export function checkSmtp(form: OptionValues): string | null {
 }
 
 /** The addresses of `keys` without trailing slashes. */
-export function withoutSlashes(form: OptionValues, keys: readonly string[]): OptionValues {
+export function withoutSlashes(form: OptionValues, keys: readonly OptionKey[]): OptionValues {
   const out = { ...form };
   for (const key of keys) if (key in out) out[key] = stripSlashes(out[key] ?? '');
   return out;
