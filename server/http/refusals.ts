@@ -126,7 +126,7 @@ export const REFUSALS = {
   'option.turnstile_incomplete': '无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！',
   'option.telegram_incomplete': '无法启用 Telegram OAuth，请先填入 Telegram Bot Token！',
   'option.smtp_incomplete': '无法启用邮箱验证，请先填入 SMTP 服务器配置！',
-  'option.value_required': '%{key} needs a value',
+  'option.value_required': '%{key} 不能为空',
   'option.not_link': '%{key} 必须是 http:// 或 https:// 开头的地址',
   'option.not_boolean': '%{key} must be true or false',
   'option.not_integer': '%{key} must be an integer',

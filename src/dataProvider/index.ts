@@ -4,7 +4,6 @@
  */
 import type {
   CreateParams,
-  DataProvider,
   DeleteManyParams,
   DeleteParams,
   GetListParams,
@@ -19,6 +18,7 @@ import type {
   UpdateParams,
 } from 'react-admin';
 import { api } from '../api/client';
+import { customMethods, type GatewayDataProvider } from '../api/customMethods';
 import { endpointsFor, type ResourceEndpoints } from './endpoints';
 
 export { ENDPOINTS, type ResourceEndpoints } from './endpoints';
@@ -89,7 +89,9 @@ function manageAction(meta: unknown): string | undefined {
  * The API answers plain records; react-admin's methods are generic over the record type, so each
  * answer is narrowed to the caller's type at this one boundary.
  */
-export const dataProvider: DataProvider = {
+/** react-admin's methods, plus the gateway's own calls the custom pages make through the data layer. */
+export const dataProvider: GatewayDataProvider = {
+  ...customMethods,
   getList: async <R extends RaRecord>(resource: string, { pagination, filter }: GetListParams) =>
     (await getList(resource, filter as Filter | undefined, pagination?.page ?? 1, pagination?.perPage ?? 10)) as GetListResult<R>,
 

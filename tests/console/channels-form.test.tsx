@@ -166,6 +166,11 @@ describe('channel form rules', () => {
     const base = { ...emptyValues(), name: 'n', key: 'k', models: ['m'] };
     expect(validateChannel(base, 'create')).toEqual({});
     expect(validateChannel({ ...base, key: '' }, 'edit')).toEqual({});
+    // Ollama serves without a key; AWS (33) and Vertex (41) take their address from the region.
+    expect(validateChannel({ ...base, key: '' }, 'create').key).toMatch(/name_and_key$/);
+    expect(validateChannel({ ...base, key: '', type: 4, base_url: 'http://127.0.0.1:11434' }, 'create')).toEqual({});
+    expect(validateChannel({ ...base, type: 33 }, 'create')).toEqual({});
+    expect(validateChannel({ ...base, type: 41 }, 'create')).toEqual({});
     expect(validateChannel({ ...base, priority: -1000 }, 'create').priority).toMatch(/priority_min$/);
     expect(validateChannel({ ...base, priority: 1.5 }, 'create').priority).toMatch(/priority_integer$/);
     expect(validateChannel({ ...base, status_code_mapping: '[1]' }, 'create').status_code_mapping).toMatch(/_json$/);

@@ -107,7 +107,7 @@ await forEachDatabase('options', (kind) => {
       for (const body of [{ key }, { key, value: null }]) {
         const res = await root.put('/api/option/', body);
         expect(res.body, JSON.stringify(body)).toMatchObject({ success: false, code: 'option.value_required' });
-        expect(res.body.message).toBe(`${key} needs a value`);
+        expect(res.body.message).toBe(`${key} 不能为空`);
       }
       expect(await stored(key)).toBe(before);
     }

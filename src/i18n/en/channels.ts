@@ -42,6 +42,7 @@ export const channels = {
     batch: 'Split the key by lines and create one channel per key',
     base_url: 'This channel type needs an address',
     base_url_default: 'Empty uses the default %{url}; do not append /v1',
+    base_url_optional: 'Optional: empty uses the address of the key’s region',
     other_default: 'Empty uses %{value}',
     openai_organization: 'Optional OpenAI organization id sent with requests',
     models: 'Type a model name and press Enter to add it',

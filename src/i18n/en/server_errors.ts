@@ -27,6 +27,7 @@ export const server_errors = {
     password_login_disabled: 'The administrator has turned off password login',
     bad_params: 'Invalid parameters',
     wrong_credentials: 'Wrong username or password, or the user is banned',
+    locked: 'Too many failed logins: the account is locked for now, please try again in %{minutes} minutes',
     registration_closed: 'The administrator has turned off registration',
     password_registration_closed:
       'The administrator has turned off registration with a password; please register with a third-party account',
@@ -71,6 +72,7 @@ export const server_errors = {
   },
   user: {
     not_found: 'The user does not exist',
+    webhook_blocked: 'The webhook address cannot be used: %{detail}',
     deleted: 'This user has been deleted',
     username_required: 'The username must not be empty',
     username_and_password_required: 'The username and password must not be empty',
@@ -130,6 +132,7 @@ export const server_errors = {
     not_number: '%{key} must be a number',
     not_json: '%{key}: not a valid JSON string',
     not_link: '%{key} must be an address starting with http:// or https://',
+    value_required: '%{key} needs a value',
     oidc_bad_url: 'The Well-Known URL must start with http:// or https://',
     oidc_discovery_failed: 'Could not get the OIDC configuration; check the network and the Well-Known URL (%{detail})',
   },

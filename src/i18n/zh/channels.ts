@@ -42,6 +42,7 @@ export const channels = {
     batch: '开启后按行拆分密钥，批量创建多个渠道',
     base_url: '该渠道类型需要填写地址',
     base_url_default: '留空则使用默认地址：%{url}，末尾无需填写 /v1',
+    base_url_optional: '可选：留空则使用密钥所在区域的地址',
     other_default: '留空则使用 %{value}',
     openai_organization: '可选，请求时附带的 OpenAI 组织 ID',
     models: '可直接输入模型名称后回车添加',

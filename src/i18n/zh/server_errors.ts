@@ -27,6 +27,7 @@ export const server_errors = {
     password_login_disabled: '管理员关闭了密码登录',
     bad_params: '无效的参数',
     wrong_credentials: '用户名或密码错误，或用户已被封禁',
+    locked: '登录失败次数过多，该账户已被暂时锁定，请 %{minutes} 分钟后再试',
     registration_closed: '管理员关闭了新用户注册',
     password_registration_closed: '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册',
     email_verification_required: '管理员开启了邮箱验证，请输入邮箱地址和验证码',
@@ -68,6 +69,7 @@ export const server_errors = {
     telegram_expired: 'Telegram 登录信息已过期，请重新登录',
   },
   user: {
+    webhook_blocked: 'Webhook 地址不可用：%{detail}',
     not_found: '用户不存在',
     deleted: '该用户已注销',
     username_required: '用户名不能为空',
@@ -128,6 +130,7 @@ export const server_errors = {
     not_number: '%{key} 必须是数字',
     not_json: '%{key}：不是合法的 JSON 字符串',
     not_link: '%{key} 必须是 http:// 或 https:// 开头的地址',
+    value_required: '%{key} 不能为空',
     oidc_bad_url: 'Well-Known URL 必须以 http:// 或 https:// 开头',
     oidc_discovery_failed: '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确（%{detail}）',
   },

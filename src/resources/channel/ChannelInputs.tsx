@@ -9,7 +9,8 @@ import type { InputSlotProps } from '../schema';
 import { ChipsInput } from './ChipsField';
 import { KEY_FORMAT_TYPES, OPENAI_TYPES, OTHER_FIELD, type ChannelFormValues } from './channelForm';
 import { ModelsInput, useGroupNames } from './ModelsInput';
-import { defaultBaseUrl, PRIORITY_MIN, TYPE_CHOICES } from './types';
+import { defaultBaseUrl, isChannelType, PRIORITY_MIN, TYPE_CHOICES } from './types';
+import { baseUrlRequired } from '../../../server/channels/types';
 
 const L = 'resources.channel.fields.';
 const H = 'resources.channel.helper.';
@@ -59,15 +60,14 @@ export function KeyInput({ mode }: InputSlotProps) {
 
 export function BaseUrlInput() {
   const translate = useTranslate();
-  const fallback = defaultBaseUrl(useType());
-  return (
-    <TextInput
-      source="base_url"
-      label={`${L}base_url`}
-      placeholder={fallback}
-      helperText={fallback ? translate(`${H}base_url_default`, { url: fallback }) : translate(`${H}base_url`)}
-    />
-  );
+  const type = useType();
+  const fallback = defaultBaseUrl(type);
+  // AWS and Vertex derive their address from the region: the field is only an override there.
+  const optional = !fallback && isChannelType(type) && !baseUrlRequired(type);
+  const helper = fallback
+    ? translate(`${H}base_url_default`, { url: fallback })
+    : translate(optional ? `${H}base_url_optional` : `${H}base_url`);
+  return <TextInput source="base_url" label={`${L}base_url`} placeholder={fallback} helperText={helper} />;
 }
 
 /** The type's extra setting (region, API version …), for the types that have one. */

@@ -6,6 +6,8 @@ import { useChoices, type FieldSchema } from '../schema';
 import { fetchModelsFor, fetchModelsOf, groupNames, knownModels, loadTypeModels, storedTypeModels } from './channelApi';
 import { ChipsField, validationText } from './ChipsField';
 import { cleanBaseUrl, type ChannelFormValues, type FormMode } from './channelForm';
+import { keyRequired } from '../../../server/channels/types';
+import { ApiError } from '../../api/client';
 
 /** The group list (GET /api/group/), loaded once and shared with the other screens using `groups`. */
 export const GROUP_FIELD: FieldSchema = {
@@ -62,7 +64,7 @@ export function ModelsInput({ mode, type }: { mode: FormMode; type: number }) {
       request = fetchModelsOf(values.id);
     } else {
       const key = (values.key ?? '').split('\n')[0]?.trim() ?? '';
-      if (key === '') {
+      if (key === '' && keyRequired(Number(values.type))) {
         notify('resources.channel.validation.key_required', { type: 'error' });
         return;
       }
@@ -75,10 +77,14 @@ export function ModelsInput({ mode, type }: { mode: FormMode; type: number }) {
         notify('resources.channel.notification.models_fetched', { type: 'success', messageArgs: { count: fetched.length } });
       })
       .catch((err: unknown) =>
-        notify('resources.channel.notification.models_fetch_failed', {
-          type: 'error',
-          messageArgs: { message: translate(errorText(err)) },
-        }),
+        // The server's refusal already says what failed (and, for a local upstream, how to allow it):
+        // shown as it is, not behind a second "fetching failed" prefix.
+        err instanceof ApiError && err.status === 200
+          ? notify(err.message, { type: 'error' })
+          : notify('resources.channel.notification.models_fetch_failed', {
+              type: 'error',
+              messageArgs: { message: translate(errorText(err)) },
+            }),
       )
       .finally(() => setFetching(false));
   };

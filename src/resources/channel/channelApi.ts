@@ -2,14 +2,20 @@
  * The channel calls made outside the dataProvider: row actions, toolbar actions, tag operations
  * and model lookups. Each returns the answer's data or throws an ApiError with the server message.
  */
-import { api, ApiError, request } from '../../api/client';
+import { api, refusalError, request } from '../../api/client';
 import type { BalanceSweepView, ChannelBalanceAnswer, ChannelTestAnswer } from '../../../server/channels/health-routes';
 import type { ChannelView } from './types';
 
 const BASE = '/api/channel';
 
-function failIfRefused(answer: { success: boolean; message: string }): void {
-  if (!answer.success) throw new ApiError(answer.message || 'app.error.request_failed', 200);
+/** A refusal, translated by its code like every other. */
+function failIfRefused(answer: {
+  success: boolean;
+  message: string;
+  code?: string;
+  params?: Record<string, string | number>;
+}): void {
+  if (!answer.success) throw refusalError(answer);
 }
 
 /** Tests one channel (with one of its models, or its test model); answers the seconds it took. */

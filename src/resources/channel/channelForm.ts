@@ -3,7 +3,7 @@
  * checks, and the body the API expects (models and groups as comma strings).
  */
 import type { CreateChannelBody, UpdateChannelBody } from '../../../server/channels/schemas';
-import { baseUrlRequired, XUNFEI_DEFAULT_VERSION, XUNFEI_TYPE } from '../../../server/channels/types';
+import { baseUrlRequired, keyRequired, XUNFEI_DEFAULT_VERSION, XUNFEI_TYPE } from '../../../server/channels/types';
 import { isChannelType, PRIORITY_MIN, splitNames, type ChannelView } from './types';
 
 export type FormMode = 'create' | 'edit';
@@ -129,10 +129,11 @@ function integerOf(value: unknown): number | undefined {
 export function validateChannel(values: Partial<ChannelFormValues>, mode: FormMode): Record<string, string> {
   const errors: Record<string, string> = {};
   const v = 'resources.channel.validation.';
-  if (text(values.name) === '') errors.name = `${v}name_and_key`;
-  if (mode === 'create' && text(values.key) === '') errors.key = `${v}name_and_key`;
-  if (!values.models || values.models.length === 0) errors.models = `${v}models`;
   const type = Number(values.type ?? 1);
+  if (text(values.name) === '') errors.name = `${v}name_and_key`;
+  // Ollama serves without a key; every other type needs one.
+  if (mode === 'create' && text(values.key) === '' && keyRequired(type)) errors.key = `${v}name_and_key`;
+  if (!values.models || values.models.length === 0) errors.models = `${v}models`;
   const baseUrl = cleanBaseUrl(values.base_url);
   if (baseUrl === '' && isChannelType(type) && baseUrlRequired(type)) errors.base_url = `${v}base_url_required`;
   else if (baseUrl !== '' && !/^https?:\/\/[^\s/]+/i.test(baseUrl)) errors.base_url = `${v}base_url_format`;
