@@ -9,17 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { flushWrites } from '../helpers/gateway.js';
 import { moneyOf } from '../helpers/money.js';
+import { seeded as random } from '../helpers/seeded.js';
 
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rand = () => number;
 const pick = <T>(next: Rand, list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
 

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JsonStreamParser } from '../../server/http/json-stream.js';
-
-/** A small seeded generator (mulberry32), so a failure names a case that can be run again. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded as random } from '../helpers/seeded.js';
 
 const PIECES = ['a', 'é', '中', '😀', '"', '\\', '\n', '\t', '\u0001', '\u2028', ' ', '/', 'z'];
 
