@@ -98,6 +98,25 @@ describe.skipIf(missing !== null)('page layout on a phone and a wide screen', ()
       .catch(() => undefined);
   }
 
+  it('checks for updates from the other-settings tab and says when the release feed is unreachable', async () => {
+    // `.invalid` never resolves: the check must say so, not invent an answer.
+    must(await root.put('/api/option/', { key: 'UpdateCheckUrl', value: 'https://releases.invalid/latest' }), 'feed');
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await loginInBrowser(page, tg.url, ROOT.username, ROOT.password);
+      await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
+      await page.goto(`${tg.url}/setting?tab=other`);
+      const section = page.getByRole('region', { name: 'System information' });
+      await section.getByRole('button', { name: 'Check for updates' }).click(WAIT);
+      await section.getByText(/Update check failed, please try again later: The release feed is unreachable/).waitFor(WAIT);
+      await page.screenshot({ path: join(ARTIFACTS, 'update-check-unreachable.png') });
+    } finally {
+      await context.close();
+      must(await root.put('/api/option/', { key: 'UpdateCheckUrl', value: '' }), 'feed');
+    }
+  }, 120_000);
+
   for (const viewport of VIEWPORTS) {
     for (const locale of ['zh', 'en'] as const) {
       it(`${viewport.name} ${viewport.width}×${viewport.height}, ${locale}: no overflow, every action on screen`, async () => {
