@@ -306,13 +306,13 @@ describe('system settings tab', () => {
     await retype(field(oidc, 'Well-Known URL'), 'https://id.example.com/missing');
     await userEvent.click(fetchButton());
     expect(await screen.findByText(/^获取 OIDC 配置失败/)).toBeTruthy();
-    expect(field(oidc, 'Authorization Endpoint').value).toBe('');
+    expect(field(oidc, '授权端点').value).toBe('');
 
     await retype(field(oidc, 'Well-Known URL'), WELL_KNOWN);
     await userEvent.click(fetchButton());
-    await waitFor(() => expect(field(oidc, 'Authorization Endpoint').value).toBe(DISCOVERED.authorization_endpoint));
-    expect(field(oidc, 'Token Endpoint').value).toBe(DISCOVERED.token_endpoint);
-    expect(field(oidc, 'User Info Endpoint').value).toBe(DISCOVERED.user_info_endpoint);
+    await waitFor(() => expect(field(oidc, '授权端点').value).toBe(DISCOVERED.authorization_endpoint));
+    expect(field(oidc, 'Token 端点').value).toBe(DISCOVERED.token_endpoint);
+    expect(field(oidc, '用户信息端点').value).toBe(DISCOVERED.user_info_endpoint);
     expect(sentTo('POST', '/api/option/oidc_discovery').at(-1)?.body).toEqual({ url: WELL_KNOWN });
   });
 

@@ -57,7 +57,13 @@ export function SettingsTabs({ user, quotaPerUnit }: { user: SelfUser; quotaPerU
   const threshold = Number(form.quota_warning_threshold);
   return (
     <Card variant="outlined" component="section" aria-label={translate('pages.personal.settings.title')}>
-      <Tabs value={tab} onChange={(_e, value: TabKey) => setTab(value)} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs
+        value={tab}
+        onChange={(_e, value: TabKey) => setTab(value)}
+        variant="scrollable"
+        allowScrollButtonsMobile
+        sx={{ borderBottom: 1, borderColor: 'divider' }}
+      >
         <Tab value="notification" label={translate('pages.personal.settings.notification_tab')} />
         <Tab value="price" label={translate('pages.personal.settings.price_tab')} />
       </Tabs>

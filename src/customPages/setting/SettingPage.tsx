@@ -45,6 +45,7 @@ export default function SettingPage() {
         onChange={(_, next: SettingTab) => setParams({ tab: next })}
         variant="scrollable"
         scrollButtons="auto"
+        allowScrollButtonsMobile
         sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
       >
         {SETTING_TABS.map((key) => (

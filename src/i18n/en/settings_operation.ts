@@ -68,7 +68,7 @@ export const settings_operation = {
     ModelPrice: 'Model fixed prices',
     ModelRatio: 'Model ratios',
     CacheRatio: 'Prompt cache ratios',
-    CompletionRatio: 'Completion ratios (custom models only)',
+    CompletionRatio: 'Completion ratios',
     GroupRatio: 'Group ratios',
     UserUsableGroups: 'Groups users may choose',
     ModelRequestRateLimitDurationMinutes: 'Limit window (minutes)',
@@ -112,7 +112,8 @@ export const settings_operation = {
     ModelPrice: 'JSON object, model name → USD per call',
     ModelRatio: 'JSON object, model name → ratio (ratio 1 = 2 USD per 1M input tokens)',
     CacheRatio: 'JSON object, model name → ratio of cached tokens',
-    CompletionRatio: 'JSON object, model name → ratio of output tokens to input tokens',
+    CompletionRatio:
+      "JSON object, model name → ratio of output tokens to input tokens; a model not listed is billed at its family's built-in ratio (shown in the visual editor)",
     GroupRatio: 'JSON object, group → ratio',
     UserUsableGroups: 'JSON object, group → description',
     ModelRequestRateLimitDurationMinutes: 'The window the limits count over',

@@ -80,9 +80,9 @@ export const settings_system = {
     fetched: '已获取 OIDC 配置',
     client_id: 'Client ID',
     client_secret: 'Client Secret',
-    authorization_endpoint: 'Authorization Endpoint',
-    token_endpoint: 'Token Endpoint',
-    user_info_endpoint: 'User Info Endpoint',
+    authorization_endpoint: '授权端点',
+    token_endpoint: 'Token 端点',
+    user_info_endpoint: '用户信息端点',
     bad_url: 'Well-Known URL 必须以 http:// 或 https:// 开头',
     fetch_failed: '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确',
   },
@@ -114,8 +114,8 @@ export const settings_system = {
   turnstile: {
     title: '配置 Turnstile',
     hint: '用以支持用户校验（人机验证）',
-    site_key: 'Turnstile Site Key',
-    secret_key: 'Turnstile Secret Key',
+    site_key: 'Turnstile 站点密钥',
+    secret_key: 'Turnstile 密钥',
   },
   notice: {
     title: '公告',

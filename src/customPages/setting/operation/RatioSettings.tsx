@@ -62,7 +62,13 @@ export function RatioSettings({ options }: { options: OptionsState }) {
     <Card variant="outlined" component="section" aria-label={title}>
       <CardContent>
         <Typography variant="h6">{title}</Typography>
-        <Tabs value={tab} onChange={(_e, next: RatioTab) => setTab(next)} sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs
+          value={tab}
+          onChange={(_e, next: RatioTab) => setTab(next)}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
+        >
           {RATIO_TABS.map((key) => (
             <Tab key={key} value={key} label={translate(`settings_operation.sub_tabs.${key}`)} />
           ))}
