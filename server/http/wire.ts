@@ -94,6 +94,11 @@ const GOOGLE_STATUSES: Record<number, string> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
+/** Google's status name for an HTTP status, as its error bodies carry it. */
+export function googleStatus(code: number): string {
+  return GOOGLE_STATUSES[code] ?? (code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+}
+
 /** midjourney-proxy's numeric codes for a refusal: 3 not found, 4 validation error, 9 failure. */
 function midjourneyCode(status: number): number {
   if (status === 404) return 3;
@@ -123,7 +128,7 @@ const RENDERERS = {
   },
   gemini: (e) => {
     const status = relayStatus(e, 'gemini');
-    const google = upstreamOf(e, 'gemini')?.type ?? GOOGLE_STATUSES[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+    const google = upstreamOf(e, 'gemini')?.type ?? googleStatus(status);
     return { status, body: { error: { code: status, message: e.message, status: google } } };
   },
   midjourney: (e) => {

@@ -13,6 +13,7 @@
  *   thinkingBudget becomes reasoning_effort (≤ 1024 low, ≤ 8192 medium, above high);
  * - thought signatures travel as in convert-to-gemini-request.ts (`extra_content.google`).
  */
+import { googleStatus } from '../../../http/wire.js';
 import type {
   GeminiContent,
   GeminiErrorBody,
@@ -240,23 +241,8 @@ export function convertOpenAIToGeminiResponse(completion: OpenAIChatCompletion, 
   return response;
 }
 
-const STATUS_BY_CODE: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  408: 'DEADLINE_EXCEEDED',
-  409: 'ABORTED',
-  429: 'RESOURCE_EXHAUSTED',
-  499: 'CANCELLED',
-  500: 'INTERNAL',
-  501: 'NOT_IMPLEMENTED',
-  503: 'UNAVAILABLE',
-  504: 'DEADLINE_EXCEEDED',
-};
-
 /** An error for a Gemini-format client, in Google's shape. */
 export function geminiErrorBody(code: number, message: string): GeminiErrorBody {
-  const status = STATUS_BY_CODE[code] ?? (code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+  const status = googleStatus(code);
   return { error: { code, message, status } };
 }
