@@ -22,6 +22,8 @@ import { callUpstream, upstreamErrorMessage, type CancelSignal, type UpstreamRes
 import { usageOf } from './usage.js';
 import { forwardConvertedJson, forwardConvertedStream, type AnswerHooks, type ForwardResult } from './forward.js';
 import { clientFormat } from './formats/registry.js';
+import type { KvStore } from '../cache/kv.js';
+import { restoreSignatures, sealCompletion, sealedParser, SignatureSealer } from './tool-call-signatures.js';
 
 /**
  * How a request travels: `native` when the channel takes the client's request as it is; `adapter`
@@ -96,12 +98,8 @@ export async function sendUpstream(
   const route = routeFor(provider, input);
   const override = paramOverride(channel.param_override);
   if (route.kind === 'adapter') {
-    const plan = await route.adapter.request(
-      channel,
-      { ...route.body, model: upstreamModel, ...override },
-      input.stream,
-      providerSettings(ctx),
-    );
+    const body = await restoreSignatures({ ...route.body, model: upstreamModel, ...override }, ctx.kv);
+    const plan = await route.adapter.request(channel, body, input.stream, providerSettings(ctx));
     return route.adapter.send
       ? route.adapter.send(plan, { channel, stream: input.stream, signal })
       : callUpstream(plan.target, plan.body, 'application/json', signal);
@@ -180,13 +178,15 @@ export function errorFieldsOf(provider: ProviderDefinition, input: RelayInput, b
   };
 }
 
-export function forwardAnswer(
+/** `kv` keeps the thought signatures of converted answers' tool calls (tool-call-signatures.ts). */
+export async function forwardAnswer(
   provider: ProviderDefinition,
   input: RelayInput,
   res: UpstreamResponse,
   out: ServerResponse,
   started: number,
   hooks: AnswerHooks,
+  kv: KvStore,
 ): Promise<ForwardResult> {
   const format = clientFormat(input.client);
   const contentType = String(res.headers['content-type'] ?? '');
@@ -197,15 +197,28 @@ export function forwardAnswer(
     const usageAsked = format.asksStreamUsage?.(provider, input) ?? false;
     return format.forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked });
   }
+  const sealer = new SignatureSealer(kv);
   if (streaming) {
-    const parser = route.kind === 'adapter' ? route.adapter.stream(input.model, route.body) : createOpenAIStreamParser();
-    return forwardConvertedStream(res, out, started, { parser, serializer: format.serializer(input), hooks, decoder });
+    const parser =
+      route.kind === 'adapter' ? sealedParser(route.adapter.stream(input.model, route.body), sealer) : createOpenAIStreamParser();
+    const result = await forwardConvertedStream(res, out, started, {
+      parser,
+      serializer: format.serializer(input),
+      hooks,
+      decoder,
+    });
+    await sealer.settle();
+    return result;
   }
-  return forwardConvertedJson(res, out, started, (payload) => {
+  return forwardConvertedJson(res, out, started, async (payload) => {
     const { completion, usage }: { completion: unknown; usage: Usage | null } =
       route.kind === 'adapter'
         ? route.adapter.answer(payload, input.model, route.body)
         : { completion: payload, usage: usageOf(payload) };
+    if (route.kind === 'adapter') {
+      sealCompletion(completion, sealer);
+      await sealer.settle();
+    }
     return { completion: format.fromOpenAI(input, completion), usage };
   });
 }

@@ -357,7 +357,7 @@ export async function forwardConvertedJson(
   upstream: UpstreamResponse,
   out: ServerResponse,
   started: number,
-  convert: (payload: unknown) => { completion: unknown; usage: Usage | null },
+  convert: (payload: unknown) => Promise<{ completion: unknown; usage: Usage | null }>,
 ): Promise<ForwardResult> {
   const text = await readText(upstream, 64 * 1024 * 1024);
   const firstTokenMs = Math.round(performance.now() - started);
@@ -367,7 +367,7 @@ export async function forwardConvertedJson(
   } catch {
     throw new Error('upstream answered with invalid JSON');
   }
-  const { completion, usage } = convert(payload);
+  const { completion, usage } = await convert(payload);
   const completionTokens = usage ? 0 : await countTokens(completionText(completion));
   const swap = watches.get(out)?.answer(completion) ?? null;
   const body = swap?.body ?? JSON.stringify(completion);

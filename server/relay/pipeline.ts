@@ -150,10 +150,18 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     let outcome: ForwardResult;
     if (input.stream) ctx.metrics.inFlight.inc({ kind: 'stream' });
     try {
-      outcome = await forwardAnswer(provider, input, res, reply.raw, started, {
-        isClientGone: () => clientGone,
-        progress: input.stream ? checkpoints(ctx, call, channel.id) : undefined,
-      });
+      outcome = await forwardAnswer(
+        provider,
+        input,
+        res,
+        reply.raw,
+        started,
+        {
+          isClientGone: () => clientGone,
+          progress: input.stream ? checkpoints(ctx, call, channel.id) : undefined,
+        },
+        ctx.kv,
+      );
     } catch (err) {
       // A whole answer broke off before any of it was sent: nothing served, nothing billed.
       reply.raw.destroy();

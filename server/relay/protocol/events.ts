@@ -14,8 +14,11 @@ export type StreamEvent =
   | { type: 'text'; index: number; text: string }
   /** Reasoning ("thinking") text; `signature` is passed through untouched when the provider gives one. */
   | { type: 'reasoning'; index: number; text: string; signature?: string }
-  /** A piece of a tool call: `id` and `name` on its first piece, `arguments` JSON text appended. */
-  | { type: 'tool_call'; index: number; callIndex: number; id?: string; name?: string; arguments: string }
+  /**
+   * A piece of a tool call: `id` and `name` on its first piece, `arguments` JSON text appended;
+   * `signature`, on the first piece, is the thought signature Gemini put on the call.
+   */
+  | { type: 'tool_call'; index: number; callIndex: number; id?: string; name?: string; arguments: string; signature?: string }
   /** Usage so far (the last one wins). */
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; index: number; reason: FinishReason }

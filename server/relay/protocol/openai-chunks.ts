@@ -93,6 +93,8 @@ export function createOpenAIChunkSerializer(opts: OpenAIChunkSerializerOptions):
           const piece: NonNullable<OpenAIChunkDelta['tool_calls']>[number] = { index: event.callIndex, function: fn };
           if (event.id !== undefined) piece.id = event.id;
           if (first) piece.type = 'function';
+          // Where Google's own OpenAI-compatible endpoint puts it.
+          if (event.signature !== undefined) piece.extra_content = { google: { thought_signature: event.signature } };
           return chunk(event.index, { tool_calls: [piece] });
         }
         case 'usage':

@@ -217,7 +217,6 @@ describe('Gemini stream → StreamEvents', () => {
     ]);
     expect(parser.push(events[1]!)).toEqual([
       { type: 'usage', usage: { promptTokens: 61, completionTokens: 18 + 91, cachedTokens: 0 } },
-      { type: 'reasoning', index: 0, text: '', signature: second.candidates[0].content.parts[0].thoughtSignature },
       {
         type: 'tool_call',
         index: 0,
@@ -225,6 +224,7 @@ describe('Gemini stream → StreamEvents', () => {
         id: 'call_id1',
         name: 'get_weather',
         arguments: '{"city":"Tokyo","unit":"celsius"}',
+        signature: second.candidates[0].content.parts[0].thoughtSignature,
       },
       { type: 'finish', index: 0, reason: 'tool_calls' },
     ]);

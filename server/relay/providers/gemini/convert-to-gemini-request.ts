@@ -6,7 +6,9 @@
  * - a signature given on a functionCall part → `tool_calls[i].extra_content.google.thought_signature`;
  * - a signature given on a text or thought part → the message's `extra_content.google.thought_signature`.
  * On the next turn both are put back untouched: the first onto that functionCall part, the second
- * onto the message's text part (or its first part when it has no text).
+ * onto the message's text part (or its first part when it has no text). Clients that drop the
+ * extension still get the first back: the relay restores it from the tool-call id it handed out
+ * (server/relay/tool-call-signatures.ts). A step whose signature is lost gets Google's skip value.
  *
  * Images: a data URL becomes inlineData; any other URL becomes fileData with the MIME type guessed
  * from the path's extension, else `defaultImageMimeType` (image/jpeg). The Gemini and Vertex
@@ -140,6 +142,26 @@ function modelParts(message: OpenAIChatMessage, toolNames: Map<string, string>):
   const first = parts[0];
   if (typeof signature === 'string' && first && first.thoughtSignature === undefined) first.thoughtSignature = signature;
   return parts;
+}
+
+/**
+ * Google's documented value for a function call whose signature cannot be recovered (a conversation
+ * begun elsewhere, or a signature the gateway no longer holds): accepted, without the lost reasoning.
+ */
+export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
+
+/** Gemini 3 and later refuse a step whose first function call comes back without a signature. */
+function validatesSignatures(model: string): boolean {
+  const generation = /^gemini-(\d+)/.exec(model)?.[1];
+  return generation !== undefined && Number(generation) >= 3;
+}
+
+function withSkipValues(contents: GeminiContent[]): void {
+  for (const content of contents) {
+    if (content.role !== 'model') continue;
+    const first = content.parts.find((p) => p.functionCall);
+    if (first && first.thoughtSignature === undefined) first.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
+  }
 }
 
 /** A tool result as Gemini's functionResponse.response, which must be an object. */
@@ -283,6 +305,7 @@ export function convertToGeminiRequest(
     Array.isArray(request.messages) ? request.messages : [],
     options.defaultImageMimeType ?? 'image/jpeg',
   );
+  if (validatesSignatures(thinking.model)) withSkipValues(body.contents);
   const tools = Array.isArray(request.tools) ? convertTools(request.tools) : undefined;
   if (tools) body.tools = tools;
   const toolConfig = request.tool_choice !== undefined ? convertToolChoice(request.tool_choice) : undefined;

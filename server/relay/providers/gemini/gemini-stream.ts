@@ -6,9 +6,9 @@
  * - `createGeminiStreamSerializer`: StreamEvents (from any channel) → Gemini SSE chunks for
  *   Gemini-format clients.
  *
- * Thought signatures in the event union: a `reasoning` event carries one. A signature Gemini puts on
- * a text or functionCall part is sent as a `reasoning` event with empty text just after that text,
- * or just before that tool call; the serializer puts such a signature back on the next part.
+ * Thought signatures in the event union: a functionCall part's rides on its `tool_call` event; a
+ * `reasoning` event carries a thought part's, and a text part's is sent as a `reasoning` event with
+ * empty text just after that text, which the serializer puts back on the next part.
  */
 import type { Usage } from '../../../billing/pricing.js';
 import type { FinishReason, StreamEvent } from '../../protocol/events.js';
@@ -34,16 +34,16 @@ function partEvents(part: GeminiPart, index: number, nextCall: () => number, new
   const signature = part.thoughtSignature;
   const call = toolCallFromPart(part, newId);
   if (call) {
-    const events: StreamEvent[] = signature ? [{ type: 'reasoning', index, text: '', signature }] : [];
-    events.push({
+    const event: StreamEvent = {
       type: 'tool_call',
       index,
       callIndex: nextCall(),
       id: call.id,
       name: call.function.name,
       arguments: call.function.arguments,
-    });
-    return events;
+    };
+    if (signature) event.signature = signature;
+    return [event];
   }
   if (part.thought === true) {
     const text = part.text ?? '';
@@ -130,6 +130,8 @@ export function geminiUsageFromBilling(usage: Usage): GeminiUsageMetadata {
   return meta;
 }
 
+type PendingCall = { id?: string; name: string; args: string; signature?: string };
+
 const frame = (body: GeminiResponse | GeminiErrorBody): string => `data: ${JSON.stringify(body)}\r\n\r\n`;
 
 /**
@@ -141,7 +143,7 @@ export function createGeminiStreamSerializer(context: { model: string }): Gemini
   let responseId: string | undefined;
   let usage: Usage | undefined;
   const signatures = new Map<number, string>();
-  const calls = new Map<number, Map<number, { id?: string; name: string; args: string }>>();
+  const calls = new Map<number, Map<number, PendingCall>>();
   const finishes = new Map<number, FinishReason>();
 
   const signed = (index: number, part: GeminiPart): GeminiPart => {
@@ -164,6 +166,7 @@ export function createGeminiStreamSerializer(context: { model: string }): Gemini
       .map(([, call]) =>
         signed(index, {
           functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args: parseArguments(call.args) },
+          ...(call.signature ? { thoughtSignature: call.signature } : {}),
         }),
       );
     return chunk(index, parts);
@@ -187,11 +190,12 @@ export function createGeminiStreamSerializer(context: { model: string }): Gemini
           return flushCalls(event.index) + chunk(event.index, [signed(event.index, part)]);
         }
         case 'tool_call': {
-          const pending = calls.get(event.index) ?? new Map<number, { id?: string; name: string; args: string }>();
+          const pending = calls.get(event.index) ?? new Map<number, PendingCall>();
           calls.set(event.index, pending);
           const call = pending.get(event.callIndex) ?? { name: '', args: '' };
           if (event.id) call.id = event.id;
           if (event.name) call.name = event.name;
+          if (event.signature) call.signature = event.signature;
           call.args += event.arguments;
           pending.set(event.callIndex, call);
           return '';
