@@ -166,16 +166,26 @@ function checkPairs(contents: Json[]): void {
   });
 }
 
-/**
- * Gemini 3: in the current turn (since the last user text), each step's first functionCall part
- * carries a signature the API issued (or a documented skip value).
- */
-function checkSignatures(contents: Json[], signatures: Set<string>): void {
+/** The contents of the current turn: from the last user text on (a turn's steps answer function calls). */
+export function currentTurn(contents: Json[]): Json[] {
   let start = 0;
   contents.forEach((c, i) => {
     if (c.role !== 'model' && (c.parts as Json[]).some((p) => typeof p.text === 'string')) start = i;
   });
-  for (const content of contents.slice(start)) {
+  return contents.slice(start);
+}
+
+/** What a signature the stand-in issued signs: the call it came on (`name(args)`), or a text part. */
+export const signedCall = (call: Json): string => `${call.name}(${JSON.stringify(call.args ?? {})})`;
+
+/**
+ * Gemini 3: in the current turn, each step's first functionCall part carries the signature the API
+ * issued on that call (or a documented skip value); one issued on another call or on text is refused.
+ * Returns how many skip values stood in.
+ */
+function checkSignatures(contents: Json[], signatures: ReadonlyMap<string, string>): number {
+  let skipped = 0;
+  for (const content of currentTurn(contents)) {
     if (content.role !== 'model') continue;
     const parts = content.parts as Json[];
     const first = parts.findIndex((p) => p.functionCall);
@@ -185,8 +195,11 @@ function checkSignatures(contents: Json[], signatures: Set<string>): void {
       throw new GeminiRefusal(
         `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${parts[first]!.functionCall.name}\` , position ${first + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
       );
-    if (!signatures.has(signature)) throw new GeminiRefusal('Corrupted thought signature.');
+    if (SKIP_SIGNATURES.includes(signature)) skipped += 1;
+    else if (signatures.get(signature) !== signedCall(parts[first]!.functionCall))
+      throw new GeminiRefusal('Corrupted thought signature.');
   }
+  return skipped;
 }
 
 function checkThinking(model: string, config: Json | undefined): void {
@@ -207,10 +220,15 @@ function checkThinking(model: string, config: Json | undefined): void {
     throw new GeminiRefusal('Budget 0 is invalid. This model only works in thinking mode.');
 }
 
-export function checkGeminiRequest(model: string, body: Json, signatures: Set<string>, action: string): void {
+/**
+ * Refuses what Google refuses; returns how many skip values stood in for signatures. `signatures`:
+ * each signature issued, with what it signs (`signedCall`, or `text`).
+ */
+export function checkGeminiRequest(model: string, body: Json, signatures: ReadonlyMap<string, string>, action: string): number {
   checkStructure(body);
-  if (action === 'countTokens') return;
+  if (action === 'countTokens') return 0;
   checkPairs(body.contents);
-  if (model.startsWith('gemini-3')) checkSignatures(body.contents, signatures);
+  const skipped = model.startsWith('gemini-3') ? checkSignatures(body.contents, signatures) : 0;
   checkThinking(model, body.generationConfig?.thinkingConfig);
+  return skipped;
 }

@@ -4,8 +4,9 @@
  * Gemini 3 step's first functionCall sent back without its thought signature (or with one it never
  * issued), a thinking level on a model without levels, a schema without the JSON mime type.
  *
- * What it answers, by the request: a function call when tools are declared (and not turned off),
- * text about the tool result after a functionResponse, JSON matching responseSchema /
+ * What it answers, by the request: when tools are declared (and not turned off), a call of each
+ * declared function in turn, one step each (a multi-step run: each step's call signed on Gemini 3),
+ * then text about the tool results; JSON matching responseSchema /
  * responseJsonSchema, a thought part with includeThoughts; usage by the stand-ins' own token rule
  * (model-behaviour.ts), the last figures kept in `lastUsage`. Also embedContent,
  * batchEmbedContents and countTokens.
@@ -15,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { RecordedRequest } from './openai.js';
 import { listenLocally, parseBody, readBody, sendJson } from './stand-in-server.js';
 import { sampleOf, standInTokens, stringsIn, unknownKeys } from './model-behaviour.js';
-import { checkGeminiRequest, GeminiRefusal, SKIP_SIGNATURES } from './gemini-checks.js';
+import { checkGeminiRequest, currentTurn, GeminiRefusal, signedCall } from './gemini-checks.js';
 
 export interface GeminiUsage {
   promptTokenCount: number;
@@ -29,6 +30,10 @@ export interface GeminiStandIn {
   requests: RecordedRequest[];
   /** The usage of the last generateContent answer. */
   lastUsage: GeminiUsage | null;
+  /** The usage of every generateContent answer, in order. */
+  usages: GeminiUsage[];
+  /** How many function-call steps came back with Google's skip value instead of their signature. */
+  skippedSignatures: number;
   close(): Promise<void>;
 }
 
@@ -53,12 +58,12 @@ function thinks(body: Json): boolean {
   return body.generationConfig?.thinkingConfig?.thinkingBudget !== 0;
 }
 
-function answerParts(model: string, body: Json, signatures: Set<string>): Json[] {
+function answerParts(model: string, body: Json, signatures: Map<string, string>): Json[] {
   const config = body.generationConfig ?? {};
   const parts: Json[] = [];
-  const sign = () => {
+  const sign = (what: string) => {
     const signature = randomBytes(24).toString('base64');
-    signatures.add(signature);
+    signatures.set(signature, what);
     return signature;
   };
   const gemini3 = model.startsWith('gemini-3');
@@ -67,16 +72,25 @@ function answerParts(model: string, body: Json, signatures: Set<string>): Json[]
   const declarations: Json[] = (body.tools ?? []).flatMap((t: Json) => t.functionDeclarations ?? []);
   const mode = body.toolConfig?.functionCallingConfig?.mode ?? 'AUTO';
   const answered = (last.parts as Json[]).some((p) => p.functionResponse);
-  if (answered) {
+  const called = new Set(
+    currentTurn(body.contents)
+      .flatMap((c: Json) => c.parts as Json[])
+      .flatMap((p) => (p.functionCall ? [p.functionCall.name] : [])),
+  );
+  const allowed: string[] | undefined = body.toolConfig?.functionCallingConfig?.allowedFunctionNames;
+  const callable = mode === 'NONE' ? [] : declarations.filter((d) => !allowed || allowed.includes(d.name));
+  const declaration = callable.find((d) => !called.has(d.name));
+  if (declaration) {
+    const call = {
+      name: declaration.name,
+      args: sampleOf(declaration.parametersJsonSchema ?? declaration.parameters ?? { type: 'object' }),
+    };
+    parts.push({ functionCall: call, ...(gemini3 ? { thoughtSignature: sign(signedCall(call)) } : {}) });
+  } else if (answered) {
     const results = (last.parts as Json[])
       .filter((p) => p.functionResponse)
       .map((p) => JSON.stringify(p.functionResponse.response));
     parts.push({ text: `The tool answered ${results.join(' and ')}.` });
-  } else if (declarations.length > 0 && mode !== 'NONE') {
-    const allowed: string[] | undefined = body.toolConfig?.functionCallingConfig?.allowedFunctionNames;
-    const declaration = declarations.find((d) => !allowed || allowed.includes(d.name)) ?? declarations[0]!;
-    const args = sampleOf(declaration.parametersJsonSchema ?? declaration.parameters ?? { type: 'object' });
-    parts.push({ functionCall: { name: declaration.name, args }, ...(gemini3 ? { thoughtSignature: sign() } : {}) });
   } else {
     const schema = config.responseJsonSchema ?? config.responseSchema;
     const text = schema
@@ -84,7 +98,7 @@ function answerParts(model: string, body: Json, signatures: Set<string>): Json[]
       : config.responseMimeType === 'application/json'
         ? '{"answer":"sample"}'
         : 'Hello from the Gemini stand-in.';
-    parts.push({ text, ...(gemini3 ? { thoughtSignature: sign() } : {}) });
+    parts.push({ text, ...(gemini3 ? { thoughtSignature: sign('text') } : {}) });
   }
   return parts;
 }
@@ -125,20 +139,28 @@ function countTokens(res: ServerResponse, model: string, body: Json): void {
   if (body.contents && body.generateContentRequest)
     throw new GeminiRefusal('contents and generate_content_request cannot both be set.');
   const request: Json = body.generateContentRequest ?? { contents: body.contents ?? [] };
-  if (body.generateContentRequest) checkGeminiRequest(model, { ...request, model: undefined }, new Set(), 'countTokens');
+  if (body.generateContentRequest) checkGeminiRequest(model, { ...request, model: undefined }, new Map(), 'countTokens');
   const totalTokens = promptCount(request);
   sendJson(res, 200, { totalTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: totalTokens }] });
 }
 
 export async function startGeminiStandIn(): Promise<GeminiStandIn> {
-  const signatures = new Set<string>(SKIP_SIGNATURES);
-  const state: GeminiStandIn = { url: '', requests: [], lastUsage: null, close: async () => undefined };
+  const signatures = new Map<string, string>();
+  const state: GeminiStandIn = {
+    url: '',
+    requests: [],
+    lastUsage: null,
+    usages: [],
+    skippedSignatures: 0,
+    close: async () => undefined,
+  };
 
   function generate(res: ServerResponse, model: string, body: Json, stream: boolean): void {
-    checkGeminiRequest(model, body, signatures, 'generateContent');
+    state.skippedSignatures += checkGeminiRequest(model, body, signatures, 'generateContent');
     const parts = answerParts(model, body, signatures);
     const usage = usageFor(body, parts);
     state.lastUsage = usage;
+    state.usages.push(usage);
     const responseId = randomBytes(9).toString('base64url');
     if (!stream) {
       const candidate = { content: { role: 'model', parts }, finishReason: 'STOP', index: 0 };
