@@ -9,11 +9,11 @@ import type { FidelityFixture } from './fidelity-fixture.js';
 export const GEMINI_3 = 'gemini-3-pro-preview';
 export const PROMPT = 'What are the weather and the time in Paris?';
 export const TOOL_NAMES = ['get_weather', 'get_time'];
-export const PARAMETERS = {
+export const PARAMETERS: { type: 'object'; properties: Record<string, { type: string }>; required: string[] } = {
   type: 'object',
   properties: { city: { type: 'string' } },
   required: ['city'],
-} as const;
+};
 
 /** A tool's answer, as every run's executor gives it. */
 export const toolResult = (name: string): string => JSON.stringify({ tool: name, ok: true });

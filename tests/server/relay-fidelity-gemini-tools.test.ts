@@ -75,10 +75,11 @@ describe('Gemini 3 tool runs from official clients', () => {
       const response = stream
         ? await openai.responses.stream({ model: GEMINI_3, input, tools }).finalResponse()
         : await openai.responses.create({ model: GEMINI_3, input, tools });
-      const calls = response.output.filter((o) => o.type === 'function_call');
+      const output: OpenAI.Responses.ResponseOutputItem[] = response.output;
+      const calls = output.filter((o) => o.type === 'function_call');
       if (calls.length === 0) {
         // The stream helper's final response has no output_text of its own: read the message.
-        const text = response.output.flatMap((o) => (o.type === 'message' ? o.content : []));
+        const text = output.flatMap((o) => (o.type === 'message' ? o.content : []));
         expect(text).toEqual([expect.objectContaining({ type: 'output_text', text: FINAL })]);
         break;
       }
@@ -158,7 +159,7 @@ describe('Gemini 3 tool runs from official clients', () => {
     // A conversation from elsewhere, and a sealed id whose signature the gateway does not hold.
     for (const id of ['call_from_elsewhere', `call_gs1_${'A'.repeat(22)}`]) {
       const answer = await openai.chat.completions.create({ model: GEMINI_3, messages: after(id), tools: chatTools });
-      expect(answer.choices[0]!.message.tool_calls![0]!.function).toMatchObject({ name: 'get_time' });
+      expect(answer.choices[0]!.message.tool_calls![0]!).toMatchObject({ function: { name: 'get_time' } });
       expect(sentSignature()).toBe('skip_thought_signature_validator');
     }
     expect(f.gemini.skippedSignatures).toBe(skipped + 2);
