@@ -99,6 +99,37 @@ describe('OpenAI chat request → Gemini request', () => {
     ]);
   });
 
+  it('gives Gemini 3 and later the skip value for each step whose first call lost its signature', () => {
+    const call = (id: string, name: string, signature?: string) => ({
+      id,
+      type: 'function' as const,
+      function: { name, arguments: '{}' },
+      ...(signature ? { extra_content: { google: { thought_signature: signature } } } : {}),
+    });
+    const messages: OpenAIChatRequest['messages'] = [
+      { role: 'user', content: 'Go' },
+      { role: 'assistant', content: 'First:', tool_calls: [call('a', 'one'), call('b', 'two')] },
+      { role: 'tool', tool_call_id: 'a', content: '1' },
+      { role: 'tool', tool_call_id: 'b', content: '2' },
+      { role: 'assistant', content: null, tool_calls: [call('c', 'three', 'SIG-C')] },
+      { role: 'tool', tool_call_id: 'c', content: '3' },
+    ];
+    const steps = (model: string) =>
+      convertToGeminiRequest(chat({ model, messages }), settings()).body.contents.filter((c) => c.role === 'model');
+    for (const model of ['gemini-3-pro-preview', 'gemini-3-flash-preview-thinking', 'gemini-4-pro']) {
+      expect(steps(model).map((s) => s.parts)).toEqual([
+        [
+          { text: 'First:' },
+          { functionCall: { name: 'one', args: {} }, thoughtSignature: 'skip_thought_signature_validator' },
+          { functionCall: { name: 'two', args: {} } },
+        ],
+        [{ functionCall: { name: 'three', args: {} }, thoughtSignature: 'SIG-C' }],
+      ]);
+    }
+    // Gemini 2.5 does not validate signatures: nothing is made up for it.
+    expect(steps('gemini-2.5-flash')[0]!.parts[1]).toEqual({ functionCall: { name: 'one', args: {} } });
+  });
+
   it('declares tools with schemas cleaned of keys Gemini refuses', () => {
     const { body } = convertToGeminiRequest(
       chat({
