@@ -107,7 +107,7 @@ for (const kind of ['postgres', 'mysql'] satisfies ClusterDb[]) {
         await client.post('/api/token/', { name: 'main', remain_quota: 0, unlimited_quota: true, expired_time: -1 }),
         'token',
       );
-      const key = `sk-${must(await client.post(`/api/token/${token.id}/key`), 'key').key as string}`;
+      const key = must(await client.post(`/api/token/${token.id}/key`), 'key').key as string;
       return { id: id as number, client, tokenId: token.id as number, key };
     }
 
