@@ -93,6 +93,24 @@ export class OptionStore extends EventEmitter {
   }
 
   /**
+   * The internal value of `key`, made by `make()` and stored when there is none yet. Processes
+   * starting together on an empty database all end up with the value of the one insert that
+   * committed, never each with its own.
+   */
+  async internalOnce(key: string, make: () => string): Promise<string> {
+    const known = this.values.get(key);
+    if (known) return known;
+    await this.claimInternal(this.db, key, make());
+    await this.reload();
+    const stored = this.values.get(key);
+    if (stored) return stored;
+    // A row left empty by hand: fill it.
+    const value = make();
+    await this.write(key, value);
+    return value;
+  }
+
+  /**
    * Inserts an internal value that is written once, in the caller's transaction `trx`: false when
    * the key already has a row. The table's key decides between concurrent callers on every
    * process: one insert commits, the others fail — a caller given false must abandon its
