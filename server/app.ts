@@ -48,15 +48,6 @@ function readVersion(): string {
   }
 }
 
-async function sessionSecret(config: Config, options: OptionStore): Promise<string> {
-  if (config.sessionSecret) return config.sessionSecret;
-  const stored = options.internal('SessionSecret');
-  if (stored) return stored;
-  const generated = randomBytes(32).toString('hex');
-  await options.setInternal('SessionSecret', generated);
-  return generated;
-}
-
 const trustHops =
   (hops: number) =>
   (_address: string, hop: number): boolean =>
@@ -89,7 +80,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   if (config.isMaster) await migrate(handle);
   const options = new OptionStore(handle.db);
   await options.reload();
-  const secret = await sessionSecret(config, options);
+  const secret = config.sessionSecret ?? (await options.internalOnce('SessionSecret', () => randomBytes(32).toString('hex')));
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
   const bus = await Bus.create(redis, config.redisPrefix);

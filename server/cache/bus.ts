@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 
 /**
  * Cache invalidation messages between gateway processes. `publish` tells this process at once and,
- * with Redis, every other process; handlers receive the topic's payload (e.g. a changed id).
+ * with Redis, every other process; handlers receive the topic's payload (e.g. a changed id), and
+ * the empty payload when everything may have changed.
  */
 export class Bus {
   private readonly local = new EventEmitter();
@@ -28,8 +29,16 @@ export class Bus {
         // Our own messages were delivered locally when published.
         if (origin !== bus.instance) bus.local.emit(topic, payload);
       });
+      // The first 'ready' came before the subscription: any later one is a reconnection, and the
+      // messages sent while this process was cut off are lost.
+      bus.subscriber.on('ready', () => bus.forgetAll());
     }
     return bus;
+  }
+
+  /** Tells every handler that anything may have changed (the empty payload: every id). */
+  private forgetAll(): void {
+    for (const topic of this.local.eventNames()) this.local.emit(topic, '');
   }
 
   on(topic: string, handler: (payload: string) => void): void {

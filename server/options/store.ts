@@ -10,14 +10,25 @@ import { isUniqueViolation } from '../db/errors.js';
 export class OptionStore extends EventEmitter {
   private values = new Map<string, string>();
   private parsed = new Map<string, { raw: string; value: unknown }>();
+  /** Number of the latest reload started, and of the one applied last. */
+  private started = 0;
+  private applied = 0;
 
   constructor(private readonly db: Db) {
     super();
     for (const [key, def] of Object.entries(OPTION_REGISTRY)) this.values.set(key, def.default);
   }
 
+  /**
+   * Reads every option again. Reloads overlap when changes arrive in quick succession; one that
+   * started earlier but finished later would put back values read before the last change, so a
+   * later-started reload always wins.
+   */
   async reload(): Promise<void> {
+    const run = ++this.started;
     const rows = await this.db.selectFrom('options').select(['key', 'value']).execute();
+    if (run < this.applied) return;
+    this.applied = run;
     for (const row of rows) {
       const before = this.values.get(row.key);
       const value = row.value ?? '';
@@ -79,6 +90,24 @@ export class OptionStore extends EventEmitter {
 
   async setInternal(key: string, value: string): Promise<void> {
     await this.write(key, value);
+  }
+
+  /**
+   * The internal value of `key`, made by `make()` and stored when there is none yet. Processes
+   * starting together on an empty database all end up with the value of the one insert that
+   * committed, never each with its own.
+   */
+  async internalOnce(key: string, make: () => string): Promise<string> {
+    const known = this.values.get(key);
+    if (known) return known;
+    await this.claimInternal(this.db, key, make());
+    await this.reload();
+    const stored = this.values.get(key);
+    if (stored) return stored;
+    // A row left empty by hand: fill it.
+    const value = make();
+    await this.write(key, value);
+    return value;
   }
 
   /**

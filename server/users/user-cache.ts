@@ -36,20 +36,32 @@ export class UserCache {
     bus: Bus,
   ) {
     bus.on(USER_TOPIC, (payload) => {
-      if (payload === '') this.entries.clear();
-      else this.entries.delete(Number(payload));
+      if (payload === '') {
+        this.entries.clear();
+        this.pending.clear();
+      } else {
+        this.entries.delete(Number(payload));
+        this.pending.delete(Number(payload));
+      }
     });
   }
 
   async get(id: number): Promise<CachedUser | null> {
     const hit = this.entries.get(id);
     if (hit && hit.expires > Date.now()) return hit.user;
-    let load = this.pending.get(id);
-    if (!load) {
-      load = this.load(id).finally(() => this.pending.delete(id));
-      this.pending.set(id, load);
+    const running = this.pending.get(id);
+    if (running) return running;
+    const load = this.load(id);
+    this.pending.set(id, load);
+    try {
+      const user = await load;
+      // A change announced while the row was read (a ban, say) removed our pending load: its answer
+      // may predate the change, so the callers waiting get it but it is not kept for a minute.
+      if (this.pending.get(id) === load) this.entries.set(id, { user, expires: Date.now() + TTL_MS });
+      return user;
+    } finally {
+      if (this.pending.get(id) === load) this.pending.delete(id);
     }
-    return load;
   }
 
   /** The cached user when its entry is fresh, without loading it. */
@@ -99,7 +111,6 @@ export class UserCache {
         acceptUnsetModelRatio: accept,
       };
     }
-    this.entries.set(id, { user, expires: Date.now() + TTL_MS });
     return user;
   }
 }

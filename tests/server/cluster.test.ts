@@ -1,43 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, isCI, redisAvailable, type TestDatabase } from '../helpers/databases.js';
+import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
 import { ApiClient, ROOT } from '../helpers/gateway.js';
-import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
+import type { GatewayProcess } from '../helpers/process.js';
 
 // Two gateway processes on one PostgreSQL database and one Redis, as operators run them.
-const ready = (await redisAvailable()) && (await pgReachable());
-
-async function pgReachable(): Promise<boolean> {
-  const { availableDatabases } = await import('../helpers/databases.js');
-  const kinds = await availableDatabases();
-  if (!kinds.includes('postgres')) {
-    if (isCI) throw new Error('postgres is unreachable under CI=true');
-    return false;
-  }
-  return true;
-}
+const ready = await clusterAvailable('postgres');
 
 describe.skipIf(!ready)('two gateway processes sharing PostgreSQL and Redis', () => {
-  let db: TestDatabase;
+  let cluster: Cluster;
   let master: GatewayProcess;
   let slave: GatewayProcess;
 
   beforeAll(async () => {
-    db = await createTestDatabase('postgres');
-    const env = {
-      SQL_DSN: db.dsn,
-      REDIS_CONN_STRING: 'redis://127.0.0.1:6379',
-      REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:`,
-      CRITICAL_RATE_LIMIT: '4',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-    };
-    master = await spawnGateway(env);
-    slave = await spawnGateway({ ...env, NODE_TYPE: 'slave' });
+    cluster = await startCluster('postgres', ['master', 'slave'], { env: { CRITICAL_RATE_LIMIT: '4' } });
+    [master, slave] = cluster.nodes as [GatewayProcess, GatewayProcess];
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([master?.stop(), slave?.stop()]);
-    await db?.drop();
+    await cluster?.stop();
   });
 
   it('shares setup, sessions and option changes between the processes', async () => {

@@ -1,23 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDatabases, createTestDatabase, type TestDatabase } from '../helpers/databases.js';
-import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
+import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import type { GatewayProcess } from '../helpers/process.js';
 
 // The background jobs run on exactly one of the processes sharing a database: the holder of the
-// jobs lease, which another process takes over once the holder dies.
-const kinds = await availableDatabases();
+// jobs lease, which another process takes over once the holder dies. No Redis: the lease lives in
+// the database.
+const ready = await clusterAvailable('postgres', false);
 
-describe.skipIf(!kinds.includes('postgres'))('the jobs lease across three processes on PostgreSQL', () => {
-  let db: TestDatabase;
-  const nodes: GatewayProcess[] = [];
+describe.skipIf(!ready)('the jobs lease across three processes on PostgreSQL', () => {
+  let cluster: Cluster;
+  let nodes: GatewayProcess[] = [];
   beforeAll(async () => {
-    db = await createTestDatabase('postgres');
-    const env = { SQL_DSN: db.dsn, NODE_TIMEOUT: '2' };
-    nodes.push(await spawnGateway(env));
-    nodes.push(...(await Promise.all([spawnGateway(env), spawnGateway({ ...env, NODE_TYPE: 'slave' })])));
+    cluster = await startCluster('postgres', ['master', 'master', 'slave'], { redis: false, env: { NODE_TIMEOUT: '2' } });
+    nodes = cluster.nodes;
   }, 60_000);
   afterAll(async () => {
-    await Promise.all(nodes.map((n) => n.stop()));
-    await db?.drop();
+    await cluster?.stop();
   });
 
   const leaders = async (list: GatewayProcess[]) =>

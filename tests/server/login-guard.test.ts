@@ -3,11 +3,10 @@
  * (an unknown name costs a hash check like a wrong password), and repeated failures lock the
  * account whatever addresses they come from — on every gateway process — until the window ends.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDIS_URL, availableDatabases, createTestDatabase, redisAvailable, type TestDatabase } from '../helpers/databases.js';
+import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
 import { ApiClient, ROOT, setupRoot, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
+import type { GatewayProcess } from '../helpers/process.js';
 import { PASSWORD } from '../helpers/users.js';
 
 const LOCKED = { success: false, code: 'account.locked' };
@@ -89,26 +88,16 @@ describe('per-account lockout', () => {
   });
 });
 
-const clusterReady = (await redisAvailable()) && (await availableDatabases()).includes('postgres');
+const clusterReady = await clusterAvailable('postgres');
 
 describe.skipIf(!clusterReady)('per-account lockout across two processes (PostgreSQL + Redis)', () => {
-  let db: TestDatabase;
+  let cluster: Cluster;
   let a: GatewayProcess;
   let b: GatewayProcess;
 
   beforeAll(async () => {
-    db = await createTestDatabase('postgres');
-    const env = {
-      SQL_DSN: db.dsn,
-      REDIS_CONN_STRING: REDIS_URL,
-      REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:`,
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      CRITICAL_RATE_LIMIT: '100000',
-      GLOBAL_API_RATE_LIMIT: '100000',
-      LOGIN_FAILURE_LIMIT: '4',
-    };
-    a = await spawnGateway(env);
-    b = await spawnGateway({ ...env, NODE_TYPE: 'slave' });
+    cluster = await startCluster('postgres', ['master', 'slave'], { env: { LOGIN_FAILURE_LIMIT: '4' } });
+    [a, b] = cluster.nodes as [GatewayProcess, GatewayProcess];
     const root = new ApiClient(a.url);
     expect((await root.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password })).body.success).toBe(true);
     expect((await root.login(ROOT.username, ROOT.password)).body.success).toBe(true);
@@ -116,8 +105,7 @@ describe.skipIf(!clusterReady)('per-account lockout across two processes (Postgr
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.drop();
+    await cluster?.stop();
   });
 
   it('counts failures on both processes and locks the account on both', async () => {

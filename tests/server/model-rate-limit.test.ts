@@ -3,19 +3,11 @@
  * and successful requests per window, per-group overrides, the client's error shape — and counted
  * across two gateway processes sharing PostgreSQL and Redis.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelLimitsFor } from '../../server/ratelimit/model-limit.js';
-import {
-  availableDatabases,
-  createTestDatabase,
-  isCI,
-  redisAvailable,
-  REDIS_URL,
-  type TestDatabase,
-} from '../helpers/databases.js';
+import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
 import { ApiClient, ROOT } from '../helpers/gateway.js';
-import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
+import type { GatewayProcess } from '../helpers/process.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from '../helpers/upstreams/openai.js';
 import { startSunoStandIn, type SunoStandIn } from '../helpers/upstreams/suno.js';
@@ -192,17 +184,10 @@ describe('model request rate limit (one process)', () => {
 });
 
 // Two gateway processes on one PostgreSQL database and one Redis, as operators run them.
-const clusterReady = (await redisAvailable()) && (await pgReachable());
-
-async function pgReachable(): Promise<boolean> {
-  if ((await availableDatabases()).includes('postgres')) return true;
-  if (isCI) throw new Error('postgres is unreachable under CI=true');
-  console.warn('[skip] model rate limit cluster tests skipped: postgres unreachable');
-  return false;
-}
+const clusterReady = await clusterAvailable('postgres');
 
 describe.skipIf(!clusterReady)('model request rate limit across two processes (PostgreSQL + Redis)', () => {
-  let db: TestDatabase;
+  let cluster: Cluster;
   let upstream: OpenAIStandIn;
   let master: GatewayProcess;
   let slave: GatewayProcess;
@@ -239,17 +224,8 @@ describe.skipIf(!clusterReady)('model request rate limit across two processes (P
 
   beforeAll(async () => {
     upstream = await startOpenAIStandIn();
-    db = await createTestDatabase('postgres');
-    const env = {
-      SQL_DSN: db.dsn,
-      REDIS_CONN_STRING: REDIS_URL,
-      REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:`,
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      GLOBAL_API_RATE_LIMIT: '100000',
-      CRITICAL_RATE_LIMIT: '100000',
-    };
-    master = await spawnGateway(env);
-    slave = await spawnGateway({ ...env, NODE_TYPE: 'slave' });
+    cluster = await startCluster('postgres', ['master', 'slave']);
+    [master, slave] = cluster.nodes as [GatewayProcess, GatewayProcess];
     root = new ApiClient(master.url);
     must(await root.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password }), 'setup');
     must(await root.login(ROOT.username, ROOT.password), 'login');
@@ -270,8 +246,7 @@ describe.skipIf(!clusterReady)('model request rate limit across two processes (P
   }, 90_000);
 
   afterAll(async () => {
-    await Promise.all([master?.stop(), slave?.stop()]);
-    await db?.drop();
+    await cluster?.stop();
     await upstream?.close();
   });
 

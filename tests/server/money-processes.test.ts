@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDatabases, createTestDatabase, isCI, redisAvailable, type DbName } from '../helpers/databases.js';
+import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { availableDatabases, createTestDatabase, type DbName } from '../helpers/databases.js';
 import { ApiClient, ROOT } from '../helpers/gateway.js';
 import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from '../helpers/upstreams/openai.js';
@@ -12,7 +13,6 @@ import { openDb, type DbHandle } from '../../server/db/index.js';
 // two processes sharing PostgreSQL and Redis bill every served call in full on one small balance.
 
 const kinds = await availableDatabases();
-const redis = await redisAvailable();
 
 interface Setup {
   userId: number;
@@ -113,32 +113,23 @@ for (const kind of crashKinds) {
   });
 }
 
-const clusterReady = redis && kinds.includes('postgres');
-if (!clusterReady && isCI) throw new Error('postgres and redis are needed for the two-process money test under CI=true');
+const clusterReady = await clusterAvailable('postgres');
 describe.skipIf(!clusterReady)('two gateway processes on PostgreSQL and Redis, one small balance', () => {
   let upstream: OpenAIStandIn;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let cluster: Cluster;
   let a: GatewayProcess;
   let b: GatewayProcess;
   let db: DbHandle;
 
   beforeAll(async () => {
     upstream = await startOpenAIStandIn({ record: false });
-    database = await createTestDatabase('postgres');
-    const env = {
-      SQL_DSN: database.dsn,
-      REDIS_CONN_STRING: 'redis://127.0.0.1:6379',
-      REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:`,
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-    };
-    a = await spawnGateway(env);
-    b = await spawnGateway({ ...env, NODE_TYPE: 'slave' });
-    db = await openDb(database.target);
+    cluster = await startCluster('postgres', ['master', 'slave']);
+    [a, b] = cluster.nodes as [GatewayProcess, GatewayProcess];
+    db = await openDb(cluster.database.target);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
     await db?.close();
-    await database?.drop();
+    await cluster?.stop();
     await upstream?.close();
   });
 

@@ -3,18 +3,11 @@
  * deregistration end every console session of the user — every cookie issued before, on every
  * device — while the system access token keeps its own rules.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  REDIS_URL,
-  availableDatabases,
-  createTestDatabase,
-  forEachDatabase,
-  redisAvailable,
-  type TestDatabase,
-} from '../helpers/databases.js';
+import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { forEachDatabase } from '../helpers/databases.js';
 import { ApiClient, ROOT } from '../helpers/gateway.js';
-import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
+import type { GatewayProcess } from '../helpers/process.js';
 import { usersFixture } from '../helpers/users-fixture.js';
 import { loginAs, PASSWORD } from '../helpers/users.js';
 
@@ -125,35 +118,25 @@ await forEachDatabase('sessions end', (kind) => {
 
 // Two gateway processes on one PostgreSQL database and one Redis: a session ended through one is
 // refused by the other at once (each request reads the user's epoch from the shared database).
-const clusterReady = (await redisAvailable()) && (await availableDatabases()).includes('postgres');
+const clusterReady = await clusterAvailable('postgres');
 
 describe.skipIf(!clusterReady)('sessions end on every process (PostgreSQL + Redis)', () => {
-  let db: TestDatabase;
+  let cluster: Cluster;
   let a: GatewayProcess;
   let b: GatewayProcess;
   let root: ApiClient;
   let seq = 0;
 
   beforeAll(async () => {
-    db = await createTestDatabase('postgres');
-    const env = {
-      SQL_DSN: db.dsn,
-      REDIS_CONN_STRING: REDIS_URL,
-      REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:`,
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      CRITICAL_RATE_LIMIT: '100000',
-      GLOBAL_API_RATE_LIMIT: '100000',
-    };
-    a = await spawnGateway(env);
-    b = await spawnGateway({ ...env, NODE_TYPE: 'slave' });
+    cluster = await startCluster('postgres', ['master', 'slave']);
+    [a, b] = cluster.nodes as [GatewayProcess, GatewayProcess];
     root = new ApiClient(a.url);
     expect((await root.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password })).body.success).toBe(true);
     expect((await root.login(ROOT.username, ROOT.password)).body.success).toBe(true);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.drop();
+    await cluster?.stop();
   });
 
   /** A new user logged in on both processes: one session made by each. */

@@ -3,18 +3,10 @@
  * sharing PostgreSQL + Redis — creates exactly one root user: the database decides who was first,
  * and every other caller is told setup is done.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  REDIS_URL,
-  availableDatabases,
-  createTestDatabase,
-  forEachDatabase,
-  redisAvailable,
-  type TestDatabase,
-} from '../helpers/databases.js';
+import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { forEachDatabase } from '../helpers/databases.js';
 import { ApiClient, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
 import { openDb, type DbHandle } from '../../server/db/index.js';
 
 const PASSWORD = 'race-pass-123';
@@ -65,38 +57,28 @@ await forEachDatabase('concurrent setup on one process', (kind) => {
   });
 });
 
-const clusterReady = (await redisAvailable()) && (await availableDatabases()).includes('postgres');
+const clusterReady = await clusterAvailable('postgres');
 
 describe.skipIf(!clusterReady)('concurrent setup on two processes (PostgreSQL + Redis)', () => {
-  let db: TestDatabase;
+  let cluster: Cluster;
   let handle: DbHandle;
-  let a: GatewayProcess;
-  let b: GatewayProcess;
 
   beforeAll(async () => {
-    db = await createTestDatabase('postgres');
-    const env = {
-      SQL_DSN: db.dsn,
-      REDIS_CONN_STRING: REDIS_URL,
-      REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:`,
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      CRITICAL_RATE_LIMIT: '100000',
-      GLOBAL_API_RATE_LIMIT: '100000',
-    };
-    a = await spawnGateway(env);
-    b = await spawnGateway({ ...env, NODE_TYPE: 'slave' });
-    handle = await openDb(db.target);
+    cluster = await startCluster('postgres', ['master', 'slave']);
+    handle = await openDb(cluster.database.target);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
     await handle?.close();
-    await db?.drop();
+    await cluster?.stop();
   });
 
   it('creates one root user when both processes are set up at the same moment', async () => {
     const names = Array.from({ length: 10 }, (_, i) => `node${i}`);
-    const answers = await raceSetups([a.url, b.url], names);
+    const answers = await raceSetups(
+      cluster.nodes.map((n) => n.url),
+      names,
+    );
     await expectOneRoot(answers, async () =>
       (await handle.db.selectFrom('users').select('username').where('role', '>=', 100).execute()).map((r) => r.username),
     );
