@@ -88,7 +88,7 @@ await forEachDatabase('passkeys', (kind) => {
     const forgedBegin = await f.tg.client().post('/api/user/passkey/login/begin');
     const forged = authenticator.get(forgedBegin.body.data.options.publicKey) as { response: { signature: string } };
     const sig = Buffer.from(forged.response.signature, 'base64url');
-    sig[sig.length - 1] ^= 1;
+    sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 1, sig.length - 1);
     forged.response.signature = sig.toString('base64url');
     const forgedRes = await f.tg.client().post('/api/user/passkey/login/finish', forged);
     expect(forgedRes.body).toMatchObject({ success: false, code: 'passkey.verification_failed' });
