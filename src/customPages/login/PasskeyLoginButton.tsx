@@ -10,13 +10,8 @@ import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import Button from '@mui/material/Button';
 import KeyIcon from '@mui/icons-material/Key';
 import { SecondFactorRequired } from '../../api/securityMethods';
-import { errorMessage } from '../shared/errors';
+import { errorMessage, isCancelled } from '../shared/errors';
 import { LOGIN_LANDING } from '../shared/constants';
-
-/** The browser's answer when the person dismissed the prompt or it timed out. */
-export function isCancelled(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError');
-}
 
 export function PasskeyLoginButton({ enabled, onSecondStep }: { enabled: boolean; onSecondStep: () => void }) {
   const translate = useTranslate();

@@ -29,7 +29,8 @@ export const security = {
       scan: '1. Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…)',
       qr_alt: 'QR code for your authenticator app',
       manual: 'Or enter this key by hand:',
-      backup: '2. Keep these backup codes somewhere safe: each signs you in once if you lose your device. They are shown only now.',
+      backup:
+        '2. Keep these backup codes somewhere safe: each signs you in once if you lose your device. They are shown only now.',
       confirm: '3. Enter the 6-digit code the app shows to finish',
       submit: 'Turn on',
     },
