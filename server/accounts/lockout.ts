@@ -32,3 +32,8 @@ export async function noteFailure(ctx: Ctx, key: string): Promise<void> {
   if (await ctx.limiter.hit(`login-fail:${key}`, max - 1, windowSeconds)) return;
   await ctx.kv.set(`login-lock:${key}`, '1', windowSeconds);
 }
+
+/** Whether the account is locked now. */
+export async function isLocked(ctx: Pick<Ctx, 'kv'>, key: string): Promise<boolean> {
+  return (await ctx.kv.get(`login-lock:${key}`)) !== null;
+}

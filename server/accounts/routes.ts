@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { endSession, startSession } from '../auth/session.js';
+import { endSession } from '../auth/session.js';
 import { dummyHash, verifyPassword } from '../auth/password.js';
 import { accountKey, assertNotLocked, noteFailure } from './lockout.js';
 import { USER_ENABLED } from '../auth/roles.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { findLiveUserByLogin } from '../users/identity-repository.js';
-import { endSessions, toPublicUser } from '../users/repository.js';
+import { endSessions } from '../users/repository.js';
+import { logInOrAskSecondFactor } from '../mfa/login-step.js';
 import { sessionHolder } from '../auth/guard.js';
 import { EmailQuery, LoginBody, RegisterBody, ResetBody, TurnstileQuery, type ResetResult } from './schemas.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
@@ -41,8 +42,7 @@ export default async function accountRoutes(base: FastifyInstance): Promise<void
         throw fail('account.wrong_credentials');
       }
       if (user.status !== USER_ENABLED) throw fail('account.wrong_credentials');
-      startSession(request, reply, user);
-      return ok(toPublicUser(user), '');
+      return logInOrAskSecondFactor(ctx, request, reply, user);
     },
   );
 

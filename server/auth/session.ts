@@ -1,9 +1,12 @@
+import { randomInt } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * The console session: a signed, HttpOnly, SameSite=Strict cookie `id.issued.epoch` naming the
- * user and the session epoch the user had at login. A session is valid while the user's row still
- * holds that epoch: raising it (users/repository.ts `endSessions`) ends every session of the user.
+ * The console session: a signed, HttpOnly, SameSite=Strict cookie `id.issued.epoch.nonce` naming
+ * the user and the session epoch the user had at login; the random nonce tells apart two sessions
+ * begun in the same second (state kept per session, such as a fresh verification, is keyed by the
+ * cookie). A session is valid while the user's row still holds that epoch: raising it
+ * (users/repository.ts `endSessions`) ends every session of the user.
  */
 export const SESSION_COOKIE = 'session';
 const MAX_AGE_SECONDS = 30 * 24 * 3600;
@@ -15,7 +18,8 @@ export interface SessionClaim {
 
 export function startSession(request: FastifyRequest, reply: FastifyReply, user: { id: number; session_epoch: number }): void {
   const issued = Math.floor(Date.now() / 1000);
-  reply.setCookie(SESSION_COOKIE, `${user.id}.${issued}.${user.session_epoch}`, {
+  const nonce = randomInt(1, 2 ** 47);
+  reply.setCookie(SESSION_COOKIE, `${user.id}.${issued}.${user.session_epoch}.${nonce}`, {
     path: '/',
     httpOnly: true,
     sameSite: 'strict',
@@ -33,7 +37,7 @@ export function endSession(reply: FastifyReply): void {
 /**
  * What a signed, unexpired session cookie claims, or null. The claim still has to be checked
  * against the user's current epoch (auth/guard.ts). Cookies issued before epochs existed carry
- * none and count as epoch 0.
+ * none and count as epoch 0; those issued before nonces carry none either.
  */
 export function sessionClaim(request: FastifyRequest): SessionClaim | null {
   const raw = request.cookies[SESSION_COOKIE];
@@ -41,7 +45,7 @@ export function sessionClaim(request: FastifyRequest): SessionClaim | null {
   const unsigned = request.unsignCookie(raw);
   if (!unsigned.valid || unsigned.value === null) return null;
   const parts = unsigned.value.split('.');
-  if (parts.length < 2 || parts.length > 3 || !parts.every((p) => /^\d{1,15}$/.test(p))) return null;
+  if (parts.length < 2 || parts.length > 4 || !parts.every((p) => /^\d{1,15}$/.test(p))) return null;
   const [id, issued, epoch = 0] = parts.map(Number) as [number, number, number?];
   if (!id || !issued) return null;
   if (issued + MAX_AGE_SECONDS < Date.now() / 1000) return null;

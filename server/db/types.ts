@@ -262,6 +262,42 @@ export interface LeasesTable {
   expires_at: number;
 }
 
+/** A user's TOTP secret; `enabled` 0 while the enrolment awaits its first code. */
+export interface TwoFaTable {
+  id: Id;
+  user_id: number;
+  secret: string;
+  enabled: D<Flag>;
+  /** The last 30-second step a code was accepted for: a code is accepted once. */
+  last_used_step: D<number>;
+  created_at: D<number>;
+}
+
+/** One-time backup codes: a SHA-256 digest each, `used_at` set when spent. */
+export interface TwoFaBackupCodesTable {
+  id: Id;
+  user_id: number;
+  code_hash: string;
+  used_at: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: D<number>;
+}
+
+/** WebAuthn credentials (passkeys): id and COSE public key in base64url. */
+export interface PasskeysTable {
+  id: Id;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  sign_count: D<number>;
+  /** Comma-separated transports the authenticator reported (usb, nfc, ble, internal, hybrid). */
+  transports: D<string>;
+  backed_up: D<Flag>;
+  name: D<string>;
+  created_at: D<number>;
+  /** Seconds; 0 = never used to sign in or verify. */
+  last_used_at: D<number>;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -278,6 +314,9 @@ export interface Database {
   reservations: ReservationsTable;
   nodes: NodesTable;
   leases: LeasesTable;
+  two_fa: TwoFaTable;
+  two_fa_backup_codes: TwoFaBackupCodesTable;
+  passkeys: PasskeysTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -293,6 +332,8 @@ export type Midjourney = Selectable<MidjourneysTable>;
 export type Task = Selectable<TasksTable>;
 export type QuotaData = Selectable<QuotaDataTable>;
 export type Reservation = Selectable<ReservationsTable>;
+export type TwoFa = Selectable<TwoFaTable>;
+export type Passkey = Selectable<PasskeysTable>;
 export type { ColumnType };
 
 /**

@@ -69,6 +69,28 @@ export const REFUSALS = {
   'oauth.telegram_invalid': 'Telegram 登录信息校验失败',
   'oauth.telegram_expired': 'Telegram 登录信息已过期，请重新登录',
 
+  // Two-factor sign-in, passkeys and fresh (secure) verification
+  'twofa.already_enabled': '用户已启用两步验证，请先停用后再重新设置',
+  'twofa.setup_required': '请先完成两步验证的初始化设置',
+  'twofa.not_enabled': '用户未启用两步验证',
+  'twofa.code_invalid': '验证码或备用码错误，请重试',
+  'twofa.login_expired': '登录会话已过期，请重新登录',
+  'passkey.disabled': '管理员未启用通行密钥',
+  'passkey.origin_invalid': '通行密钥的来源地址无效：%{origin}',
+  'passkey.insecure_origin': '通行密钥只能在 HTTPS 下使用：%{origin}',
+  'passkey.ceremony_expired': '通行密钥操作已过期，请重试',
+  'passkey.verification_failed': '通行密钥验证失败：%{detail}',
+  'passkey.credential_too_long': '该通行密钥的凭证 ID 过长，无法保存',
+  'passkey.already_registered': '该通行密钥已注册',
+  'passkey.too_many': '通行密钥数量已达上限（%{max} 个）',
+  'passkey.not_bound': '用户未绑定通行密钥',
+  'passkey.not_found': '通行密钥不存在',
+  'passkey.unknown_credential': '该通行密钥未绑定任何账户',
+  'verify.required': '此操作需要先完成安全验证',
+  'verify.session_required': '当前认证方式不支持安全验证，请在控制台登录后操作',
+  'verify.code_required': '验证码不能为空',
+  'verify.passkey_required': '请先完成通行密钥验证',
+
   // Users (self-service and administration)
   'user.not_found': '用户不存在',
   'user.deleted': '该用户已注销',

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { User } from '../db/types.js';
 import { currentUser, requireUser, sessionHolder } from '../auth/guard.js';
-import { startSession } from '../auth/session.js';
+import { logInOrAskSecondFactor } from '../mfa/login-step.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
@@ -41,10 +41,12 @@ function redirectUri(request: FastifyRequest, provider: RedirectProvider): strin
   return `${address || `${request.protocol}://${request.host}`}/oauth/${provider}`;
 }
 
-/** Logs `user` in exactly as the password login does: the session cookie, and the user as data. */
+/**
+ * Logs `user` in exactly as the password login does: the session cookie and the user as data, or,
+ * for an account with two-factor sign-in, the request for its code.
+ */
 function logIn(request: FastifyRequest, reply: FastifyReply, user: User) {
-  startSession(request, reply, user);
-  return ok(toPublicUser(user), '');
+  return logInOrAskSecondFactor(request.server.ctx, request, reply, user);
 }
 
 function telegramData(query: TelegramQuery): TelegramData {

@@ -57,6 +57,20 @@ export const OPTION_REGISTRY = {
   TelegramOAuthEnabled: bool(false),
   TelegramBotToken: secret(),
   TelegramBotName: str(),
+  /**
+   * Passkeys (WebAuthn). The relying party's origins and id come from `passkey.origins` and
+   * `passkey.rp_id` when set, else from ServerAddress, else from the address a request reached
+   * (server/mfa/relying-party.ts).
+   */
+  'passkey.enabled': bool(true),
+  'passkey.rp_display_name': str(),
+  'passkey.rp_id': str(),
+  'passkey.origins': str(),
+  'passkey.allow_insecure_origin': bool(false),
+  /** required | preferred | discouraged */
+  'passkey.user_verification': str('preferred'),
+  /** platform | cross-platform | empty (either) */
+  'passkey.attachment_preference': str(),
   TurnstileCheckEnabled: bool(false),
   TurnstileSiteKey: str(),
   TurnstileSecretKey: secret(),

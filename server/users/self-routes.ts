@@ -36,6 +36,7 @@ import {
 import { Envelope } from '../http/schemas.js';
 import { applySettingBody, checkWebhookTarget, parseUserSetting, settingView } from './settings.js';
 import { checkDisplayName, checkPassword } from './validation.js';
+import { requireFreshVerificationIfEnrolled } from '../mfa/fresh-verification.js';
 
 function selfView(user: User): SelfUser {
   return {
@@ -94,6 +95,7 @@ export default async function userSelfRoutes(base: FastifyInstance): Promise<voi
   app.delete('/api/user/self', { onRequest: requireUser }, async (request, reply) => {
     const user = currentUser(request);
     if (user.role >= ROLE_ROOT) throw fail('user.root_self_delete');
+    await requireFreshVerificationIfEnrolled(app.ctx, request, user.id);
     await db.transaction().execute(async (trx) => {
       await deregisterUser(trx, user.id);
       await endSessions(trx, user.id);

@@ -9,12 +9,14 @@ import { useDataProvider, type DataProvider } from 'react-admin';
 import type { OptionKey } from '../../server/options/registry';
 import type { UpdateCheck } from '../../server/status/schemas';
 import { api } from './client';
+import { securityMethods } from './securityMethods';
 
 export type { OptionKey };
 /** Options as the server stores them: strings, by key. */
 export type OptionValues = Partial<Record<OptionKey, string>>;
 
 export const customMethods = {
+  ...securityMethods,
   /** Every option the root may read (secrets are never sent back). */
   async getOptions(): Promise<OptionValues> {
     const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');

@@ -3,7 +3,8 @@
  * (by the API client and `storeUser`) is the source of truth on the client.
  */
 import type { AuthProvider } from 'react-admin';
-import { api, ApiError, storedUser, storeUser, type StoredUser } from '../api/client';
+import { api, ApiError, storedUser, storeUser } from '../api/client';
+import { needsSecondStep, SecondFactorRequired, securityMethods, type LoginAnswer } from '../api/securityMethods';
 import { canAccess, ROLE_GUEST } from './canAccess';
 
 export { canAccess, isAdmin, isRoot, ROLE_ADMIN, ROLE_GUEST, ROLE_ROOT, ROLE_USER } from './canAccess';
@@ -21,11 +22,21 @@ interface Credentials {
   turnstile?: string;
 }
 
+/** How a sign-in goes: the password, the second step's code, or a passkey. */
+export type LoginParams = Credentials | { code: string } | { passkey: true };
+
+function answerOf(params: LoginParams): Promise<LoginAnswer> {
+  if ('code' in params) return securityMethods.loginWithCode(params.code);
+  if ('passkey' in params) return securityMethods.loginWithPasskey();
+  const query = params.turnstile ? `?turnstile=${encodeURIComponent(params.turnstile)}` : '';
+  return api.post<LoginAnswer>(`/api/user/login${query}`, { username: params.username, password: params.password });
+}
+
 export const authProvider = {
-  async login({ username, password, turnstile }: Credentials) {
-    const query = turnstile ? `?turnstile=${encodeURIComponent(turnstile)}` : '';
-    const user = await api.post<StoredUser>(`/api/user/login${query}`, { username, password });
-    storeUser(user);
+  async login(params: LoginParams) {
+    const answer = await answerOf(params);
+    if (needsSecondStep(answer)) throw new SecondFactorRequired();
+    storeUser(answer);
   },
 
   async logout() {

@@ -14,6 +14,7 @@ import { http, HttpResponse, type JsonBodyType } from 'msw';
 import type { SetupServer } from 'msw/node';
 import type { SiteStatus } from '../../server/status/schemas';
 import type { SelfUser } from '../../server/users/schemas';
+import type { PasskeyStatus, TwoFaStatus } from '../../server/mfa/schemas';
 import { i18nProvider } from '../../src/i18n';
 import { authProvider } from '../../src/authProvider';
 import { customMethods } from '../../src/api/customMethods';
@@ -147,6 +148,13 @@ export function siteStatus(overrides: Partial<SiteStatus> = {}): SiteStatus {
     telegram_bot_name: '',
     linuxdo_oauth: false,
     linuxdo_client_id: '',
+    passkey_login: false,
+    passkey_display_name: 'Test Gateway',
+    passkey_rp_id: '',
+    passkey_origins: '',
+    passkey_allow_insecure: false,
+    passkey_user_verification: 'preferred',
+    passkey_attachment: '',
     version: 'v1.2.3',
     start_time: 0,
     self_use_mode_enabled: false,
@@ -197,4 +205,15 @@ export function renderRoutes(routes: Array<[path: string, element: ReactElement]
       </AdminContext>
     </MemoryRouter>,
   );
+}
+
+/** The personal page's security answers: two-factor sign-in off and no passkeys, unless overridden. */
+export function securityHandlers(
+  twoFa: Partial<TwoFaStatus> = {},
+  passkeys: PasskeyStatus = { enabled: false, last_used_at: 0, passkeys: [] },
+) {
+  return [
+    ok('get', '/api/user/2fa/status', { enabled: false, locked: false, backup_codes_remaining: 0, ...twoFa }),
+    ok('get', '/api/user/passkey', passkeys),
+  ];
 }

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -15,6 +15,78 @@ afterEach(() => {
   received.length = 0;
 });
 afterAll(() => server.close());
+
+describe('login page: second factors', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('asks an account with two-factor sign-in for its code, then lands on /token', async () => {
+    server.use(ok('post', '/api/user/login', { require_2fa: true }, '请输入两步验证码'), ok('post', '/api/user/login/2fa', user));
+    renderPage(<LoginPage />, '/login');
+    await userEvent.type(screen.getByLabelText('用户名或邮箱'), 'alice');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret-pass');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByRole('heading', { name: '两步验证' })).toBeTruthy();
+    expect(localStorage.getItem('user')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '验证并登录' }));
+    expect(await screen.findByText('请输入验证码')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('验证码或备用码'), ' 123456 ');
+    await userEvent.click(screen.getByRole('button', { name: '验证并登录' }));
+    expect(await screen.findByText('now at /token')).toBeTruthy();
+    expect(sentTo('POST', '/api/user/login/2fa').map((r) => r.body)).toEqual([{ code: '123456' }]);
+    expect(JSON.parse(localStorage.getItem('user') ?? 'null')).toMatchObject({ id: 7, username: 'alice' });
+  });
+
+  it('opens the code step after a third-party sign-in that needs it, and shows a lapsed sign-in', async () => {
+    server.use(
+      http.post('/api/user/login/2fa', () =>
+        HttpResponse.json({ success: false, code: 'twofa.login_expired', message: '登录会话已过期，请重新登录' }),
+      ),
+    );
+    renderPage(<LoginPage />, '/login', '/login?step=2fa');
+    await userEvent.type(await screen.findByLabelText('验证码或备用码'), 'AAAA-BBBB-CCCC');
+    await userEvent.click(screen.getByRole('button', { name: '验证并登录' }));
+    expect(await screen.findByText('登录会话已过期，请重新登录')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '返回登录' }));
+    expect(screen.getByLabelText('密码')).toBeTruthy();
+  });
+
+  it('offers a passkey only where the server enables it and the browser has WebAuthn', async () => {
+    server.use(ok('get', '/api/status', siteStatus({ passkey_login: true })));
+    renderPage(<LoginPage />, '/login');
+    await screen.findByLabelText('密码');
+    expect(screen.queryByRole('button', { name: '使用通行密钥登录' })).toBeNull();
+  });
+
+  it('signs in with the passkey the browser offers', async () => {
+    const bytes = (text: string) => new TextEncoder().encode(text).buffer;
+    vi.stubGlobal('PublicKeyCredential', class {});
+    const get = vi.fn(async () => ({
+      id: 'Y3JlZA',
+      rawId: bytes('cred'),
+      type: 'public-key',
+      authenticatorAttachment: 'platform',
+      response: { authenticatorData: bytes('ad'), clientDataJSON: bytes('{}'), signature: bytes('sig'), userHandle: bytes('7') },
+      getClientExtensionResults: () => ({}),
+    }));
+    vi.stubGlobal('navigator', { ...navigator, credentials: { get } });
+    server.use(
+      ok('get', '/api/status', siteStatus({ passkey_login: true })),
+      ok('post', '/api/user/passkey/login/begin', { options: { publicKey: { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost' } } }),
+      ok('post', '/api/user/passkey/login/finish', user),
+    );
+    renderPage(<LoginPage />, '/login');
+    await userEvent.click(await screen.findByRole('button', { name: '使用通行密钥登录' }));
+    expect(await screen.findByText('now at /token')).toBeTruthy();
+    expect(get).toHaveBeenCalledOnce();
+    const [finish] = sentTo('POST', '/api/user/passkey/login/finish');
+    expect(finish?.body).toMatchObject({
+      id: 'Y3JlZA',
+      rawId: 'Y3JlZA',
+      type: 'public-key',
+      response: { signature: 'c2ln', userHandle: 'Nw' },
+    });
+  });
+});
 
 describe('login page', () => {
   it('asks for both fields before calling the server', async () => {

@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import PersonalPage from '../../src/customPages/personal/PersonalPage';
-import { ok, renderPage, selfUser, sentTo, serveDuringTests, siteStatus } from './pages-harness';
+import { ok, renderPage, selfUser, sentTo, serveDuringTests, siteStatus, securityHandlers } from './pages-harness';
 
 const self = selfUser({
   email: 'carol@example.com',
@@ -16,6 +16,7 @@ const self = selfUser({
 const models = Array.from({ length: 12 }, (_, i) => `model-${i + 1}`);
 
 const server = setupServer(
+  ...securityHandlers(),
   ok('get', '/api/status', siteStatus()),
   ok('get', '/api/user/self', self),
   ok('get', '/api/user/models', models),

@@ -14,7 +14,17 @@ import type { SelfUser } from '../../server/users/schemas';
 import OAuthCallbackPage from '../../src/customPages/login/OAuthCallbackPage';
 import PersonalPage from '../../src/customPages/personal/PersonalPage';
 import SettingPage from '../../src/customPages/setting/SettingPage';
-import { ok, received, renderPage, renderRoutes, selfUser, sentTo, serveDuringTests, siteStatus } from './pages-harness';
+import {
+  ok,
+  received,
+  renderPage,
+  renderRoutes,
+  selfUser,
+  sentTo,
+  serveDuringTests,
+  siteStatus,
+  securityHandlers,
+} from './pages-harness';
 
 const self = selfUser({ github_id: '4242' });
 
@@ -37,6 +47,7 @@ const allEnabled: Partial<SiteStatus> = {
 let current: SelfUser;
 
 const server = setupServer(
+  ...securityHandlers(),
   ok('get', '/api/status', siteStatus(allEnabled)),
   http.get('/api/user/self', () => {
     received.push({ method: 'GET', path: '/api/user/self', search: '', body: undefined });

@@ -9,7 +9,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { SelfUser } from '../../server/users/schemas';
 import PersonalPage from '../../src/customPages/personal/PersonalPage';
-import { ok, received, renderPage, selfUser, sentTo, serveDuringTests, siteStatus } from './pages-harness';
+import { ok, received, renderPage, selfUser, sentTo, serveDuringTests, siteStatus, securityHandlers } from './pages-harness';
 
 const baseSelf = selfUser({
   id: 7,
@@ -30,6 +30,7 @@ const baseSelf = selfUser({
 let self: SelfUser = baseSelf;
 
 const server = setupServer(
+  ...securityHandlers(),
   ok('get', '/api/status', siteStatus()),
   http.get('/api/user/self', () => HttpResponse.json({ success: true, message: '', data: self })),
   ok('get', '/api/user/models', []),

@@ -49,9 +49,15 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
+/** Cookies besides the session's that a client keeps like a browser (others, e.g. OAuth's state, tests pass by hand). */
+const KEPT_COOKIES = new Set(['twofa_login']);
+
 /** A console client: keeps the session cookie and sends New-Api-User like the console does. */
 export class ApiClient {
+  /** The session cookie (`session=…`), or '' when logged out. */
   cookie = '';
+  /** Cookies of a pending two-factor sign-in (KEPT_COOKIES), sent along with the session's. */
+  jar = new Map<string, string>();
   userId: number | null = null;
   /** Extra headers for every call (e.g. Authorization with an access token). */
   headers: Record<string, string> = {};
@@ -65,7 +71,8 @@ export class ApiClient {
     extra: Record<string, string> = {},
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...this.headers, ...extra };
-    if (this.cookie) headers.cookie = this.cookie;
+    const cookies = [this.cookie, ...[...this.jar].map(([name, value]) => `${name}=${value}`)].filter(Boolean);
+    if (cookies.length > 0) headers.cookie = cookies.join('; ');
     if (this.userId !== null && !('New-Api-User' in headers)) headers['New-Api-User'] = String(this.userId);
     let payload: string | undefined;
     if (body !== undefined) {
@@ -77,6 +84,12 @@ export class ApiClient {
     for (const c of setCookie) {
       const pair = c.split(';')[0] ?? '';
       if (pair.startsWith('session=')) this.cookie = pair.endsWith('=') ? '' : pair;
+      else if (KEPT_COOKIES.has(pair.split('=')[0] ?? '')) {
+        const [name = '', ...rest] = pair.split('=');
+        const value = rest.join('=');
+        if (value && !/max-age=0|expires=thu, 01 jan 1970/i.test(c)) this.jar.set(name, value);
+        else this.jar.delete(name);
+      }
     }
     const text = await res.text();
     let parsed: unknown = text;
@@ -104,7 +117,7 @@ export class ApiClient {
   /** Logs in and remembers the user id for New-Api-User. */
   async login(username: string, password: string): Promise<ApiResponse> {
     const res = await this.post('/api/user/login', { username, password });
-    if (res.body?.success) this.userId = res.body.data.id;
+    if (res.body?.success && typeof res.body.data?.id === 'number') this.userId = res.body.data.id;
     return res;
   }
 }

@@ -58,6 +58,9 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   },
   nodes: { files: ['server/cluster/repository.ts'], why: 'the gateway processes’ heartbeats' },
   leases: { files: ['server/cluster/repository.ts'], why: 'which process holds the background jobs' },
+  two_fa: { files: ['server/mfa/twofa-repository.ts'], why: 'TOTP enrolments' },
+  two_fa_backup_codes: { files: ['server/mfa/twofa-repository.ts'], why: 'the backup codes of a TOTP enrolment' },
+  passkeys: { files: ['server/mfa/passkey-repository.ts'], why: 'WebAuthn credentials' },
 };
 
 /** Files whose statements name their table through a variable, and why that is safe. */

@@ -1,4 +1,8 @@
-/** /login: username-or-email and password, then the third-party options the server enables. */
+/**
+ * /login: username-or-email and password (then, for accounts with two-factor sign-in, the code
+ * step), a passkey, and the third-party options the server enables. `?step=2fa` opens the code
+ * step directly (a third-party sign-in that needs the second factor comes back here).
+ */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLogin, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
@@ -14,6 +18,9 @@ import { OAuthButtons } from '../shared/OAuthButtons';
 import { useHumanCheck } from '../shared/useHumanCheck';
 import { errorMessage } from '../shared/errors';
 import { AFF_KEY, LOGIN_LANDING } from '../shared/constants';
+import { SecondFactorRequired } from '../../api/securityMethods';
+import { PasskeyLoginButton } from './PasskeyLoginButton';
+import { SecondFactorStep } from './SecondFactorStep';
 
 export default function LoginPage() {
   const translate = useTranslate();
@@ -25,6 +32,7 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const [secondStep, setSecondStep] = useState(params.get('step') === '2fa');
 
   const aff = params.get('aff');
   useEffect(() => {
@@ -46,11 +54,20 @@ export default function LoginPage() {
       await login({ username: username.trim(), password, turnstile: human.token }, LOGIN_LANDING);
       notify('pages.login.success', { type: 'success' });
     } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
+      if (err instanceof SecondFactorRequired) setSecondStep(true);
+      else notify(errorMessage(err), { type: 'error' });
     } finally {
       setBusy(false);
     }
   };
+
+  if (secondStep) {
+    return (
+      <AuthCard title={translate('pages.login.title')}>
+        <SecondFactorStep onBack={() => setSecondStep(false)} />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title={translate('pages.login.title')}>
@@ -87,6 +104,9 @@ export default function LoginPage() {
       ) : (
         <Alert severity="info">{translate('pages.login.password_disabled')}</Alert>
       )}
+      <Box sx={{ mt: 2 }}>
+        <PasskeyLoginButton enabled={status?.passkey_login === true} onSecondStep={() => setSecondStep(true)} />
+      </Box>
       <Stack direction="row" justifyContent="space-between" sx={{ mt: 2 }}>
         <Link component={RouterLink} to="/reset" underline="hover">
           {translate('pages.login.forgot')}

@@ -1,6 +1,6 @@
 /**
  * /oauth/{type}: the provider sends the browser back here with code and state. The server either
- * logs the person in (→ /token) or binds the account to the logged-in user (message 'bind' →
+ * logs the person in (→ /token; an account with two-factor sign-in → the login page's code step) or binds the account to the logged-in user (message 'bind' →
  * /setting, which sends a non-root user on to /personal). The callback address is replaced in the
  * history: its state is spent, so going back to it could only fail.
  */
@@ -11,7 +11,8 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
-import { request, storeUser, type StoredUser } from '../../api/client';
+import { request, storeUser } from '../../api/client';
+import type { LoginAnswer } from '../../api/securityMethods';
 import { storedLocale } from '../../i18n';
 import { localizeRefusal } from '../../i18n/serverErrors';
 import { errorMessage } from '../shared/errors';
@@ -42,12 +43,17 @@ export default function OAuthCallbackPage() {
       return;
     }
     const query = new URLSearchParams({ code: params.get('code') ?? '', state: params.get('state') ?? '' });
-    request<StoredUser>('GET', `/api/oauth/${type}?${query}`)
+    request<LoginAnswer>('GET', `/api/oauth/${type}?${query}`)
       .then((envelope) => {
         if (!envelope.success) return fail(localizeRefusal(envelope, storedLocale(), 'pages.oauth.failed'));
         if (envelope.message === 'bind') {
           notify('pages.oauth.bound', { type: 'success' });
           void navigate('/setting', { replace: true });
+          return;
+        }
+        // An account with two-factor sign-in: the code step of the login page finishes it.
+        if (envelope.data && 'require_2fa' in envelope.data) {
+          void navigate('/login?step=2fa', { replace: true });
           return;
         }
         if (envelope.data) storeUser(envelope.data);

@@ -1,4 +1,7 @@
-/** Deregisters the signed-in user once they type their own username; then logs out. */
+/**
+ * Deregisters the signed-in user once they type their own username (and, for an account with a
+ * second factor, verify afresh); then logs out.
+ */
 import { useState } from 'react';
 import { useLogout, useNotify, useTranslate } from 'react-admin';
 import Alert from '@mui/material/Alert';
@@ -9,7 +12,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { api } from '../../api/client';
-import { errorMessage } from '../shared/errors';
+import { useFreshVerification } from './security/useFreshVerification';
 
 export function DeleteAccountDialog({ open, username, onClose }: { open: boolean; username: string; onClose: () => void }) {
   const translate = useTranslate();
@@ -17,6 +20,7 @@ export function DeleteAccountDialog({ open, username, onClose }: { open: boolean
   const logout = useLogout();
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
+  const { attempt, dialog } = useFreshVerification();
 
   const submit = async () => {
     if (typed !== username) {
@@ -24,15 +28,13 @@ export function DeleteAccountDialog({ open, username, onClose }: { open: boolean
       return;
     }
     setBusy(true);
-    try {
+    await attempt(async () => {
       await api.delete('/api/user/self');
       notify('pages.personal.delete.done', { type: 'success' });
       onClose();
       await logout({}, '/login');
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-      setBusy(false);
-    }
+    });
+    setBusy(false);
   };
 
   return (
@@ -57,6 +59,7 @@ export function DeleteAccountDialog({ open, username, onClose }: { open: boolean
           {translate('pages.personal.delete.submit')}
         </Button>
       </DialogActions>
+      {dialog}
     </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-/** /personal: the signed-in user's balance, models, invitations, account security, bindings and settings. */
+/** /personal: the signed-in user's balance, models, invitations, account, sign-in security, bindings and settings. */
 import { useCallback, useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import Alert from '@mui/material/Alert';
@@ -17,6 +17,7 @@ import { BindingsCard } from './BindingsCard';
 import { InviteCard } from './InviteCard';
 import { ModelsCard } from './ModelsCard';
 import { SettingsTabs } from './SettingsTabs';
+import { SecurityCard } from './security/SecurityCard';
 
 const DEFAULT_QUOTA_PER_UNIT = 500_000;
 
@@ -67,6 +68,7 @@ export default function PersonalPage() {
           <AccountCard key={user.display_name} user={user} onChange={load} />
         </Grid>
       </Grid>
+      <SecurityCard status={status} />
       <BindingsCard user={user} status={status} onChange={load} />
       <SettingsTabs user={user} quotaPerUnit={quotaPerUnit} />
     </Stack>

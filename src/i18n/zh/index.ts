@@ -16,6 +16,7 @@ import { pricing } from './pricing';
 import { playground } from './playground';
 import { dashboard } from './dashboard';
 import { server_errors } from './server_errors';
+import { security } from './security';
 
 export const zh = {
   ...ra,
@@ -29,6 +30,7 @@ export const zh = {
   settings_system,
   settings_operation,
   server_errors,
+  security,
   // Keyed by resource name, so react-admin finds `resources.<name>.name` and `.fields.*` itself.
   resources: {
     user: users,

@@ -3,6 +3,7 @@ import type { FieldSchema, FormValues, ResourceSchema } from '../schema';
 import { AddQuotaButton } from './AddQuotaButton';
 import { InviteCell, StatsCell, StatusCell } from './UserCells';
 import { UserRowActions } from './UserRowActions';
+import { UserSecurityInput } from './UserSecurityInput';
 import type { UserRecord } from './types';
 
 const credentialsRequired = {
@@ -91,6 +92,8 @@ const userSchema: ResourceSchema<UserRecord> = {
     bound('wechat_id'),
     bound('email'),
     bound('telegram_id'),
+    // Resets of the user's second factors: buttons acting at once, not a value the form saves.
+    { source: 'security', type: 'virtual', showInEdit: true, input: UserSecurityInput },
   ],
   transform: {
     // POST /api/user/ takes exactly these three.
