@@ -147,7 +147,8 @@ export async function testChannel(
   let started = performance.now();
   /** One test call, plain or streamed; null when cancelled. */
   const send = async (stream: boolean): Promise<Outcome | null> => {
-    const input: RelayInput = { endpoint, body, raw: null, contentType: 'application/json', model, stream, client: 'openai' };
+    const sent = stream ? { ...body, stream: true } : body;
+    const input: RelayInput = { endpoint, body: sent, raw: null, contentType: 'application/json', model, stream, client: 'openai' };
     const timeout = AbortSignal.timeout(TEST_TIMEOUT_MS);
     started = performance.now();
     try {
