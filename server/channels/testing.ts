@@ -148,7 +148,15 @@ export async function testChannel(
   /** One test call, plain or streamed; null when cancelled. */
   const send = async (stream: boolean): Promise<Outcome | null> => {
     const sent = stream ? { ...body, stream: true } : body;
-    const input: RelayInput = { endpoint, body: sent, raw: null, contentType: 'application/json', model, stream, client: 'openai' };
+    const input: RelayInput = {
+      endpoint,
+      body: sent,
+      raw: null,
+      contentType: 'application/json',
+      model,
+      stream,
+      client: 'openai',
+    };
     const timeout = AbortSignal.timeout(TEST_TIMEOUT_MS);
     started = performance.now();
     try {
