@@ -16,6 +16,7 @@ import { Mailer } from './mail/mailer.js';
 import { Bus } from './cache/bus.js';
 import { createTokenCache } from './tokens/cache.js';
 import { createChannelCache } from './channels/cache.js';
+import { createChannelHealth } from './channels/health/setup.js';
 import { UserCache } from './users/user-cache.js';
 import { HourlyTotals } from './logs/hourly-totals.js';
 import { Journal } from './billing/journal.js';
@@ -85,6 +86,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
   const bus = await Bus.create(redis, config.redisPrefix);
   const base = { db: handle.db, bus, config };
+  const { health, channelKeys } = await createChannelHealth({ ...base, redis, options });
   let onBalances = (_: Balances) => undefined as void;
   const metrics = new Metrics(() => journal.pending);
   redis?.on('error', () => metrics.storeErrors.inc({ store: 'redis' }));
@@ -108,7 +110,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     bus,
     tokens: createTokenCache(base),
     users: new UserCache(handle.db, bus),
-    channels: await createChannelCache(base),
+    channels: await createChannelCache({ ...base, health }),
+    health,
+    channelKeys,
     journal,
     holds: new Holds(journal),
     totals: new HourlyTotals(handle.db, handle.kind, (err) => console.error('hourly totals write failed', err), options),
@@ -214,6 +218,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       await stopChannelScheduler();
       stopSync();
       ctx.channels.close();
+      ctx.channelKeys.close();
       await ctx.journal.close();
       await nodes.stop();
       await lease?.stop();

@@ -9,6 +9,8 @@ import type { Mailer } from './mail/mailer.js';
 import type { Bus } from './cache/bus.js';
 import type { TokenCache } from './tokens/cache.js';
 import type { ChannelCache } from './channels/cache.js';
+import type { ChannelHealth } from './channels/health/tracker.js';
+import type { KeyStates } from './channels/keys/states.js';
 import type { UserCache } from './users/user-cache.js';
 import type { HourlyTotals } from './logs/hourly-totals.js';
 import type { Journal } from './billing/journal.js';
@@ -32,6 +34,9 @@ export interface GatewayContext {
   tokens: TokenCache;
   users: UserCache;
   channels: ChannelCache;
+  /** Cool-downs and recent latency of channels and keys; the disabled keys of multi-key channels. */
+  health: ChannelHealth;
+  channelKeys: KeyStates;
   /** Quota movements and log rows, committed in batches shared by concurrent calls. */
   journal: Journal;
   /** Quota held by calls in flight. */

@@ -30,8 +30,17 @@ interface Index {
 
 const EMPTY: Index = { byId: new Map(), tiers: new Map() };
 
-/** What the cache reads from: the database, the bus of changes and the sync period. */
-type CacheContext = { db: Db; bus: Bus; config: Pick<Config, 'syncFrequency'> };
+/**
+ * What routing asks about channels' health (server/channels/health/): which candidates of a tier
+ * may take a call and how they share it, and which one serves when every one is cooling down.
+ */
+export interface RoutingAdvisor {
+  choose(candidates: readonly Candidate[], random: () => number): Candidate | undefined;
+  fallback(candidates: readonly Candidate[]): Candidate | undefined;
+}
+
+/** What the cache reads from: the database, the bus of changes and the sync period; health when routing heeds it. */
+type CacheContext = { db: Db; bus: Bus; config: Pick<Config, 'syncFrequency'>; health?: RoutingAdvisor };
 
 /** Weighted random choice; when every weight is 0 each candidate is equally likely. */
 function weighted(candidates: Candidate[], random: () => number): Candidate | undefined {
@@ -100,18 +109,21 @@ export class ChannelCache {
    * Picks a channel for attempt `retryIndex` (0 first): inside tier `retryIndex`, or the last
    * tier when there are fewer, at random in proportion to weight. Channels in `exclude` (already
    * tried) are skipped; if a whole tier is excluded the next lower tier is used, then higher ones.
+   * Channels cooling down are skipped like tried ones; when nothing else is left, one of them serves.
    */
   pick(group: string, model: string, retryIndex = 0, exclude?: ReadonlySet<number>): Channel | undefined {
     const tiers = this.candidates(group, model);
     if (tiers.length === 0) return undefined;
     const start = Math.min(Math.max(0, retryIndex), tiers.length - 1);
     const order = [...tiers.slice(start), ...tiers.slice(0, start).reverse()];
+    const { health } = this.ctx;
+    const untried = (tier: Tier) => (exclude ? tier.candidates.filter((c) => !exclude.has(c.channel.id)) : tier.candidates);
     for (const tier of order) {
-      const open = exclude ? tier.candidates.filter((c) => !exclude.has(c.channel.id)) : tier.candidates;
-      const chosen = weighted(open, this.random);
+      const open = untried(tier);
+      const chosen = health ? health.choose(open, this.random) : weighted(open, this.random);
       if (chosen) return chosen.channel;
     }
-    return undefined;
+    return health?.fallback(order.flatMap(untried))?.channel;
   }
 
   /** The full channel (key included, any status): server-internal. */

@@ -13,6 +13,7 @@ import {
 } from './types.js';
 import type { NameList } from './schemas.js';
 import { INT32_MAX } from '../http/schemas.js';
+import { isMultiKeyMode, type MultiKeyMode } from './keys/parse.js';
 
 export const PRIORITY_MIN = -999;
 /** Column widths of the channels and abilities tables. */
@@ -145,6 +146,7 @@ export interface ChannelFieldsInput {
   max_input_tokens?: number | undefined;
   priority?: unknown;
   weight?: unknown;
+  multi_key_mode?: string | null | undefined;
 }
 
 /** Checked, normalised columns of a channel (the key is handled by the caller). */
@@ -166,6 +168,7 @@ export interface ChannelColumns {
   max_input_tokens: number;
   priority: number;
   weight: number;
+  multi_key_mode: MultiKeyMode | null;
 }
 
 /**
@@ -207,7 +210,16 @@ export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boole
     max_input_tokens: maxInputTokens,
     priority: parsePriority(input.priority) ?? 0,
     weight: parseWeight(input.weight) ?? 0,
+    multi_key_mode: checkMultiKeyMode(input.multi_key_mode),
   };
+}
+
+/** `random` or `polling`; blank means unset (random). */
+export function checkMultiKeyMode(value: string | null | undefined): MultiKeyMode | null {
+  const mode = optionalText(value);
+  if (mode === null) return null;
+  if (!isMultiKeyMode(mode)) throw fail('channel.multi_key_mode_invalid');
+  return mode;
 }
 
 /** A quick status edit: enable (1) or disable by hand (2). */

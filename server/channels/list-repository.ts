@@ -75,6 +75,19 @@ export async function findChannelViews(db: Db, ids: number[]): Promise<Map<numbe
   return out;
 }
 
+/**
+ * The key fields of these channels, by id: server-side only, to tell the console how many keys a
+ * channel holds and their last characters, never the keys.
+ */
+export async function findKeyFields(db: Db, ids: readonly number[]): Promise<Map<number, Pick<Channel, 'id' | 'type' | 'key'>>> {
+  const out = new Map<number, Pick<Channel, 'id' | 'type' | 'key'>>();
+  for (const part of chunks(ids, ID_CHUNK)) {
+    const rows = await db.selectFrom('channels').select(['id', 'type', 'key']).where('id', 'in', part).execute();
+    for (const row of rows) out.set(row.id, row);
+  }
+  return out;
+}
+
 /** Every channel, whatever its status, with its key: what the relay's channel index is built from. */
 export async function findAllChannels(db: Db): Promise<Channel[]> {
   return db.selectFrom('channels').selectAll().execute();

@@ -13,6 +13,7 @@ import type { Channel, ChannelsTable, Database } from '../db/types.js';
 import { chunks, deleteAbilitiesOf, ID_CHUNK, rebuildAbilities, rebuildAbilitiesOf } from './abilities-repository.js';
 import { splitList } from './input.js';
 import type { ChannelView } from './schemas.js';
+import { deleteKeysOf } from './keys/repository.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED } from './types.js';
 
 /** Every column but the key. */
@@ -44,6 +45,7 @@ export const VIEW_COLUMNS = [
   'param_override',
   'max_input_tokens',
   'expired_time',
+  'multi_key_mode',
 ] as const satisfies ReadonlyArray<Exclude<keyof Channel, 'key'>>;
 
 /**
@@ -107,6 +109,7 @@ async function deleteIds(trx: Kysely<Database>, ids: readonly number[]): Promise
     deleted += Number(result.numDeletedRows);
   }
   await deleteAbilitiesOf(trx, ids);
+  await deleteKeysOf(trx, ids);
   return deleted;
 }
 

@@ -12,6 +12,8 @@ import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import type { ChannelFilter } from './list-repository.js';
 import { listChannels, type ListOptions } from './listing.js';
+import { describeChannels } from './describe.js';
+import keyRoutes from './keys/routes.js';
 import { channelModels, findChannelView } from './repository.js';
 import {
   ChannelIdParams,
@@ -53,6 +55,11 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.ctx;
   const page = { 200: Envelope(ChannelPage) };
+  const described = async (filter: ChannelFilter, opts: ListOptions) => {
+    const found = await listChannels(db, filter, opts);
+    await describeChannels(app.ctx, found.items);
+    return ok(found);
+  };
 
   // The searches carry no search rate limit: they are admin-only, escape LIKE wildcards, and the
   // console pages through their results, which a 10-per-minute limit would break.
@@ -60,13 +67,13 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
   app.get(
     '/api/channel/',
     { onRequest: requireAdmin, schema: { querystring: ChannelListQuery, response: page } },
-    async (request) => ok(await listChannels(db, {}, listOptions(request.query))),
+    async (request) => described({}, listOptions(request.query)),
   );
 
   app.get(
     '/api/channel/search',
     { onRequest: requireAdmin, schema: { querystring: ChannelSearchQuery, response: page } },
-    async (request) => ok(await listChannels(db, searchFilter(request.query), listOptions(request.query))),
+    async (request) => described(searchFilter(request.query), listOptions(request.query)),
   );
 
   app.get(
@@ -80,7 +87,7 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
         if (!filter.model) throw fail('channel.key_search_needs_model');
         filter.key = key;
       }
-      return ok(await listChannels(db, filter, listOptions(query)));
+      return described(filter, listOptions(query));
     },
   );
 
@@ -107,10 +114,12 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
     async (request) => {
       const channel = await findChannelView(db, request.params.id);
       if (!channel) throw fail('channel.not_found');
+      await describeChannels(app.ctx, [channel]);
       return ok(channel);
     },
   );
 
   await app.register(writeRoutes);
   await app.register(tagRoutes);
+  await app.register(keyRoutes);
 }

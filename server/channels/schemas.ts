@@ -7,6 +7,51 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Page, type Answered } from '../http/schemas.js';
 import type { Channel } from '../db/types.js';
 
+/** A channel's health as routing sees it; `disabled` when its status keeps it out of routing. */
+export const ChannelHealthView = Type.Object({
+  state: Type.Union([Type.Literal('healthy'), Type.Literal('cooling'), Type.Literal('half_open'), Type.Literal('disabled')]),
+  /** Epoch seconds a cool-down ends (then one call decides); 0 otherwise. */
+  until: Type.Number(),
+  /** What tripped it: error_rate, consecutive, probe_failed; "" when healthy. */
+  rule: Type.String(),
+  /** The last error before it tripped, or the reason it was disabled. */
+  reason: Type.String(),
+  /** Trips in a row (each doubles the cool-down). */
+  trips: Type.Integer(),
+  failures: Type.Integer(),
+  requests: Type.Integer(),
+});
+export type ChannelHealthView = Static<typeof ChannelHealthView>;
+
+/** One key of a multi-key channel: never the key, only its position and last four characters. */
+export const ChannelKeyView = Type.Object({
+  index: Type.Integer(),
+  /** `…abcd` */
+  tail: Type.String(),
+  /** 1 enabled, 2 disabled by hand, 3 disabled automatically. */
+  status: Type.Integer(),
+  reason: Type.String(),
+  disabled_time: Type.Number(),
+  health: ChannelHealthView,
+});
+export type ChannelKeyView = Static<typeof ChannelKeyView>;
+
+/** new-api's summary of a multi-key channel. */
+export const ChannelInfoView = Type.Object({
+  is_multi_key: Type.Boolean(),
+  multi_key_size: Type.Integer(),
+  multi_key_mode: Type.String(),
+});
+export type ChannelInfoView = Static<typeof ChannelInfoView>;
+
+/** What a channel view carries beyond its row (lists, the channel read, write answers). */
+const ChannelRuntime = {
+  health: Type.Optional(ChannelHealthView),
+  /** The keys of a multi-key channel; empty for a channel with one key. */
+  keys: Type.Optional(Type.Array(ChannelKeyView)),
+  channel_info: Type.Optional(ChannelInfoView),
+};
+
 /** A channel as the console sees it: every column but the key; a text column never set is "". */
 export const ChannelView = Type.Object({
   id: Type.Integer(),
@@ -39,12 +84,15 @@ export const ChannelView = Type.Object({
   param_override: Type.String(),
   max_input_tokens: Type.Integer(),
   expired_time: Type.Number(),
+  /** How a multi-key channel uses its keys: random (also when "") or polling. */
+  multi_key_mode: Type.String(),
+  ...ChannelRuntime,
 });
 export type ChannelView = Static<typeof ChannelView>;
 
 // The schema must describe exactly the row minus its key, its nullable columns answered as "".
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const viewMatchesRow: Same<ChannelView, Answered<Omit<Channel, 'key'>>> = true;
+const viewMatchesRow: Same<Omit<ChannelView, keyof typeof ChannelRuntime>, Answered<Omit<Channel, 'key'>>> = true;
 void viewMatchesRow;
 
 /**
@@ -167,19 +215,29 @@ const ChannelFields = {
   priority: Type.Optional(Type.Unknown()),
   /** A non-negative integer (or its string); below 0 becomes 0; empty means 0 / unchanged. */
   weight: Type.Optional(Type.Unknown()),
+  /** A channel with several keys (one per line): `random` (empty too) or `polling`. */
+  multi_key_mode: OptionalText,
 };
 
-/**
- * POST /api/channel/. `mode: 'batch'` creates one channel per line of `key`. A body carrying the
- * `id` of an existing channel and no key is a copy of that channel (root only): the key is taken
- * from it; every other field comes from the body.
- */
-export const CreateChannelBody = Type.Object({
+const CreateFields = {
   ...ChannelFields,
-  mode: Type.Optional(Type.Union([Type.Literal('single'), Type.Literal('batch')])),
   id: Type.Optional(Type.Integer()),
   /** 1 enabled (default), 2 disabled. */
   status: Type.Optional(Type.Integer()),
+};
+
+/**
+ * POST /api/channel/, flat (the fields at the top level) or as new-api's console sends it:
+ * `{mode, multi_key_mode, channel: {…fields}}`. `mode: 'single'` (default) creates one channel,
+ * `'batch'` one channel per line of `key`, `'multi_to_single'` one channel holding every line as
+ * its keys, used as `multi_key_mode` says. A body carrying the `id` of an existing channel and no
+ * key is a copy of that channel (root only): the key is taken from it; every other field comes
+ * from the body.
+ */
+export const CreateChannelBody = Type.Object({
+  ...CreateFields,
+  mode: Type.Optional(Type.Union([Type.Literal('single'), Type.Literal('batch'), Type.Literal('multi_to_single')])),
+  channel: Type.Optional(Type.Object(CreateFields)),
 });
 export type CreateChannelBody = Static<typeof CreateChannelBody>;
 

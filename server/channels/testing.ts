@@ -3,7 +3,10 @@
  * The result is recorded on the channel (test_time always, response_time on success) and drives
  * the automatic status changes: a failure the relay would disable for, or an answer slower than
  * ChannelDisableThreshold, sets status 3; a pass re-enables a status-3 channel when
- * AutomaticEnableChannelEnabled is on. Manual disables (2) are never tested by test-all.
+ * AutomaticEnableChannelEnabled is on. Manual disables (2) are never tested by test-all. A
+ * stream-only channel is tested with a stream (test-stream.ts); a multi-key channel with its first
+ * enabled key, which alone is disabled or enabled by the result. The result also decides a cooling
+ * channel's health (server/channels/health/), as a half-open call would.
  *
  * Response times are not announced on the bus: the relay never reads them from its cache, and a
  * test-all over many channels would otherwise make every gateway process reload its whole channel
@@ -25,6 +28,10 @@ import { findTestableChannelIds } from './list-repository.js';
 import { findChannel, recordTestResult } from './repository.js';
 import { setChannelStatus } from './status.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED } from './types.js';
+import { isChannelFailure } from './health/tracker.js';
+import { chosenKeyOf, withTestKey } from './keys/picker.js';
+import { disableFailedKey, enableChannelKeys } from './keys/disable.js';
+import { declaredStreamOnly, saysStreamOnly, streamProblem } from './test-stream.js';
 
 export const TEST_MSG = {
   unsupported: '该渠道类型暂不支持测试',
@@ -106,56 +113,82 @@ async function record(ctx: GatewayContext, id: number, success: boolean, ms: num
 
 const reason = (text: string) => text.slice(0, REASON_MAX);
 
+/** Channels this process found to answer only streams, per gateway (several run in one process in tests). */
+const detectedStreamOnly = new WeakMap<GatewayContext, Set<number>>();
+
+function streamOnlyChannels(ctx: GatewayContext): Set<number> {
+  let found = detectedStreamOnly.get(ctx);
+  if (!found) detectedStreamOnly.set(ctx, (found = new Set()));
+  return found;
+}
+
 /**
  * Tests one channel (the full row, as stored now), records the result and applies the automatic
  * status rules. `signal` cancels it (gateway shutdown); a cancelled test records nothing.
  */
 export async function testChannel(
   ctx: GatewayContext,
-  channel: Channel,
+  stored: Channel,
   requestedModel?: string,
   signal?: AbortSignal,
 ): Promise<ChannelTestResult> {
   const skipped = (message: string): ChannelTestResult => ({ attempted: false, success: false, message, seconds: 0 });
-  if (!providerFor(channel.type)) return skipped(TEST_MSG.unsupported);
-  const model = testModelOf(channel, requestedModel);
+  if (!providerFor(stored.type)) return skipped(TEST_MSG.unsupported);
+  const model = testModelOf(stored, requestedModel);
   if (!model) return skipped(TEST_MSG.noModel);
   const { endpoint, body } = testRequest(model);
-  const mapped = mapModel(channel.model_mapping, model);
+  const mapped = mapModel(stored.model_mapping, model);
   if (!mapped.ok) return skipped(mapped.message);
-  const provider = providerFor(channel.type, mapped.model);
+  const provider = providerFor(stored.type, mapped.model);
   if (!provider?.supports(endpoint)) return skipped(TEST_MSG.unsupported);
 
-  const input: RelayInput = {
-    endpoint,
-    body,
-    raw: null,
-    contentType: 'application/json',
-    model,
-    stream: false,
-    client: 'openai',
+  const channel = withTestKey(ctx, stored);
+  const key = chosenKeyOf(channel);
+  let started = performance.now();
+  /** One test call, plain or streamed; null when cancelled. */
+  const send = async (stream: boolean): Promise<Outcome | null> => {
+    const sent = stream ? { ...body, stream: true } : body;
+    const input: RelayInput = {
+      endpoint,
+      body: sent,
+      raw: null,
+      contentType: 'application/json',
+      model,
+      stream,
+      client: 'openai',
+    };
+    const timeout = AbortSignal.timeout(TEST_TIMEOUT_MS);
+    started = performance.now();
+    try {
+      const res = await sendUpstream(
+        ctx,
+        provider,
+        channel,
+        input,
+        mapped.model,
+        signal ? AbortSignal.any([timeout, signal]) : timeout,
+      );
+      const text = await readText(res);
+      if (!stream || res.statusCode < 200 || res.statusCode >= 300) return judge(provider, input, res.statusCode, text);
+      const problem = streamProblem(text);
+      return { ok: problem === null, status: res.statusCode, message: problem ?? '' };
+    } catch (err) {
+      if (signal?.aborted) return null;
+      const message = timeout.aborted ? `上游在 ${TEST_TIMEOUT_MS / 1000} 秒内未应答` : `上游连接失败：${(err as Error).message}`;
+      return { ok: false, status: 0, message };
+    }
   };
-  const timeout = AbortSignal.timeout(TEST_TIMEOUT_MS);
-  const started = performance.now();
-  let outcome: Outcome;
-  try {
-    const res = await sendUpstream(
-      ctx,
-      provider,
-      channel,
-      input,
-      mapped.model,
-      signal ? AbortSignal.any([timeout, signal]) : timeout,
-    );
-    outcome = judge(provider, input, res.statusCode, await readText(res));
-  } catch (err) {
-    if (signal?.aborted) return skipped('测试已取消');
-    const message = timeout.aborted ? `上游在 ${TEST_TIMEOUT_MS / 1000} 秒内未应答` : `上游连接失败：${(err as Error).message}`;
-    outcome = { ok: false, status: 0, message };
+  const chat = endpoint === 'chat.completions';
+  const known = streamOnlyChannels(ctx);
+  const streamOnly = chat && (declaredStreamOnly(channel) || known.has(channel.id));
+  let outcome = await send(streamOnly);
+  if (outcome && !outcome.ok && chat && !streamOnly && saysStreamOnly(outcome.message)) {
+    known.add(channel.id);
+    outcome = await send(true);
   }
   const ms = performance.now() - started;
   const seconds = Math.round(ms) / 1000;
-  if (signal?.aborted) return skipped('测试已取消');
+  if (!outcome || signal?.aborted) return skipped('测试已取消');
 
   const threshold = ctx.options.number('ChannelDisableThreshold');
   const tooSlow =
@@ -164,13 +197,19 @@ export async function testChannel(
   if (outcome.ok && tooSlow) outcome = { ok: false, status: outcome.status, message: slowMessage };
 
   await record(ctx, channel.id, outcome.ok, ms);
+  // A test decides a cooling channel's fate as a half-open call would.
+  const verdict = outcome.ok ? 'ok' : isChannelFailure(outcome.status) ? 'fail' : 'neutral';
+  ctx.health.record(channel.id, key?.hash ?? null, verdict, { message: reason(outcome.message), decisive: true });
   if (outcome.ok) {
     if (channel.status === CHANNEL_AUTO_DISABLED && ctx.options.bool('AutomaticEnableChannelEnabled')) {
-      await setChannelStatus(ctx, channel.id, CHANNEL_ENABLED, TEST_MSG.passed);
+      if (key) await enableChannelKeys(ctx, stored, [key.hash]);
+      else await setChannelStatus(ctx, channel.id, CHANNEL_ENABLED, TEST_MSG.passed);
     }
   } else if (channel.status === CHANNEL_ENABLED) {
     const byError = outcome.status > 0 && shouldDisable(ctx, channel, outcome.status, outcome.message);
-    if (byError) await setChannelStatus(ctx, channel.id, CHANNEL_AUTO_DISABLED, reason(`${outcome.status}: ${outcome.message}`));
+    const why = reason(`${outcome.status}: ${outcome.message}`);
+    if (byError && key) await disableFailedKey(ctx, key, why);
+    else if (byError) await setChannelStatus(ctx, channel.id, CHANNEL_AUTO_DISABLED, why);
     else if (tooSlow) await setChannelStatus(ctx, channel.id, CHANNEL_AUTO_DISABLED, reason(slowMessage));
   }
   return { attempted: true, success: outcome.ok, message: outcome.message, seconds };

@@ -26,6 +26,9 @@ import {
 } from './repository.js';
 import { ChannelIdParams, ChannelView, CopyQuery, Count, CreateChannelBody, IdsBody, UpdateChannelBody } from './schemas.js';
 import { Envelope } from '../http/schemas.js';
+import { describeChannels } from './describe.js';
+import { keysOfChannel } from './keys/parse.js';
+import { pruneKeys } from './keys/repository.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, VERTEX_TYPE } from './types.js';
 
 const NAME_MAX = 128;
@@ -49,6 +52,7 @@ const FULL_EDIT_FIELDS = [
   'tag',
   'auto_ban',
   'max_input_tokens',
+  'multi_key_mode',
 ] as const satisfies ReadonlyArray<keyof UpdateChannelBody>;
 
 function requireRootRole(request: FastifyRequest): void {
@@ -91,6 +95,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
   async function viewOf(id: number): Promise<ChannelView> {
     const view = await findChannelView(db, id);
     if (!view) throw fail('channel.not_found');
+    await describeChannels(app.ctx, [view]);
     return view;
   }
 
@@ -98,7 +103,9 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
     '/api/channel/',
     { onRequest: requireAdmin, schema: { body: CreateChannelBody, response: channelAnswer } },
     async (request) => {
-      const { body } = request;
+      // new-api's console nests the fields under `channel`; other clients send them flat.
+      const { mode = 'single', channel: nested, ...flat } = request.body;
+      const body = nested ?? flat;
       let key = body.key?.trim() ?? '';
       // The console's copy sends the row it shows, which never carries the key.
       if (key === '' && body.id !== undefined) {
@@ -107,10 +114,19 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
         if (!source) throw fail('channel.not_found');
         key = source.key;
       }
-      const columns = checkChannelFields({ ...body, key }, false);
+      const multiKeyMode = flat.multi_key_mode ?? body.multi_key_mode;
+      const columns = checkChannelFields({ ...body, key, multi_key_mode: multiKeyMode }, false);
       const status =
         body.status === CHANNEL_MANUALLY_DISABLED || body.status === CHANNEL_AUTO_DISABLED ? body.status : CHANNEL_ENABLED;
-      const keys = body.mode === 'batch' ? splitBatchKeys(key, columns.type === VERTEX_TYPE) : [key];
+      const vertex = columns.type === VERTEX_TYPE;
+      let keys = [key];
+      if (mode === 'batch') keys = splitBatchKeys(key, vertex);
+      else if (mode === 'multi_to_single') {
+        // One channel holding every key: lines, or (Vertex AI) a JSON array of service accounts.
+        const all = splitBatchKeys(key, vertex);
+        keys = [vertex ? `[${all.join(',')}]` : all.join('\n')];
+        columns.multi_key_mode ??= 'random';
+      }
       const ids = await insertChannels(db, dbKind, { ...columns, status }, keys);
       changed(ids);
       return ok(await viewOf(ids[0] ?? 0));
@@ -151,6 +167,10 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
         if (Object.keys(changes).length === 0) return ok(await viewOf(body.id));
       }
       if (!(await updateChannel(db, body.id, changes))) throw fail('channel.not_found');
+      // Disabled keys no longer in the key field are forgotten (a key put back is enabled).
+      if (changes.key !== undefined) {
+        await pruneKeys(db, body.id, keysOfChannel({ ...stored, key: changes.key }).hashes);
+      }
       changed([body.id]);
       return ok(await viewOf(body.id));
     },

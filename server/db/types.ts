@@ -90,6 +90,18 @@ export interface ChannelsTable {
   param_override: string | null;
   max_input_tokens: D<number>;
   expired_time: D<number>;
+  /** How a multi-key channel uses its keys: `random` (also when null) or `polling` (in turn). */
+  multi_key_mode: string | null;
+}
+
+/** A key of a multi-key channel disabled on its own, named by a hash of the key. */
+export interface ChannelKeysTable {
+  channel_id: number;
+  key_hash: string;
+  /** 2 disabled by hand, 3 disabled automatically. */
+  status: number;
+  reason: string | null;
+  disabled_time: D<number>;
 }
 
 /** What the channel choice reads: one row per (group, model, channel). */
@@ -303,6 +315,7 @@ export interface Database {
   tokens: TokensTable;
   channels: ChannelsTable;
   abilities: AbilitiesTable;
+  channel_keys: ChannelKeysTable;
   logs: LogsTable;
   log_extends: LogExtendsTable;
   redemptions: RedemptionsTable;

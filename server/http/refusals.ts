@@ -188,6 +188,8 @@ export const REFUSALS = {
   'channel.priority_too_low': '优先级不能小于 %{min}',
   'channel.weight_invalid': '权重必须是非负整数！',
   'channel.not_found': '渠道不存在',
+  'channel.multi_key_mode_invalid': '多密钥模式只能是 random（随机）或 polling（轮询）',
+  'channel.key_not_found': '渠道没有第 %{index} 个密钥',
   'channel.tag_required': '标签不能为空',
   'channel.tag_not_found': '没有找到带有该标签的渠道',
   'channel.none_selected': '请至少选择一个渠道',

@@ -147,6 +147,15 @@ export const OPTION_REGISTRY = {
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
   AutomaticDisableKeywords: str(DEFAULT_AUTO_DISABLE_KEYWORDS),
+  // Channel health (server/channels/health/): cool-downs on errors, latency-aware weights
+  'channel_health.enabled': bool(true),
+  'channel_health.window_seconds': int(60),
+  'channel_health.min_requests': int(10),
+  'channel_health.error_rate': float(0.5),
+  'channel_health.consecutive_failures': int(5),
+  'channel_health.cooldown_seconds': int(30),
+  'channel_health.cooldown_max_seconds': int(600),
+  'channel_health.latency_routing_enabled': bool(false),
   // Quotas
   QuotaRemindThreshold: int(1000),
   QuotaForNewUser: int(0),

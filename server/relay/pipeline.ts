@@ -20,7 +20,8 @@ import type { ForwardResult, StreamProgress } from './forward.js';
 import { errorFieldsOf, errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange.js';
 import { promptText } from './usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
-import { reportUpstreamFailure } from './health.js';
+import { reportUpstreamFailure, reportUpstreamNeutral, reportUpstreamSuccess } from './health.js';
+import { withKey } from '../channels/keys/picker.js';
 import { consumeLog, holdRecord, writeErrorLog } from './log.js';
 import { checkPromptSensitive, guardCompletion } from './sensitive.js';
 import { checkModelRateLimit, recordModelSuccess } from '../ratelimit/model-limit.js';
@@ -96,10 +97,11 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
   const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
   let failure: AppError | null = null;
   for (let attempt = 0; attempt <= retries && !clientGone; attempt++) {
-    const channel = caller.pinnedChannelId
+    const picked = caller.pinnedChannelId
       ? ctx.channels.get(caller.pinnedChannelId)
       : ctx.channels.pick(caller.group, input.model, attempt, new Set(tried));
-    if (!channel) break;
+    if (!picked) break;
+    const channel = withKey(ctx, picked, caller.userId);
     if (tried.length > 0) ctx.metrics.retries.inc();
     tried.push(channel.id);
     const mapped = mapModel(channel.model_mapping, input.model);
@@ -109,14 +111,19 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     }
     const provider = providerFor(channel.type, mapped.model);
     if (!provider || !servesRequest(provider, input)) {
+      reportUpstreamNeutral(ctx, channel);
       failure = relayErrors.channelUnsupported(channel.type);
       continue;
     }
     let res: UpstreamResponse;
+    const sentAt = performance.now();
     try {
       res = await sendUpstream(ctx, provider, channel, input, mapped.model, cancel);
     } catch (err) {
-      if (clientGone) break;
+      if (clientGone) {
+        reportUpstreamNeutral(ctx, channel);
+        break;
+      }
       if (err instanceof ChannelConfigError) {
         reportUpstreamFailure(ctx, channel, 401, err.message);
         failure = relayErrors.upstream(mapStatus(channel.status_code_mapping, 401), err.message);
@@ -124,9 +131,11 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
         // A converter choking on a body the edge let through is our bug, not the upstream's: no
         // other channel would fare better, and the client is not shown JavaScript's words.
         request.log.error({ err, channel: channel.id }, 'request conversion failed');
+        reportUpstreamNeutral(ctx, channel);
         failure = refuse(500, 'server.internal_error');
         break;
       } else {
+        reportUpstreamFailure(ctx, channel, 0, (err as Error).message);
         ctx.metrics.upstreamErrors.inc({ channel: String(channel.id), status: '0' });
         failure = relayErrors.connection((err as Error).message);
       }
@@ -165,6 +174,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     } catch (err) {
       // A whole answer broke off before any of it was sent: nothing served, nothing billed.
       reply.raw.destroy();
+      reportUpstreamFailure(ctx, channel, 0, (err as Error).message);
       request.log.warn({ err, channel: channel.id }, 'upstream answer broke off');
       const error = relayErrors.interrupted((err as Error).message);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
@@ -173,11 +183,13 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       if (input.stream) ctx.metrics.inFlight.dec({ kind: 'stream' });
     }
     if (outcome.interrupted && outcome.firstTokenMs === 0) {
+      reportUpstreamFailure(ctx, channel, 0, outcome.interrupted);
       outcome.finish();
       const error = relayErrors.interrupted(outcome.interrupted);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     }
+    reportUpstreamSuccess(ctx, channel, (outcome.firstTokenMs > 0 ? started + outcome.firstTokenMs : performance.now()) - sentAt);
     await settleServed(ctx, request, reply, call, { channel, upstreamModel: mapped.model, outcome, tried, started });
     return;
   }

@@ -29,7 +29,8 @@ import { azure, azureDeployment } from './providers/azure/index.js';
 import type { UpstreamTarget } from './upstream.js';
 import { mapModel, mapStatus } from './model-mapping.js';
 import { upstreamErrorMessage } from './upstream.js';
-import { reportUpstreamFailure } from './health.js';
+import { reportUpstreamFailure, reportUpstreamNeutral, reportUpstreamSuccess } from './health.js';
+import { withKey } from '../channels/keys/picker.js';
 import { holdRecord, writeErrorLog } from './log.js';
 import { RealtimeSession, type Opened } from './realtime-session.js';
 
@@ -204,10 +205,11 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     let failure: AppError | null = null;
     let opened: Opened | null = null;
     for (let attempt = 0; attempt <= retries && !abort.signal.aborted; attempt++) {
-      const channel = caller.pinnedChannelId
+      const picked = caller.pinnedChannelId
         ? ctx.channels.get(caller.pinnedChannelId)
         : ctx.channels.pick(caller.group, model, attempt, new Set(tried));
-      if (!channel) break;
+      if (!picked) break;
+      const channel = withKey(ctx, picked, caller.userId);
       tried.push(channel.id);
       const mapped = mapModel(channel.model_mapping, model);
       if (!mapped.ok) {
@@ -216,15 +218,20 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
       }
       const target = realtimeTarget(channel, mapped.model);
       if (!target) {
+        reportUpstreamNeutral(ctx, channel);
         failure = relayErrors.channelUnsupported(channel.type);
         continue;
       }
+      const sentAt = performance.now();
       const result = await connect(target, abort.signal);
       if (result.ok) {
+        reportUpstreamSuccess(ctx, channel, performance.now() - sentAt);
         opened = { upstream: result.upstream, early: result.early, channel, upstreamModel: mapped.model };
         break;
       }
       if (result.status === undefined) {
+        if (abort.signal.aborted) reportUpstreamNeutral(ctx, channel);
+        else reportUpstreamFailure(ctx, channel, 0, result.error.message);
         failure = result.error;
         continue;
       }

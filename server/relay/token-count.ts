@@ -6,6 +6,7 @@
  * is counted locally: text, tools and system through the tokenizer, images by the provider's rule
  * (protocol/prompt-count.ts).
  */
+import { withKey } from '../channels/keys/picker.js';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import { claudePromptTokens, geminiPromptTokens } from './protocol/prompt-count.js';
@@ -60,7 +61,7 @@ export async function countPromptTokens(ctx: GatewayContext, request: CountReque
   const channel = request.pinnedChannelId
     ? ctx.channels.get(request.pinnedChannelId)
     : ctx.channels.pick(request.group, request.model);
-  const upstream = channel ? await askUpstream(channel, request) : null;
+  const upstream = channel ? await askUpstream(withKey(ctx, channel, 0), request) : null;
   if (upstream) return upstream;
   await loadTokenizer();
   if (request.protocol === 'claude') return { input_tokens: claudePromptTokens(request.body, countTokensNow) };

@@ -10,6 +10,7 @@ import type { Channel } from '../db/types.js';
 import { upstreamAgent } from '../relay/upstream.js';
 import { providerFor } from '../relay/providers/registry.js';
 import type { Caller } from '../relay/caller.js';
+import { withKey } from '../channels/keys/picker.js';
 
 export const MIDJOURNEY_TYPES: ReadonlySet<number> = new Set([2, 5]);
 export const SUNO_TYPES: ReadonlySet<number> = new Set([36]);
@@ -28,13 +29,13 @@ export function pickChannel(
 ): Channel | undefined {
   if (caller.pinnedChannelId !== null) {
     const pinned = ctx.channels.get(caller.pinnedChannelId);
-    return attempt === 0 && pinned && types.has(pinned.type) ? pinned : undefined;
+    return attempt === 0 && pinned && types.has(pinned.type) ? withKey(ctx, pinned, caller.user.id) : undefined;
   }
   const exclude = new Set(tried);
   for (;;) {
     const channel = ctx.channels.pick(caller.group, model, attempt, exclude);
     if (!channel) return undefined;
-    if (types.has(channel.type)) return channel;
+    if (types.has(channel.type)) return withKey(ctx, channel, caller.user.id);
     exclude.add(channel.id);
   }
 }

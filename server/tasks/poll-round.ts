@@ -6,6 +6,7 @@
  */
 import type { GatewayContext } from '../context.js';
 import { findChannel } from '../channels/repository.js';
+import { withKey } from '../channels/keys/picker.js';
 import type { Channel } from '../db/types.js';
 import { baseUrl, callPlatform, platformHeaders, isRecord, parseJson } from './channel.js';
 
@@ -62,7 +63,8 @@ async function pollChannel<R extends { id: number; channel_id: number }>(
   opts: PollOptions,
   stats: PollStats,
 ): Promise<void> {
-  const channel = await channelOf(ctx, channelId);
+  const stored = await channelOf(ctx, channelId);
+  const channel = stored && withKey(ctx, stored, 0);
   if (!channel) {
     for (const row of rows) if (await platform.orphaned(row)) stats.refunded++;
     return;

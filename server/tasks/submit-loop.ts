@@ -9,7 +9,8 @@
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import { relayErrors } from '../relay/errors.js';
-import { reportUpstreamFailure } from '../relay/health.js';
+import { reportUpstreamFailure, reportUpstreamSuccess } from '../relay/health.js';
+import { withKey } from '../channels/keys/picker.js';
 import { mapStatus } from '../relay/model-mapping.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
@@ -71,7 +72,10 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
     const retries = pinned ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
     let failure: AppError | null = null;
     for (let attempt = 0; attempt <= retries; attempt++) {
-      const channel = s.origin ? ctx.channels.get(s.origin.channel_id) : pickChannel(ctx, caller, model, s.types, attempt, tried);
+      const origin = s.origin && ctx.channels.get(s.origin.channel_id);
+      const channel = s.origin
+        ? origin && withKey(ctx, origin, caller.user.id)
+        : pickChannel(ctx, caller, model, s.types, attempt, tried);
       if (!channel) {
         if (s.origin) failure = taskErrors.channelGone();
         break;
@@ -82,14 +86,19 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
       }
       tried.push(channel.id);
       let answer;
+      const sentAt = performance.now();
       try {
         answer = await callPlatform(s.url(channel), platformHeaders(channel), s.body, SUBMIT_TIMEOUT_MS);
       } catch (err) {
+        reportUpstreamFailure(ctx, channel, 0, (err as Error).message);
         failure = relayErrors.connection((err as Error).message);
         continue;
       }
       const attempted = await s.answered(channel, answer, settleOn(channel));
-      if ('result' in attempted) return attempted.result;
+      if ('result' in attempted) {
+        reportUpstreamSuccess(ctx, channel, performance.now() - sentAt);
+        return attempted.result;
+      }
       failure = attempted.failure;
       if (!attempted.retry) break;
     }

@@ -33,6 +33,7 @@ export function channel(overrides: Partial<ChannelView> & { id: number; name: st
     param_override: '',
     max_input_tokens: 0,
     expired_time: 0,
+    multi_key_mode: '',
     ...overrides,
   };
 }

@@ -35,6 +35,7 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
     why: 'channel rows in channels/ (abilities are rebuilt from them); used_quota in the ledger',
   },
   abilities: { files: ['server/channels/abilities-repository.ts'], why: 'derived from channel rows, rewritten with them' },
+  channel_keys: { files: ['server/channels/keys/repository.ts'], why: 'the disabled keys of multi-key channels' },
   logs: { files: ['server/logs/repository.ts', 'server/logs/list-repository.ts'], why: 'one recordLog(), one batched insert' },
   log_extends: { files: ['server/logs/repository.ts', 'server/logs/list-repository.ts'], why: 'part of a log row' },
   redemptions: { files: ['server/redemptions/repository.ts'], why: 'redemption codes' },

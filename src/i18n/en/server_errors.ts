@@ -194,6 +194,8 @@ export const server_errors = {
     priority_too_low: 'The priority cannot be less than %{min}',
     weight_invalid: 'The weight must be a non-negative integer!',
     not_found: 'The channel does not exist',
+    multi_key_mode_invalid: 'The multi-key mode must be random or polling',
+    key_not_found: 'The channel has no key number %{index}',
     tag_required: 'The tag must not be empty',
     tag_not_found: 'No channel has this tag',
     none_selected: 'Please select at least one channel',

@@ -191,6 +191,8 @@ export const server_errors = {
     priority_too_low: '优先级不能小于 %{min}',
     weight_invalid: '权重必须是非负整数！',
     not_found: '渠道不存在',
+    multi_key_mode_invalid: '多密钥模式只能是 random（随机）或 polling（轮询）',
+    key_not_found: '渠道没有第 %{index} 个密钥',
     tag_required: '标签不能为空',
     tag_not_found: '没有找到带有该标签的渠道',
     none_selected: '请至少选择一个渠道',

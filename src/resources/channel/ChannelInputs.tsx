@@ -44,18 +44,10 @@ export function KeyInput({ mode }: InputSlotProps) {
     ? translate(`resources.channel.key_format.${type}`)
     : '';
   const helper =
-    mode === 'edit' ? translate(`${H}key_keep`) : batch ? translate(`${H}key_batch`) : keyFormat || translate(`${H}key`);
-  const multiline = !!batch || type === 41;
-  return (
-    <TextInput
-      source="key"
-      label={`${L}key`}
-      multiline={multiline}
-      minRows={multiline ? 3 : undefined}
-      helperText={helper}
-      autoComplete="off"
-    />
-  );
+    mode === 'edit' ? translate(`${H}key_keep`) : batch ? translate(`${H}key_batch`) : keyFormat || translate(`${H}key_multi`);
+  // Several lines make a multi-key channel, so the field always takes them.
+  const roomy = !!batch || type === 41;
+  return <TextInput source="key" label={`${L}key`} multiline minRows={roomy ? 3 : 1} helperText={helper} autoComplete="off" />;
 }
 
 export function BaseUrlInput() {

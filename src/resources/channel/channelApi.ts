@@ -5,6 +5,7 @@
 import { api, refusalError, request } from '../../api/client';
 import type { BalanceSweepView, ChannelBalanceAnswer, ChannelTestAnswer } from '../../../server/channels/health-routes';
 import type { ChannelView } from './types';
+import type { ManageKeysBody } from '../../../server/channels/keys/routes';
 
 const BASE = '/api/channel';
 
@@ -46,6 +47,14 @@ export function updateAllBalances(): Promise<BalanceSweepView> {
 /** Quick edits an admin may make: `{id, status}`, `{id, priority}` or `{id, weight}`. */
 export function quickUpdate(body: { id: number; status?: number; priority?: number; weight?: number }): Promise<ChannelView> {
   return api.put<ChannelView>(`${BASE}/`, body);
+}
+
+export type KeyAction = ManageKeysBody['action'];
+
+/** Enables or disables one key of a multi-key channel (by position), or enables all; answers the channel. */
+export function manageKeys(channelId: number, action: KeyAction, index?: number): Promise<ChannelView> {
+  const body: ManageKeysBody = { channel_id: channelId, action, ...(index === undefined ? {} : { key_index: index }) };
+  return api.post<ChannelView>(`${BASE}/multi_key/manage`, body);
 }
 
 export function copyChannel(id: number): Promise<ChannelView> {

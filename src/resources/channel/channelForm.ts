@@ -2,7 +2,7 @@
  * The create / edit form of a channel as plain functions: the form's values from a record, the
  * checks, and the body the API expects (models and groups as comma strings).
  */
-import type { CreateChannelBody, UpdateChannelBody } from '../../../server/channels/schemas';
+import type { ChannelKeyView, CreateChannelBody, UpdateChannelBody } from '../../../server/channels/schemas';
 import { baseUrlRequired, keyRequired, XUNFEI_DEFAULT_VERSION, XUNFEI_TYPE } from '../../../server/channels/types';
 import { isChannelType, PRIORITY_MIN, splitNames, type ChannelView } from './types';
 
@@ -29,6 +29,10 @@ export interface ChannelFormValues {
   weight: number | string | null;
   auto_ban: boolean;
   tag: string;
+  /** A channel with several keys (lines of `key`, not a batch): '' (random), random or polling. */
+  multi_key_mode: string;
+  /** Edit only, shown and never sent: the keys of a multi-key channel as the server describes them. */
+  keys?: ChannelKeyView[];
 }
 
 /** Types with an extra `other` field, and what it means for them. */
@@ -69,6 +73,7 @@ export function emptyValues(): ChannelFormValues {
     weight: 0,
     auto_ban: true,
     tag: '',
+    multi_key_mode: '',
   };
 }
 
@@ -92,6 +97,8 @@ export function toFormValues(record: ChannelView): ChannelFormValues {
     weight: record.weight,
     auto_ban: record.auto_ban !== 0,
     tag: record.tag ?? '',
+    multi_key_mode: record.multi_key_mode ?? '',
+    keys: record.keys ?? [],
   };
 }
 
@@ -177,6 +184,7 @@ export function toChannelBody(values: ChannelFormValues, mode: FormMode): Channe
     test_model: text(values.test_model),
     auto_ban: values.auto_ban ? 1 : 0,
     tag: text(values.tag),
+    multi_key_mode: text(values.multi_key_mode),
   };
   const priority = integerOf(values.priority);
   if (priority !== undefined) body.priority = priority;

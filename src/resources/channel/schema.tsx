@@ -25,6 +25,8 @@ import {
   TypeInput,
 } from './ChannelInputs';
 import { ChannelRowActions } from './ChannelRowActions';
+import { HealthCell } from './ChannelHealth';
+import { ChannelKeysInput, MultiKeyModeInput } from './ChannelKeysInput';
 import { ChannelModes, ChannelToolbar, useModeFilter, useModes } from './ChannelToolbar';
 import { emptyValues, endsWithV1, toChannelBody, toFormValues, validateChannel, type ChannelFormValues } from './channelForm';
 import { CHANNEL_ENABLED, isTagRow, type ChannelRow, type ChannelView } from './types';
@@ -84,7 +86,15 @@ const channelSchema: ResourceSchema<ChannelRow> = {
       render: (record) => <StatusCell record={record} />,
       showInFilter: { alwaysOn: true, label: search('status'), input: StatusFilter },
     },
+    {
+      source: 'health',
+      type: 'virtual',
+      showInList: true,
+      render: (record) => <HealthCell record={record} />,
+    },
     { source: 'key', type: 'text', showInFilter: { label: search('key') }, ...form(KeyInput) },
+    { source: 'multi_key_mode', type: 'virtual', ...form(MultiKeyModeInput) },
+    { source: 'keys', type: 'virtual', showInEdit: true, input: ChannelKeysInput },
     { source: 'model', type: 'text', showInFilter: { label: search('model') } },
     { source: 'response_time', type: 'virtual', showInList: true, render: (record) => <ResponseTimeCell record={record} /> },
     { source: 'balance', type: 'virtual', showInList: true, render: (record) => <BalanceCell record={record} /> },
@@ -135,6 +145,8 @@ const channelSchema: ResourceSchema<ChannelRow> = {
       'name',
       'batch',
       'key',
+      'multi_key_mode',
+      'keys',
       'base_url',
       'other',
       'openai_organization',

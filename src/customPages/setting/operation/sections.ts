@@ -48,6 +48,14 @@ export const MONITORING_FIELDS: readonly FieldSpec[] = [
   { key: 'AutomaticDisableKeywords', kind: 'text', lines: 4, hint: true },
   { key: 'AutomaticDisableChannelEnabled', kind: 'switch' },
   { key: 'AutomaticEnableChannelEnabled', kind: 'switch' },
+  { key: 'channel_health.enabled', kind: 'switch', hint: true },
+  { key: 'channel_health.window_seconds', kind: 'int', min: 1, hint: true },
+  { key: 'channel_health.min_requests', kind: 'int', min: 1, hint: true },
+  { key: 'channel_health.error_rate', kind: 'float', min: 0, hint: true },
+  { key: 'channel_health.consecutive_failures', kind: 'int', min: 0, hint: true },
+  { key: 'channel_health.cooldown_seconds', kind: 'int', min: 1, hint: true },
+  { key: 'channel_health.cooldown_max_seconds', kind: 'int', min: 1, hint: true },
+  { key: 'channel_health.latency_routing_enabled', kind: 'switch', hint: true },
 ];
 
 export const QUOTA_FIELDS: readonly FieldSpec[] = [
