@@ -262,6 +262,26 @@ export interface LeasesTable {
   expires_at: number;
 }
 
+/** An admin's change through the console API (server/audit/). */
+export interface AuditLogsTable {
+  id: Id;
+  created_at: number;
+  request_id: string;
+  actor_id: number;
+  actor_username: string;
+  actor_role: number;
+  ip: D<string>;
+  /** `METHOD /route/pattern` of the request. */
+  route: string;
+  subject: string;
+  subject_id: D<string>;
+  action: string;
+  /** `pending` until the request ends, then `ok`, `refused` (a refusal that still changed something) or `error`. */
+  outcome: string;
+  /** JSON: the fields that changed (before → after), secrets masked, and the action's details. */
+  changes: string;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -278,6 +298,7 @@ export interface Database {
   reservations: ReservationsTable;
   nodes: NodesTable;
   leases: LeasesTable;
+  audit_logs: AuditLogsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -293,6 +314,7 @@ export type Midjourney = Selectable<MidjourneysTable>;
 export type Task = Selectable<TasksTable>;
 export type QuotaData = Selectable<QuotaDataTable>;
 export type Reservation = Selectable<ReservationsTable>;
+export type AuditLog = Selectable<AuditLogsTable>;
 export type { ColumnType };
 
 /**

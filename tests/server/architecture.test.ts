@@ -58,6 +58,7 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   },
   nodes: { files: ['server/cluster/repository.ts'], why: 'the gateway processes’ heartbeats' },
   leases: { files: ['server/cluster/repository.ts'], why: 'which process holds the background jobs' },
+  audit_logs: { files: ['server/audit/repository.ts'], why: 'the admin audit log' },
 };
 
 /** Files whose statements name their table through a variable, and why that is safe. */
