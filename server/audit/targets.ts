@@ -20,10 +20,10 @@ export const fromBody =
 /** The `:id` of the path. */
 export const fromParams = (request: FastifyRequest): AuditId[] => asIds(fieldOf(request.params, 'id'));
 
-/** A string field of the body or query, '' when absent (for details and selectors). */
+/** A field of the body or query as text (a coerced flag is `true`), '' when absent. */
 export const textOf = (source: unknown, field: string): string => {
   const value = fieldOf(source, field);
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 };
 
 /** The `id` of an answer's `data` (a created record). */

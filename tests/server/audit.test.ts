@@ -173,6 +173,18 @@ await forEachDatabase('admin audit log', (kind) => {
     for (const row of rows) expect(changeOf(row, 'key').after).toMatch(/^••••••.{4}$/);
     const text = JSON.stringify(rows);
     for (const key of keys) expect(text).not.toContain(key);
+
+    const id = Number(items[0].subject_id);
+    const disabled = await root.put('/api/redemption/?status_only=true', { id, status: 2 });
+    ok(disabled);
+    const row = await rowOf(disabled, 'redemption');
+    expect(row).toMatchObject({ action: 'status', subject_id: String(id) });
+    expect(row.changes).toEqual([{ field: 'status', before: 1, after: 2 }]);
+    const removed = await root.delete(`/api/redemption/${id}`);
+    ok(removed);
+    const gone = await rowOf(removed, 'redemption');
+    expect(gone.action).toBe('delete');
+    expect(changeOf(gone, 'name')).toEqual({ field: 'name', before: 'gift' });
   });
 
   it('escapes LIKE wildcards in the actor filter and refuses the log to admins', async () => {
