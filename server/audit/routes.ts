@@ -23,7 +23,11 @@ function view(row: AuditLog): Omit<AuditListItem, 'fields'> {
   return { ...rest, ip: row.ip, subject_id: row.subject_id, detail: parsed(row).detail };
 }
 
-const listItem = (row: AuditLog): AuditListItem => ({ ...view(row), fields: parsed(row).fields.map((f) => f.field) });
+/** A create or delete lists no fields: every field of the subject is in it, the detail shows them. */
+const edited = (fields: StoredChanges['fields']): string[] =>
+  fields.filter((f) => 'before' in f && 'after' in f).map((f) => f.field);
+
+const listItem = (row: AuditLog): AuditListItem => ({ ...view(row), fields: edited(parsed(row).fields) });
 const item = (row: AuditLog): AuditItem => ({ ...view(row), changes: parsed(row).fields });
 
 function filterOf(query: AuditQuery): AuditFilter {

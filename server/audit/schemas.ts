@@ -30,7 +30,7 @@ const AuditRowFields = {
   detail: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
 };
 
-/** A row of the list: which fields changed, without their values. */
+/** A row of the list: which fields an edit changed, without their values (none for a create or delete). */
 export const AuditListItem = Type.Object({ ...AuditRowFields, fields: Type.Array(Type.String()) });
 export type AuditListItem = Static<typeof AuditListItem>;
 

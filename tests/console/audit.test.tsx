@@ -69,7 +69,7 @@ const entries: AuditItem[] = [
 
 const listed = (e: AuditItem): AuditListItem => {
   const { changes, ...rest } = e;
-  return { ...rest, fields: changes.map((c) => c.field) };
+  return { ...rest, fields: changes.filter((c) => 'before' in c && 'after' in c).map((c) => c.field) };
 };
 
 const server = setupServer(

@@ -80,6 +80,7 @@ await forEachDatabase('admin audit log', (kind) => {
   it('records the creation of a user and a promotion by the manage action', async () => {
     const created = await audit({ subject: 'user', action: 'create' });
     const alice = created.items.find((i) => i.subject_id === String(aliceId));
+    expect(alice.fields).toEqual([]);
     const row = await detail(alice.id);
     expect(changeOf(row, 'username')).toEqual({ field: 'username', after: 'alice' });
     expect(changeOf(row, 'password')).toEqual({ field: 'password', after: '••••••' });

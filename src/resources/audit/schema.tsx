@@ -71,7 +71,6 @@ const auditSchema: ResourceSchema<AuditListItem> = {
         </Box>
       ),
     },
-    { source: 'ip', type: 'text', showInList: true },
     filterOnly('start_timestamp', false, TimestampInput),
     filterOnly('end_timestamp', false, TimestampInput),
   ],
