@@ -158,6 +158,19 @@ await forEachDatabase('admin audit log', (kind) => {
       expect(item).toMatchObject({ action: 'edit_tag', fields: ['priority'], detail: { tag: 'audit-tag' } });
     }
 
+    // A batch create answers its first channel; each channel it made gets its row.
+    const batch = await root.post('/api/channel/', {
+      name: 'batch',
+      type: 1,
+      mode: 'batch',
+      key: `${KEY_BEFORE}-1\n${KEY_BEFORE}-2`,
+      models: ['gpt-4o'],
+    });
+    ok(batch);
+    const made = await audit({ request_id: batch.headers.get('x-request-id') ?? '' });
+    expect(made.items.map((i) => i.action)).toEqual(['create', 'create']);
+    expect(new Set(made.items.map((i) => i.subject_id)).size).toBe(2);
+
     const cleanup = await root.delete(`/api/log/?target_timestamp=${Math.floor(Date.now() / 1000) + 10}`);
     const deleted = ok(cleanup);
     const row = await rowOf(cleanup, 'log');
