@@ -36,6 +36,9 @@ import { installSecurityHeaders, isApiPath } from './http/security-headers.js';
 import { registerRoutes } from './routes.js';
 import { Metrics } from './ops/metrics.js';
 import { installRequestIds, installRelayMetrics, newRequestId } from './ops/request-hooks.js';
+import { installAudit } from './audit/hooks.js';
+import type { AuditConfig } from './audit/types.js';
+import { guardedRole } from './auth/guard.js';
 
 /** Console API bodies; the relay's routes allow more (server/relay/routes.ts). */
 const BODY_LIMIT = 2 * 1024 * 1024;
@@ -68,11 +71,20 @@ function syncOptions(ctx: GatewayContext): () => void {
   return () => clearInterval(timer);
 }
 
+/** A route as the route table checks see it: who it is guarded for and what it audits. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  /** The least role its guard lets through (0: no guard). */
+  role: number;
+  audit?: AuditConfig;
+}
+
 export interface Gateway {
   app: FastifyInstance;
   ctx: GatewayContext;
   /** Every route as registered (HEAD twins left out): the route table checks walk. */
-  routes: ReadonlyArray<{ method: string; url: string }>;
+  routes: ReadonlyArray<RouteEntry>;
   close(): Promise<void>;
 }
 
@@ -189,10 +201,12 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     );
   });
 
-  const routes: Array<{ method: string; url: string }> = [];
+  const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+    const entry = { url: route.url, role: guardedRole(route.onRequest), audit: route.config?.audit };
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, ...entry });
   });
+  installAudit(app);
   await registerRoutes(app);
 
   const consoleDir = config.consoleDir === null ? null : resolve(config.consoleDir);

@@ -25,6 +25,7 @@ import redemptionRoutes from './redemptions/routes.js';
 import topupRoutes from './topup/routes.js';
 import pricingRoutes from './pricing/routes.js';
 import opsRoutes from './ops/routes.js';
+import auditRoutes from './audit/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -54,4 +55,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(topupRoutes);
   await app.register(pricingRoutes);
   await app.register(opsRoutes);
+  await app.register(auditRoutes);
 }

@@ -62,13 +62,24 @@ async function authenticate(request: FastifyRequest): Promise<User> {
   return user;
 }
 
+/** The role each guard asks for, so the route table can tell which routes are admin routes. */
+const GUARD_ROLES = new WeakMap<object, number>();
+
 /** A guard runs as an onRequest hook: a caller without rights is refused before the body is read. */
 function guard(minRole: number): (request: FastifyRequest) => Promise<void> {
-  return async function (request) {
+  const check = async function (request: FastifyRequest): Promise<void> {
     const user = await authenticate(request);
     if (user.role < minRole) throw fail('auth.forbidden');
     request.user = user;
   };
+  GUARD_ROLES.set(check, minRole);
+  return check;
+}
+
+/** The highest role the route's onRequest guards ask for; 0 for a route no guard protects. */
+export function guardedRole(onRequest: unknown): number {
+  const hooks: unknown[] = Array.isArray(onRequest) ? onRequest : [onRequest];
+  return Math.max(0, ...hooks.map((hook) => (typeof hook === 'function' ? (GUARD_ROLES.get(hook) ?? 0) : 0)));
 }
 
 export const requireUser = guard(ROLE_USER);

@@ -121,7 +121,11 @@ export default async function channelHealthRoutes(base: FastifyInstance): Promis
 
   app.post(
     '/api/channel/fetch_models',
-    { onRequest: requireAdmin, schema: { body: FetchModelsBody, response: { 200: Envelope(StringList) } } },
+    {
+      onRequest: requireAdmin,
+      schema: { body: FetchModelsBody, response: { 200: Envelope(StringList) } },
+      config: { audit: { exempt: 'asks an upstream for its model list; changes nothing' } },
+    },
     async (request) => {
       const key = firstKey(request.body.key);
       const type = request.body.type ?? OPENAI_TYPE;

@@ -11,7 +11,7 @@ import { chunks, ID_CHUNK } from './abilities-repository.js';
 import { splitList } from './input.js';
 import { toChannelView, VIEW_COLUMNS } from './repository.js';
 import type { ChannelView } from './schemas.js';
-import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED } from './types.js';
+import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED } from './types.js';
 
 export interface ChannelFilter {
   /** A channel id (exact), part of the name, or the whole key. */
@@ -104,6 +104,31 @@ export async function findTestableChannelIds(db: Db): Promise<number[]> {
     .selectFrom('channels')
     .select('id')
     .where('status', 'in', [CHANNEL_ENABLED, CHANNEL_AUTO_DISABLED])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** These channels, full rows (the audit's before and after). */
+export async function findChannelsByIds(db: Db, ids: readonly number[]): Promise<Channel[]> {
+  const out: Channel[] = [];
+  for (const part of chunks([...new Set(ids)], ID_CHUNK)) {
+    out.push(...(await db.selectFrom('channels').selectAll().where('id', 'in', part).execute()));
+  }
+  return out;
+}
+
+/** The ids of a tag's channels. */
+export async function findChannelIdsWithTag(db: Db, tag: string): Promise<number[]> {
+  return (await db.selectFrom('channels').select('id').where('tag', '=', tag).orderBy('id').execute()).map((r) => r.id);
+}
+
+/** The ids of the channels disabled by hand or automatically. */
+export async function findDisabledChannelIds(db: Db): Promise<number[]> {
+  const rows = await db
+    .selectFrom('channels')
+    .select('id')
+    .where('status', 'in', [CHANNEL_MANUALLY_DISABLED, CHANNEL_AUTO_DISABLED])
     .orderBy('id')
     .execute();
   return rows.map((r) => r.id);

@@ -18,6 +18,9 @@ import {
 import { setTag, setTagStatus, updateTag } from './repository.js';
 import { BatchTagBody, Count, EditTagBody, TagBody } from './schemas.js';
 import { Envelope } from '../http/schemas.js';
+import { fromBody, textOf } from '../audit/targets.js';
+import type { AuditSpec } from '../audit/types.js';
+import { findChannelIdsWithTag } from './list-repository.js';
 
 function requiredTag(value: string | null | undefined): string {
   const tag = checkTag(value);
@@ -41,6 +44,17 @@ function tagChanges(body: EditTagBody, tag: string): Updateable<ChannelsTable> {
   return changes;
 }
 
+/** A change of every channel of the body's tag (read before the change: an edit may rename the tag). */
+const tagAudit = (action: string): AuditSpec => ({
+  subject: 'channel',
+  action,
+  target: (request, ctx) => {
+    const tag = checkTag(textOf(request.body, 'tag'));
+    return tag === null ? [] : findChannelIdsWithTag(ctx.db, tag);
+  },
+  detail: (request) => ({ tag: textOf(request.body, 'tag') }),
+});
+
 export default async function tagRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { db, bus } = app.ctx;
@@ -49,7 +63,11 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
 
   app.post(
     '/api/channel/batch/tag',
-    { onRequest: requireRoot, schema: { body: BatchTagBody, response: countAnswer } },
+    {
+      onRequest: requireRoot,
+      schema: { body: BatchTagBody, response: countAnswer },
+      config: { audit: { subject: 'channel', action: 'set_tag', target: fromBody('ids') } },
+    },
     async (request) => {
       const ids = request.body.ids ?? [];
       if (ids.length === 0) throw fail('channel.none_selected');
@@ -62,7 +80,7 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
 
   app.put(
     '/api/channel/tag',
-    { onRequest: requireRoot, schema: { body: EditTagBody, response: countAnswer } },
+    { onRequest: requireRoot, schema: { body: EditTagBody, response: countAnswer }, config: { audit: tagAudit('edit_tag') } },
     async (request) => {
       const tag = requiredTag(request.body.tag);
       const changes = tagChanges(request.body, tag);
@@ -78,12 +96,17 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
     ['/api/channel/tag/enabled', true],
     ['/api/channel/tag/disabled', false],
   ] as const) {
-    app.post(path, { onRequest: requireAdmin, schema: { body: TagBody, response: countAnswer } }, async (request) => {
-      const tag = requiredTag(request.body.tag);
-      const count = await setTagStatus(db, tag, enabled);
-      if (count === 0) throw fail('channel.tag_not_found');
-      changed();
-      return ok(count);
-    });
+    const audit = tagAudit(enabled ? 'enable_tag' : 'disable_tag');
+    app.post(
+      path,
+      { onRequest: requireAdmin, schema: { body: TagBody, response: countAnswer }, config: { audit } },
+      async (request) => {
+        const tag = requiredTag(request.body.tag);
+        const count = await setTagStatus(db, tag, enabled);
+        if (count === 0) throw fail('channel.tag_not_found');
+        changed();
+        return ok(count);
+      },
+    );
   }
 }

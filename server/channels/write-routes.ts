@@ -29,6 +29,9 @@ import { Envelope } from '../http/schemas.js';
 import { describeChannels } from './describe.js';
 import { keysOfChannel } from './keys/parse.js';
 import { pruneKeys } from './keys/repository.js';
+import { fromBody, fromParams, idOfData, textOf } from '../audit/targets.js';
+import { noteCreated, type AuditSpec } from '../audit/types.js';
+import { findDisabledChannelIds } from './list-repository.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, VERTEX_TYPE } from './types.js';
 
 const NAME_MAX = 128;
@@ -101,7 +104,11 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   app.post(
     '/api/channel/',
-    { onRequest: requireAdmin, schema: { body: CreateChannelBody, response: channelAnswer } },
+    {
+      onRequest: requireAdmin,
+      schema: { body: CreateChannelBody, response: channelAnswer },
+      config: { audit: { subject: 'channel', action: 'create', created: idOfData } },
+    },
     async (request) => {
       // new-api's console nests the fields under `channel`; other clients send them flat.
       const { mode = 'single', channel: nested, ...flat } = request.body;
@@ -128,6 +135,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
         columns.multi_key_mode ??= 'random';
       }
       const ids = await insertChannels(db, dbKind, { ...columns, status }, keys);
+      noteCreated(request, ids);
       changed(ids);
       return ok(await viewOf(ids[0] ?? 0));
     },
@@ -135,7 +143,18 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   app.post(
     '/api/channel/copy/:id',
-    { onRequest: requireRoot, schema: { params: ChannelIdParams, querystring: CopyQuery, response: channelAnswer } },
+    {
+      onRequest: requireRoot,
+      schema: { params: ChannelIdParams, querystring: CopyQuery, response: channelAnswer },
+      config: {
+        audit: {
+          subject: 'channel',
+          action: 'copy',
+          created: idOfData,
+          detail: (request) => ({ source: textOf(request.params, 'id') }),
+        },
+      },
+    },
     async (request) => {
       const source = await findChannel(db, request.params.id);
       if (!source) throw fail('channel.not_found');
@@ -151,7 +170,11 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
 
   app.put(
     '/api/channel/',
-    { onRequest: requireAdmin, schema: { body: UpdateChannelBody, response: channelAnswer } },
+    {
+      onRequest: requireAdmin,
+      schema: { body: UpdateChannelBody, response: channelAnswer },
+      config: { audit: { subject: 'channel', action: 'update', target: fromBody() } },
+    },
     async (request) => {
       const { body } = request;
       const stored = await findChannel(db, body.id);
@@ -177,22 +200,36 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
   );
 
   for (const path of ['/api/channel/:id', '/api/channel/:id/']) {
-    app.delete(path, { onRequest: requireRoot, schema: { params: ChannelIdParams } }, async (request) => {
+    const audit = { subject: 'channel', action: 'delete', target: fromParams } as const;
+    app.delete(path, { onRequest: requireRoot, schema: { params: ChannelIdParams }, config: { audit } }, async (request) => {
       if ((await deleteChannels(db, [request.params.id])) === 0) throw fail('channel.not_found');
       changed([request.params.id]);
       return ok();
     });
   }
 
-  app.delete('/api/channel/disabled', { onRequest: requireRoot, schema: { response: countAnswer } }, async () => {
-    const count = await deleteDisabledChannels(db);
-    if (count > 0) changed();
-    return ok(count);
-  });
+  const deleteDisabled = {
+    subject: 'channel',
+    action: 'delete_disabled',
+    target: (_, ctx) => findDisabledChannelIds(ctx.db),
+  } satisfies AuditSpec;
+  app.delete(
+    '/api/channel/disabled',
+    { onRequest: requireRoot, schema: { response: countAnswer }, config: { audit: deleteDisabled } },
+    async () => {
+      const count = await deleteDisabledChannels(db);
+      if (count > 0) changed();
+      return ok(count);
+    },
+  );
 
   app.post(
     '/api/channel/batch',
-    { onRequest: requireRoot, schema: { body: IdsBody, response: countAnswer } },
+    {
+      onRequest: requireRoot,
+      schema: { body: IdsBody, response: countAnswer },
+      config: { audit: { subject: 'channel', action: 'delete', target: fromBody('ids') } },
+    },
     async (request) => {
       const ids = request.body.ids ?? [];
       if (ids.length === 0) throw fail('channel.none_selected');
@@ -202,9 +239,19 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
     },
   );
 
-  app.post('/api/channel/fix', { onRequest: requireAdmin, schema: { response: countAnswer } }, async () => {
-    const count = await fixAbilities(db);
-    changed();
-    return ok(count);
-  });
+  // Abilities are derived from the channels: the repair changes no channel, only says how many it rebuilt.
+  const fix = {
+    subject: 'channel',
+    action: 'fix_abilities',
+    detail: (_, count) => ({ count: Number(count) }),
+  } satisfies AuditSpec;
+  app.post(
+    '/api/channel/fix',
+    { onRequest: requireAdmin, schema: { response: countAnswer }, config: { audit: fix } },
+    async () => {
+      const count = await fixAbilities(db);
+      changed();
+      return ok(count);
+    },
+  );
 }

@@ -310,6 +310,26 @@ export interface PasskeysTable {
   last_used_at: D<number>;
 }
 
+/** An admin's change through the console API (server/audit/). */
+export interface AuditLogsTable {
+  id: Id;
+  created_at: number;
+  request_id: string;
+  actor_id: number;
+  actor_username: string;
+  actor_role: number;
+  ip: D<string>;
+  /** `METHOD /route/pattern` of the request. */
+  route: string;
+  subject: string;
+  subject_id: D<string>;
+  action: string;
+  /** `pending` until the request ends, then `ok`, `refused` (a refusal that still changed something) or `error`. */
+  outcome: string;
+  /** JSON: the fields that changed (before → after), secrets masked, and the action's details. */
+  changes: string;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -330,6 +350,7 @@ export interface Database {
   two_fa: TwoFaTable;
   two_fa_backup_codes: TwoFaBackupCodesTable;
   passkeys: PasskeysTable;
+  audit_logs: AuditLogsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -347,6 +368,7 @@ export type QuotaData = Selectable<QuotaDataTable>;
 export type Reservation = Selectable<ReservationsTable>;
 export type TwoFa = Selectable<TwoFaTable>;
 export type Passkey = Selectable<PasskeysTable>;
+export type AuditLog = Selectable<AuditLogsTable>;
 export type { ColumnType };
 
 /**

@@ -27,8 +27,20 @@ import {
   type LogListPage,
 } from './schemas.js';
 import { toLogItem } from './view.js';
+import { textOf } from '../audit/targets.js';
+import type { AuditSpec } from '../audit/types.js';
 
 const isAdmin = (user: User): boolean => user.role >= ROLE_ADMIN;
+
+/** A cleanup deletes rows by the million: the audit keeps its cut-off and how many went. */
+const cleanupAudit: AuditSpec = {
+  subject: 'log',
+  action: 'cleanup',
+  detail: (request, deleted) => ({
+    target_timestamp: Number(textOf(request.query, 'target_timestamp')),
+    deleted: Number(deleted),
+  }),
+};
 
 export default async function logRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -122,7 +134,11 @@ export default async function logRoutes(base: FastifyInstance): Promise<void> {
   for (const url of ['/api/log/', '/api/log']) {
     app.delete(
       url,
-      { onRequest: requireRoot, schema: { querystring: LogCleanupQuery, response: { 200: LogCleanupAnswer } } },
+      {
+        onRequest: requireRoot,
+        schema: { querystring: LogCleanupQuery, response: { 200: LogCleanupAnswer } },
+        config: { audit: cleanupAudit },
+      },
       async (request) => {
         const before = request.query.target_timestamp;
         if (!before) throw fail('log.cleanup_needs_timestamp');

@@ -62,7 +62,12 @@ export default async function oidcDiscoveryRoutes(base: FastifyInstance): Promis
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/option/oidc_discovery',
-    { onRequest: requireRoot, schema: { body: OidcDiscoveryBody, response: { 200: Envelope(OidcEndpoints) } } },
+    {
+      onRequest: requireRoot,
+      schema: { body: OidcDiscoveryBody, response: { 200: Envelope(OidcEndpoints) } },
+      // The console saves what it found through PUT /api/option/, which is audited.
+      config: { audit: { exempt: 'reads a discovery document; changes nothing' } },
+    },
     async (request) => {
       const url = request.body.url.trim();
       if (!/^https?:\/\//i.test(url)) throw fail('option.oidc_bad_url');

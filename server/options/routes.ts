@@ -7,6 +7,7 @@ import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { OPTION_REGISTRY, isOptionKey, validateOptionValue, type OptionKey } from './registry.js';
 import type { OptionStore } from './store.js';
+import { fromBody } from '../audit/targets.js';
 
 const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'ModelPrice'] as const;
 const URL_KEYS = new Set<OptionKey>(['ServerAddress', 'WorkerUrl', 'PayAddress', 'UpdateCheckUrl']);
@@ -70,7 +71,8 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
     return ok(data);
   });
 
-  app.put('/api/option/', { onRequest: requireRoot, schema: { body: PutOptionBody } }, async (request) => {
+  const audit = { subject: 'option', action: 'update', target: fromBody('key') } as const;
+  app.put('/api/option/', { onRequest: requireRoot, schema: { body: PutOptionBody }, config: { audit } }, async (request) => {
     const { key } = request.body;
     if (!isOptionKey(key)) throw fail('option.unknown', { key });
     const given = valueText(request.body.value);
@@ -88,7 +90,8 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
     return ok();
   });
 
-  app.post('/api/option/rest_model_ratio', { onRequest: requireRoot }, async () => {
+  const reset = { subject: 'option', action: 'reset_ratios', target: () => [...PRICE_KEYS] } as const;
+  app.post('/api/option/rest_model_ratio', { onRequest: requireRoot, config: { audit: reset } }, async () => {
     for (const key of PRICE_KEYS) await options.set(key, OPTION_REGISTRY[key].default);
     return ok(undefined, '重置模型倍率成功');
   });

@@ -66,6 +66,18 @@ export async function findRedemption(db: Db, id: number): Promise<Redemption | u
   return live(db, '').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The ids of these codes (the audit names the codes a batch made by id, not by their secret keys). */
+export async function findRedemptionIds(db: Db, keys: readonly string[]): Promise<number[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .selectFrom('redemptions')
+    .select('id')
+    .where('key', 'in', [...keys])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 export interface NewCodes {
   creatorId: number;
   name: string;

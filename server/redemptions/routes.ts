@@ -2,7 +2,9 @@
  * Redemption codes: the admin resource /api/redemption/* (list, search, read, batch create, edit,
  * enable / disable, delete) and redeeming one, POST /api/user/topup {key}, for any signed-in user.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../context.js';
+import { fromBody, fromParams, textOf } from '../audit/targets.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { currentUser, requireAdmin, requireUser } from '../auth/guard.js';
 import { nowSeconds } from '../db/index.js';
@@ -17,6 +19,7 @@ import {
   countRedemptions,
   deleteRedemption,
   findRedemption,
+  findRedemptionIds,
   insertRedemptions,
   listRedemptions,
   redeem,
@@ -42,6 +45,12 @@ import {
   type RedemptionPage,
 } from './schemas.js';
 import { checkCount, checkGroup, checkName, checkQuota, checkStatus } from './validation.js';
+
+/** The codes a batch made, by id: the answer lists their keys, which the audit never writes. */
+const createdCodes = (data: unknown, ctx: GatewayContext) =>
+  findRedemptionIds(ctx.db, Array.isArray(data) ? data.filter((key): key is string => typeof key === 'string') : []);
+
+const updateAction = (request: FastifyRequest) => (textOf(request.query, 'status_only') === 'true' ? 'status' : 'update');
 
 export default async function redemptionRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -83,7 +92,11 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
   for (const url of ['/api/redemption/', '/api/redemption']) {
     app.post(
       url,
-      { onRequest: requireAdmin, schema: { body: CreateRedemptionBody, response: { 200: CreatedKeysAnswer } } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: CreateRedemptionBody, response: { 200: CreatedKeysAnswer } },
+        config: { audit: { subject: 'redemption', action: 'create', created: createdCodes } },
+      },
       async (request) => {
         const body = request.body;
         const name = checkName(body.name);
@@ -107,6 +120,7 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
       {
         onRequest: requireAdmin,
         schema: { querystring: UpdateRedemptionQuery, body: UpdateRedemptionBody, response: { 200: RedemptionAnswer } },
+        config: { audit: { subject: 'redemption', action: updateAction, target: fromBody() } },
       },
       async (request) => {
         const body = request.body;
@@ -132,7 +146,11 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
   for (const url of ['/api/redemption/:id/', '/api/redemption/:id']) {
     app.delete(
       url,
-      { onRequest: requireAdmin, schema: { params: RedemptionIdParams, response: { 200: EmptyAnswer } } },
+      {
+        onRequest: requireAdmin,
+        schema: { params: RedemptionIdParams, response: { 200: EmptyAnswer } },
+        config: { audit: { subject: 'redemption', action: 'delete', target: fromParams } },
+      },
       async (request) => {
         if (!(await deleteRedemption(db, request.params.id, nowSeconds()))) throw fail('redemption.not_found');
         return ok();

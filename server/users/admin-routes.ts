@@ -48,6 +48,7 @@ import {
 } from './schemas.js';
 import { Envelope } from '../http/schemas.js';
 import { usageByUser, usageOf } from './usage.js';
+import { fromBody, fromParams, idOfData, textOf } from '../audit/targets.js';
 import { checkDisplayName, checkPassword, checkUsername } from './validation.js';
 
 const QUERY_LIMIT = 100;
@@ -129,7 +130,11 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.post(
     '/api/user/',
-    { onRequest: requireAdmin, schema: { body: CreateUserBody, response: { 200: Envelope(PublicUser) } } },
+    {
+      onRequest: requireAdmin,
+      schema: { body: CreateUserBody, response: { 200: Envelope(PublicUser) } },
+      config: { audit: { subject: 'user', action: 'create', created: idOfData } },
+    },
     async (request) => {
       const me = currentUser(request);
       const body = request.body;
@@ -158,7 +163,11 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.put(
     '/api/user/',
-    { onRequest: requireAdmin, schema: { body: UpdateUserBody, response: { 200: Envelope(PublicUser) } } },
+    {
+      onRequest: requireAdmin,
+      schema: { body: UpdateUserBody, response: { 200: Envelope(PublicUser) } },
+      config: { audit: { subject: 'user', action: 'update', target: fromBody() } },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       const body = request.body;
@@ -242,13 +251,21 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.post(
     '/api/user/manage',
-    { onRequest: requireAdmin, schema: { body: ManageBody, response: { 200: Envelope(ManageResult) } } },
+    {
+      onRequest: requireAdmin,
+      schema: { body: ManageBody, response: { 200: Envelope(ManageResult) } },
+      config: { audit: { subject: 'user', action: (request) => textOf(request.body, 'action'), target: fromBody() } },
+    },
     async (request) => ok(await manage(currentUser(request), request.body.id, request.body.action), '操作成功完成'),
   );
 
   app.delete(
     '/api/user/:id',
-    { onRequest: requireAdmin, schema: { params: UserIdParams, response: { 200: Envelope(ManageResult) } } },
+    {
+      onRequest: requireAdmin,
+      schema: { params: UserIdParams, response: { 200: Envelope(ManageResult) } },
+      config: { audit: { subject: 'user', action: 'delete', target: fromParams } },
+    },
     async (request) => ok(await manage(currentUser(request), request.params.id, 'delete'), '操作成功完成'),
   );
 

@@ -62,6 +62,7 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   two_fa: { files: ['server/mfa/twofa-repository.ts'], why: 'TOTP enrolments' },
   two_fa_backup_codes: { files: ['server/mfa/twofa-repository.ts'], why: 'the backup codes of a TOTP enrolment' },
   passkeys: { files: ['server/mfa/passkey-repository.ts'], why: 'WebAuthn credentials' },
+  audit_logs: { files: ['server/audit/repository.ts'], why: 'the admin audit log' },
 };
 
 /** Files whose statements name their table through a variable, and why that is safe. */

@@ -169,6 +169,8 @@ const RULES: Record<string, Level> = {
   'PUT /api/channel/tag': 'root',
   'DELETE /api/log/': 'root',
   'DELETE /api/log': 'root',
+  'GET /api/audit/': 'root',
+  'GET /api/audit/:id': 'root',
 };
 
 /** Calls whose success would end the caller's session or account: checked on a disposable user. */

@@ -40,6 +40,7 @@ export const app = {
     log_new: 'Usage log (new)',
     token_new: 'API tokens (new)',
     redemption: 'Redemption codes',
+    audit: 'Audit log',
     user: 'Users',
     user_new: 'Users (new)',
     setting: 'System settings',

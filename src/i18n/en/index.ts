@@ -8,6 +8,7 @@ import { logs } from './logs';
 import { midjourneys } from './midjourneys';
 import { tasks } from './tasks';
 import { redemptions } from './redemptions';
+import { audits } from './audits';
 import { settings } from './settings';
 import { settings_system } from './settings_system';
 import { settings_operation } from './settings_operation';
@@ -40,5 +41,6 @@ export const en = {
     midjourney: midjourneys,
     task: tasks,
     redemption: redemptions,
+    audit: audits,
   },
 };

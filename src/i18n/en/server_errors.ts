@@ -229,6 +229,9 @@ export const server_errors = {
     cleanup_needs_timestamp: 'Invalid parameters: choose the time before which logs are cleaned up (target_timestamp)',
     time_range_reversed: 'Invalid parameters: the start time cannot be after the end time',
   },
+  audit: {
+    not_found: 'The audit entry does not exist',
+  },
   redemption: {
     not_found: 'The redemption code does not exist',
     name_length: 'The redemption code name must be 1-%{max} characters',

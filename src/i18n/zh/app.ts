@@ -40,6 +40,7 @@ export const app = {
     log_new: '使用日志（新）',
     token_new: 'API令牌（新）',
     redemption: '兑换码管理',
+    audit: '审计日志',
     user: '用户管理',
     user_new: '用户管理（新）',
     setting: '系统设置',

@@ -226,6 +226,9 @@ export const server_errors = {
     cleanup_needs_timestamp: '参数错误：请选择清理此时间之前的日志（target_timestamp）',
     time_range_reversed: '参数错误：开始时间不能晚于结束时间',
   },
+  audit: {
+    not_found: '审计记录不存在',
+  },
   redemption: {
     not_found: '兑换码不存在',
     name_length: '兑换码名称长度必须在1-%{max}之间',

@@ -15,6 +15,7 @@ import { ColumnSettingsButton, useColumns, type Columns } from './columns';
 import { SchemaCreateDrawer, SchemaEditDrawer } from './drawers';
 import { SchemaFilterBar } from './filters';
 import { RememberedPagination, storedPageSize } from './pagination';
+import { SchemaShowDrawer } from './show';
 import { SchemaTable } from './table';
 import type { ResourceSchema } from './types';
 
@@ -86,6 +87,7 @@ function Screen<R extends RaRecord>({ schema: declared }: { schema: ResourceSche
       </List>
       {schema.canCreate && <SchemaCreateDrawer schema={schema} />}
       {schema.canEdit && <SchemaEditDrawer schema={schema} />}
+      {schema.show && <SchemaShowDrawer schema={schema} />}
     </>
   );
 }

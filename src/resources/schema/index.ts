@@ -3,7 +3,7 @@
  * (`defineResource`: name, endpoints, access rule, menu entries, icon, and its schema module), the
  * schema module declares its fields and slots, and one line in src/resources/registry.ts adds it.
  * The one list (`ResourceList`: filters, columns or cards, column settings, selection, grouped
- * rows) and the one drawer system (create and edit) render every resource from that.
+ * rows) and the one drawer system (create, edit and a read-only detail) render every resource from that.
  */
 export type {
   Choice,
@@ -19,11 +19,13 @@ export type {
   ListSlots,
   Mode,
   ResourceSchema,
+  ShowSlots,
   ValidationRule,
 } from './types';
 export { defineResource, type ResourceDefinition, type PageDefinition, type MenuEntry } from './definition';
 export { ResourceList } from './ResourceList';
 export { SchemaEditButton } from './EditButton';
+export { SchemaShowButton, showPath } from './show';
 export { DrawerFrame, useCloseDrawer } from './drawers';
 export { SchemaCell } from './cells';
 export { SchemaInput } from './inputs';

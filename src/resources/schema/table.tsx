@@ -16,7 +16,9 @@ import {
   type DataTableRowProps,
   type RaRecord,
 } from 'react-admin';
+import { useLocation } from 'react-router-dom';
 import { SchemaCell } from './cells';
+import { showPath } from './show';
 import { ACTIONS_COLUMN, type Columns } from './columns';
 import type { FieldSchema, ResourceSchema } from './types';
 
@@ -109,10 +111,13 @@ export function SchemaTable({
 }) {
   const selection = schema.list?.selection;
   const groups = schema.list?.groups;
+  const { search } = useLocation();
+  // A resource with a detail drawer opens it from the row, keeping the list's filters.
+  const rowClick = schema.show ? (id: RaRecord['id']) => `${showPath(schema.name, id)}${search}` : false;
   return (
     <ContextMenuContext.Provider value={onContextMenu}>
       <DataTable
-        rowClick={false}
+        rowClick={rowClick}
         rowSx={schema.rowSx}
         sx={tableSx}
         body={SchemaBody}

@@ -154,6 +154,14 @@ export interface ListSlots<R extends RaRecord = RaRecord> {
   createAlias?: string;
 }
 
+/** A read-only detail drawer at `/<name>/show/<id>`: the record fetched by id, shown by `body`. */
+export interface ShowSlots {
+  /** Rendered inside the record's context (react-admin's `useRecordContext`). */
+  body: ComponentType;
+  /** Drawer width on a wide screen (500 px by default). */
+  width?: number;
+}
+
 export interface ResourceSchema<R extends RaRecord = RaRecord> {
   /** react-admin resource name: the route (`/user`), the dataProvider's key, the i18n namespace. */
   name: string;
@@ -167,4 +175,6 @@ export interface ResourceSchema<R extends RaRecord = RaRecord> {
   transform?: Partial<Record<Mode, (data: FormValues) => FormValues>>;
   list?: ListSlots<R>;
   form?: FormSlots;
+  /** A detail drawer; rows open it when clicked, `SchemaShowButton` from a row action. */
+  show?: ShowSlots;
 }
