@@ -4,6 +4,7 @@
  * one of every admin action on users, without the exception for oneself: only users of a lower role
  * (an admin cannot strip their own second factor here without its code).
  */
+import { fromParams } from '../audit/targets.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { currentUser, requireAdmin } from '../auth/guard.js';
@@ -50,24 +51,34 @@ export default async function mfaAdminRoutes(base: FastifyInstance): Promise<voi
   });
 
   // Ends the user's sessions too: whoever took over the lost device loses the account with it.
-  app.delete('/api/user/:id/2fa', { onRequest: requireAdmin, schema: { params: UserIdParams } }, async (request) => {
-    const me = currentUser(request);
-    const user = await target(me, request.params.id);
-    const removed = await db.transaction().execute(async (trx) => {
-      const had = await removeTwoFa(trx, user.id);
-      if (had) await endSessions(trx, user.id);
-      return had;
-    });
-    if (!removed) throw fail('twofa.not_enabled');
-    await note(me, user, `管理员重置了用户的两步验证`);
-    return ok(undefined, '已重置该用户的两步验证');
-  });
+  const auditReset = (action: string) => ({ audit: { subject: 'user' as const, action, target: fromParams } });
 
-  app.delete('/api/user/:id/reset_passkey', { onRequest: requireAdmin, schema: { params: UserIdParams } }, async (request) => {
-    const me = currentUser(request);
-    const user = await target(me, request.params.id);
-    if ((await deleteUserPasskeys(db, user.id)) === 0) throw fail('passkey.not_bound');
-    await note(me, user, '管理员重置了用户的通行密钥');
-    return ok(undefined, '已重置该用户的通行密钥');
-  });
+  app.delete(
+    '/api/user/:id/2fa',
+    { onRequest: requireAdmin, schema: { params: UserIdParams }, config: auditReset('reset_2fa') },
+    async (request) => {
+      const me = currentUser(request);
+      const user = await target(me, request.params.id);
+      const removed = await db.transaction().execute(async (trx) => {
+        const had = await removeTwoFa(trx, user.id);
+        if (had) await endSessions(trx, user.id);
+        return had;
+      });
+      if (!removed) throw fail('twofa.not_enabled');
+      await note(me, user, `管理员重置了用户的两步验证`);
+      return ok(undefined, '已重置该用户的两步验证');
+    },
+  );
+
+  app.delete(
+    '/api/user/:id/reset_passkey',
+    { onRequest: requireAdmin, schema: { params: UserIdParams }, config: auditReset('reset_passkey') },
+    async (request) => {
+      const me = currentUser(request);
+      const user = await target(me, request.params.id);
+      if ((await deleteUserPasskeys(db, user.id)) === 0) throw fail('passkey.not_bound');
+      await note(me, user, '管理员重置了用户的通行密钥');
+      return ok(undefined, '已重置该用户的通行密钥');
+    },
+  );
 }

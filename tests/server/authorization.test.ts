@@ -120,6 +120,7 @@ const RULES: Record<string, Level> = {
   'POST /api/channel/': 'admin',
   'PUT /api/channel/': 'admin',
   'POST /api/channel/fix': 'admin',
+  'POST /api/channel/multi_key/manage': 'admin',
   'POST /api/channel/tag/enabled': 'admin',
   'POST /api/channel/tag/disabled': 'admin',
   'GET /api/channel/test/:id': 'admin',

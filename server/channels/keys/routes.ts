@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
+import { fromBody, textOf } from '../../audit/targets.js';
 import { requireAdmin } from '../../auth/guard.js';
 import { ok } from '../../http/envelope.js';
 import { fail } from '../../http/errors.js';
@@ -37,7 +38,18 @@ export default async function keyRoutes(base: FastifyInstance): Promise<void> {
 
   app.post(
     '/api/channel/multi_key/manage',
-    { onRequest: requireAdmin, schema: { body: ManageKeysBody, response: { 200: Envelope(ChannelView) } } },
+    {
+      onRequest: requireAdmin,
+      schema: { body: ManageKeysBody, response: { 200: Envelope(ChannelView) } },
+      config: {
+        audit: {
+          subject: 'channel',
+          action: (request) => textOf(request.body, 'action'),
+          target: fromBody('channel_id'),
+          detail: (request) => ({ key_index: textOf(request.body, 'key_index') }),
+        },
+      },
+    },
     async (request) => {
       const { channel_id: id, action, key_index: index } = request.body;
       const channel = await findChannel(ctx.db, id);
