@@ -58,6 +58,8 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   },
   nodes: { files: ['server/cluster/repository.ts'], why: 'the gateway processes’ heartbeats' },
   leases: { files: ['server/cluster/repository.ts'], why: 'which process holds the background jobs' },
+  vendors: { files: ['server/catalog/vendors-repository.ts'], why: 'the model catalogue’s vendors' },
+  models: { files: ['server/catalog/models-repository.ts'], why: 'the model catalogue’s metadata rows' },
 };
 
 /** Files whose statements name their table through a variable, and why that is safe. */
