@@ -49,7 +49,9 @@ import { servedFor } from './served.js';
 import { checkEndpoints, checkIcon, checkName, normalizeTags } from './validation.js';
 import { findVendor, vendorIdsNamed } from './vendors-repository.js';
 
-function toModelView(row: ModelMeta): Omit<ModelView, 'matched_models' | 'matched_count' | 'enable_groups' | 'quota_types' | 'bound_channels'> {
+function toModelView(
+  row: ModelMeta,
+): Omit<ModelView, 'matched_models' | 'matched_count' | 'enable_groups' | 'quota_types' | 'bound_channels'> {
   return {
     id: row.id,
     model_name: row.model_name,
@@ -128,7 +130,8 @@ export default async function modelMetaRoutes(base: FastifyInstance): Promise<vo
 
   /** The checked fields of a new row, or of `current` changed by `body`. */
   async function fields(body: CreateModelBody, current: ModelMeta | null): Promise<ModelFields> {
-    const name = body.model_name === undefined && current ? current.model_name : checkName(body.model_name, 'model.name_required');
+    const name =
+      body.model_name === undefined && current ? current.model_name : checkName(body.model_name, 'model.name_required');
     if (await modelNameTaken(db, name, current?.id)) throw fail('model.name_taken');
     const vendorId = body.vendor_id ?? current?.vendor_id ?? 0;
     if (vendorId !== 0 && !(await findVendor(db, vendorId))) throw fail('model.vendor_missing', { id: vendorId });
@@ -189,12 +192,16 @@ export default async function modelMetaRoutes(base: FastifyInstance): Promise<vo
   );
 
   for (const url of ['/api/models/', '/api/models']) {
-    app.post(url, { onRequest: requireAdmin, schema: { body: CreateModelBody, response: { 200: ModelAnswer } } }, async (request) => {
-      const values = await fields(request.body, null);
-      const id = await guarded(() => insertModel(db, dbKind, values, nowSeconds()));
-      bus.publish(CATALOG_TOPIC);
-      return ok(await view(id));
-    });
+    app.post(
+      url,
+      { onRequest: requireAdmin, schema: { body: CreateModelBody, response: { 200: ModelAnswer } } },
+      async (request) => {
+        const values = await fields(request.body, null);
+        const id = await guarded(() => insertModel(db, dbKind, values, nowSeconds()));
+        bus.publish(CATALOG_TOPIC);
+        return ok(await view(id));
+      },
+    );
 
     app.put(
       url,
@@ -214,10 +221,14 @@ export default async function modelMetaRoutes(base: FastifyInstance): Promise<vo
   }
 
   for (const url of ['/api/models/:id/', '/api/models/:id']) {
-    app.delete(url, { onRequest: requireAdmin, schema: { params: CatalogIdParams, response: { 200: EmptyAnswer } } }, async (request) => {
-      if (!(await deleteModel(db, request.params.id))) throw fail('model.not_found');
-      bus.publish(CATALOG_TOPIC);
-      return ok();
-    });
+    app.delete(
+      url,
+      { onRequest: requireAdmin, schema: { params: CatalogIdParams, response: { 200: EmptyAnswer } } },
+      async (request) => {
+        if (!(await deleteModel(db, request.params.id))) throw fail('model.not_found');
+        bus.publish(CATALOG_TOPIC);
+        return ok();
+      },
+    );
   }
 }

@@ -44,9 +44,11 @@ function conditions(filter: ModelFilter) {
   return (eb: ExpressionBuilder<Database, 'models'>): Expression<SqlBool> => {
     const all: Expression<SqlBool>[] = [];
     const { keyword } = filter;
-    if (keyword !== '') all.push(eb.or([likeExpr('model_name', keyword), likeExpr('description', keyword), likeExpr('tags', keyword)]));
+    if (keyword !== '')
+      all.push(eb.or([likeExpr('model_name', keyword), likeExpr('description', keyword), likeExpr('tags', keyword)]));
     // No vendor matched the name asked for: nothing matches (an empty IN list is not valid SQL).
-    if (filter.vendorIds !== null) all.push(filter.vendorIds.length > 0 ? eb('vendor_id', 'in', filter.vendorIds) : eb.lit(false));
+    if (filter.vendorIds !== null)
+      all.push(filter.vendorIds.length > 0 ? eb('vendor_id', 'in', filter.vendorIds) : eb.lit(false));
     if (filter.status !== undefined) all.push(eb('status', '=', filter.status));
     if (filter.syncOfficial !== undefined) all.push(eb('sync_official', '=', filter.syncOfficial));
     return eb.and(all);
@@ -63,7 +65,14 @@ export async function countModels(db: Db, filter: ModelFilter): Promise<number> 
 }
 
 export async function listModels(db: Db, filter: ModelFilter, limit: number, offset: number): Promise<ModelMeta[]> {
-  return db.selectFrom('models').selectAll().where(conditions(filter)).orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  return db
+    .selectFrom('models')
+    .selectAll()
+    .where(conditions(filter))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /** Every model row: the pricing page matches them against the served models (a short table). */

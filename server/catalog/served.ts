@@ -11,7 +11,10 @@ import type { ModelView } from './schemas.js';
 
 type Served = Pick<ModelView, 'matched_models' | 'matched_count' | 'enable_groups' | 'quota_types' | 'bound_channels'>;
 
-export function servedFor(ctx: { options: OptionStore; channels: ChannelCache }, rows: readonly ModelMeta[]): Map<number, Served> {
+export function servedFor(
+  ctx: { options: OptionStore; channels: ChannelCache },
+  rows: readonly ModelMeta[],
+): Map<number, Served> {
   const items = pricingItems(ctx);
   const out = new Map<number, Served>();
   for (const row of rows) {

@@ -24,6 +24,10 @@ export const customMethods = {
   async updateOption(key: OptionKey, value: string): Promise<void> {
     await api.put('/api/option/', { key, value });
   },
+  /** Models an enabled channel serves that no model metadata row names yet. */
+  missingModels(): Promise<string[]> {
+    return api.get<string[]>('/api/models/missing');
+  },
   /** The running version against the newest release of the configured feed. */
   checkUpdate(): Promise<UpdateCheck> {
     return api.get<UpdateCheck>('/api/status/update');

@@ -12,11 +12,13 @@ import log from './log';
 import midjourney from './midjourney';
 import task from './task';
 import redemption from './redemption';
+import model from './model';
+import vendor from './vendor';
 
 /** Keyed by name: the compiler refuses an entry whose key is not its resource's name. */
 type Registry<T> = { [K in keyof T]: ResourceDefinition<RaRecord, K & string> };
 
-const registry = { user, token, channel, log, midjourney, task, redemption };
+const registry = { user, token, channel, log, midjourney, task, redemption, model, vendor };
 const named: Registry<typeof registry> = registry;
 
 export const resources: readonly ResourceDefinition[] = Object.values(named);

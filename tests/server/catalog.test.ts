@@ -76,7 +76,12 @@ await forEachDatabase('model catalogue', (kind) => {
       expect(expectOk(await root.get('/api/vendors/search?keyword=%25')).total).toBe(0);
 
       const edited = expectOk(await root.put('/api/vendors/', { id: acme.id, description: 'Still makers' }));
-      expect(edited).toMatchObject({ id: acme.id, name: 'Acme', description: 'Still makers', icon: 'https://acme.test/logo.png' });
+      expect(edited).toMatchObject({
+        id: acme.id,
+        name: 'Acme',
+        description: 'Still makers',
+        icon: 'https://acme.test/logo.png',
+      });
     });
 
     it('refuses an empty or taken name, a bad icon, a bad id and non-admins, writing nothing', async () => {
@@ -91,7 +96,10 @@ await forEachDatabase('model catalogue', (kind) => {
       await refused(root.put('/api/vendors/', { id: 999999, name: 'Ghost' }), 'vendor.not_found');
       await refused(root.get('/api/vendors/abc'), 'request.invalid_params');
       await refused(root.delete('/api/vendors/999999'), 'vendor.not_found');
-      expect((await alice.post('/api/vendors/', { name: 'Mine' })).body).toMatchObject({ success: false, code: 'auth.forbidden' });
+      expect((await alice.post('/api/vendors/', { name: 'Mine' })).body).toMatchObject({
+        success: false,
+        code: 'auth.forbidden',
+      });
       expect(await count('vendors')).toBe(before);
       expect(expectOk(await root.get(`/api/vendors/${acme.id}`)).name).toBe('Acme');
     });
@@ -136,7 +144,9 @@ await forEachDatabase('model catalogue', (kind) => {
         quota_types: [0],
         bound_channels: [{ name: 'main', type: 1 }],
       });
-      const prefix = expectOk(await root.post('/api/models/', { model_name: 'gpt-4o', name_rule: 1, description: 'GPT-4o family' }));
+      const prefix = expectOk(
+        await root.post('/api/models/', { model_name: 'gpt-4o', name_rule: 1, description: 'GPT-4o family' }),
+      );
       expect(prefix.matched_models).toEqual(['gpt-4o', 'gpt-4o-mini']);
 
       const page = expectOk(await root.get('/api/models/?p=1&page_size=10'));
@@ -160,7 +170,9 @@ await forEachDatabase('model catalogue', (kind) => {
     it('edits a row, only its status with status_only, and keeps absent fields', async () => {
       const edited = expectOk(await root.put('/api/models/', { id: large.id, icon: 'Acme.Color', name_rule: 1 }));
       expect(edited).toMatchObject({ icon: 'Acme.Color', name_rule: 1, description: 'The big one', vendor_id: acmeId });
-      const disabled = expectOk(await root.put('/api/models/?status_only=true', { id: large.id, status: 0, description: 'ignored' }));
+      const disabled = expectOk(
+        await root.put('/api/models/?status_only=true', { id: large.id, status: 0, description: 'ignored' }),
+      );
       expect(disabled).toMatchObject({ status: 0, description: 'The big one' });
       expectOk(await root.put('/api/models/?status_only=true', { id: large.id, status: 1 }));
     });
@@ -216,7 +228,9 @@ await forEachDatabase('model catalogue', (kind) => {
       const openai = answer.vendors.find((v) => v.name === 'OpenAI');
       expect(openai).toMatchObject({ icon: 'OpenAI' });
       expect(openai?.id).toBeLessThan(0);
-      expect(answer.vendors.map((v) => v.name)).toEqual([...answer.vendors.map((v) => v.name)].sort((a, b) => a.localeCompare(b)));
+      expect(answer.vendors.map((v) => v.name)).toEqual(
+        [...answer.vendors.map((v) => v.name)].sort((a, b) => a.localeCompare(b)),
+      );
     });
 
     it('lets an admin’s vendor of a built-in name, and a row naming a vendor, win over the prefixes', async () => {
@@ -226,7 +240,12 @@ await forEachDatabase('model catalogue', (kind) => {
       const byModel = (model: string) => answer.data.find((i) => i.model_name === model);
       expect(byModel('gpt-4o')?.vendor_id).toBe(mine.id);
       expect(byModel('deepseek-chat')?.vendor_id).toBe(mine.id);
-      expect(answer.vendors.find((v) => v.id === mine.id)).toEqual({ id: mine.id, name: 'openai', description: 'Ours', icon: 'OpenAI.Color' });
+      expect(answer.vendors.find((v) => v.id === mine.id)).toEqual({
+        id: mine.id,
+        name: 'openai',
+        description: 'Ours',
+        icon: 'OpenAI.Color',
+      });
       expect(answer.vendors.some((v) => v.name === 'DeepSeek')).toBe(false);
 
       // Deleting the vendor leaves the row without one: back to the prefixes.

@@ -8,6 +8,8 @@ import { logs } from './logs';
 import { midjourneys } from './midjourneys';
 import { tasks } from './tasks';
 import { redemptions } from './redemptions';
+import { models } from './models';
+import { vendors } from './vendors';
 import { settings } from './settings';
 import { settings_system } from './settings_system';
 import { settings_operation } from './settings_operation';
@@ -38,5 +40,7 @@ export const en = {
     midjourney: midjourneys,
     task: tasks,
     redemption: redemptions,
+    model: models,
+    vendor: vendors,
   },
 };

@@ -86,7 +86,7 @@ export function SchemaInput({ field, resource, mode, readOnly, alwaysOn }: Input
         />
       );
     default:
-      return <TextInput {...common} />;
+      return mode !== 'filter' && field.multiline ? <TextInput {...common} multiline minRows={2} /> : <TextInput {...common} />;
   }
 }
 

@@ -11,7 +11,11 @@ export interface Choice {
   name: string;
 }
 
-/** Choices fetched from the server once and cached under `key` (e.g. the group list). */
+/**
+ * Choices fetched from the server once and cached under `key` (e.g. the group list). A loader
+ * keyed by a resource's name (its records as choices) is loaded again after any write to that
+ * resource through the dataProvider.
+ */
 export interface ChoiceLoader {
   key: string;
   load: () => Promise<Choice[]>;
@@ -84,6 +88,8 @@ export interface FieldSchema<R extends RaRecord = RaRecord> {
   editAddon?: ComponentType;
   /** Default value in the create form. */
   defaultValue?: unknown;
+  /** A text field edited over several lines in the forms (a description, a JSON object). */
+  multiline?: boolean;
   /** Column layout: keep the cell on one line, or cap its width (long text wraps inside). */
   column?: { nowrap?: boolean; maxWidth?: number };
 }
