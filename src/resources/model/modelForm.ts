@@ -44,10 +44,6 @@ export function endpointsValid(text: unknown): boolean {
   }
 }
 
-export function validateModel(values: FormValues): Record<string, string> {
-  return endpointsValid(values.endpoints) ? {} : { endpoints: 'resources.model.validation.endpoints' };
-}
-
 /** Every vendor as a choice (the list pages by 100). */
 export async function loadVendorChoices(): Promise<Choice[]> {
   const choices: Choice[] = [];

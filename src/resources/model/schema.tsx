@@ -2,7 +2,7 @@ import type { ChoiceLoader, ResourceSchema } from '../schema';
 import { CatalogRowActions, CATALOG_ENABLED, iconRule, NameWithIcon, statusChoices } from '../shared/catalog';
 import { MatchedCell, TagsCell } from './ModelCells';
 import { MissingModelsButton } from './MissingModelsButton';
-import { loadVendorChoices, toModelBody, validateModel } from './modelForm';
+import { endpointsValid, loadVendorChoices, toModelBody } from './modelForm';
 import { NAME_RULES, type ModelRecord } from './types';
 
 /** Keyed by the vendor resource's name: reloaded after any change to the vendors. */
@@ -105,6 +105,7 @@ const modelSchema: ResourceSchema<ModelRecord> = {
       showInCreate: true,
       showInEdit: true,
       section: 'resources.model.sections.details',
+      validate: [{ kind: 'custom', test: endpointsValid, message: 'resources.model.validation.endpoints' }],
     },
     { source: 'context_length', type: 'number', showInCreate: true, showInEdit: true, validate: [...count] },
     { source: 'max_output_tokens', type: 'number', showInCreate: true, showInEdit: true, validate: [...count] },
@@ -128,7 +129,7 @@ const modelSchema: ResourceSchema<ModelRecord> = {
   ],
   transform: { create: toModelBody, edit: toModelBody },
   list: { actions: MissingModelsButton },
-  form: { validate: validateModel, width: 560 },
+  form: { width: 560 },
 };
 
 export default modelSchema;

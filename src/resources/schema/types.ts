@@ -26,10 +26,14 @@ export type Mode = 'create' | 'edit';
 /** What a create or edit form holds: the record's fields plus write-only ones like a password. */
 export type FormValues = Record<string, unknown>;
 
-/** A validation rule; `message` is an i18n key of the message shown. */
+/**
+ * A validation rule; `message` is an i18n key of the message shown. `custom` refuses a value
+ * `test` answers false for (a JSON text, an address …).
+ */
 export interface ValidationRule {
-  kind: 'required' | 'minLength' | 'maxLength' | 'min' | 'max' | 'integer' | 'pattern';
+  kind: 'required' | 'minLength' | 'maxLength' | 'min' | 'max' | 'integer' | 'pattern' | 'custom';
   value?: number | RegExp;
+  test?: (value: unknown) => boolean;
   message: string;
   /** Only in this form; both when absent. */
   on?: Mode;
@@ -116,7 +120,10 @@ export interface FormSlots {
   defaults?: () => FormValues;
   /** The edit form's values from the loaded record (e.g. JSON fields as text). */
   toFormValues?: (record: RaRecord) => FormValues;
-  /** Whole-form validation: field → i18n key of its message. */
+  /**
+   * Whole-form validation: field → i18n key of its message. react-admin then runs this instead of
+   * the fields' own `validate` rules: a rule on one field belongs there (a `custom` one if need be).
+   */
   validate?: (values: FormValues, mode: Mode) => Record<string, string>;
   /** Asks before saving when it answers a confirmation (title and content keys). */
   confirm?: (values: FormValues) => { title: string; content: string } | null;

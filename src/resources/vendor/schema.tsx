@@ -1,6 +1,20 @@
-import type { ResourceSchema } from '../schema';
+import type { FormValues, ResourceSchema } from '../schema';
 import { CatalogRowActions, CATALOG_ENABLED, iconRule, NameWithIcon, statusChoices } from '../shared/catalog';
 import type { VendorRecord } from './types';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** The writable fields as the API takes them: a cleared text input is "" (the API takes no null). */
+function toVendorBody(values: FormValues): FormValues {
+  const body: FormValues = {
+    name: text(values.name),
+    description: text(values.description),
+    icon: text(values.icon),
+    status: Number(values.status ?? CATALOG_ENABLED),
+  };
+  if (values.id !== undefined) body.id = values.id;
+  return body;
+}
 
 function VendorRowActions() {
   // A vendor's PUT keeps the fields it is not given: `{id, status}` changes the status only.
@@ -54,10 +68,7 @@ const vendorSchema: ResourceSchema<VendorRecord> = {
     { source: 'model_count', type: 'number', showInList: true },
     { source: 'updated_time', type: 'date', showInList: true, column: { nowrap: true } },
   ],
-  transform: {
-    create: ({ name, description, icon, status }) => ({ name, description, icon, status }),
-    edit: ({ id, name, description, icon, status }) => ({ id, name, description, icon, status }),
-  },
+  transform: { create: toVendorBody, edit: toVendorBody },
 };
 
 export default vendorSchema;
