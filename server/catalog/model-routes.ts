@@ -1,8 +1,9 @@
 /**
  * Model metadata, the admin resource /api/models/* as new-api has it: list (with the number of
  * rows per vendor), search (keyword, vendor id or name, status, sync flag), read, create, edit (or
- * only the status with `?status_only=true`), delete, and the served models no row names yet
- * (`/api/models/missing`). Every write tells the price list of every process.
+ * only the status with `?status_only=true`), delete, the served models no row names yet
+ * (`/api/models/missing`), and rows synced from the official catalogue (`sync_upstream`, its
+ * preview). Every write tells the price list of every process.
  *
  * `GET /api/models` without the slash stays the channel screen's list of models per channel type.
  */
@@ -15,6 +16,7 @@ import type { ModelMeta } from '../db/types.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { pricingItems } from '../pricing/items.js';
+import { criticalLimit } from '../ratelimit/hooks.js';
 import { CATALOG_TOPIC } from './catalogue-cache.js';
 import {
   countModels,
@@ -42,10 +44,16 @@ import {
   NAME_RULE_EXACT,
   UpdateModelBody,
   UpdateModelQuery,
+  SyncBody,
+  SyncPreviewAnswer,
+  SyncPreviewQuery,
+  SyncResultAnswer,
   type ModelPage,
   type ModelView,
 } from './schemas.js';
 import { servedFor } from './served.js';
+import { syncPreview, syncUpstream, type SyncDeps } from './sync.js';
+import { catalogueLocale } from './upstream.js';
 import { checkEndpoints, checkIcon, checkName, normalizeTags } from './validation.js';
 import { findVendor, vendorIdsNamed } from './vendors-repository.js';
 
@@ -179,11 +187,33 @@ export default async function modelMetaRoutes(base: FastifyInstance): Promise<vo
     async (request) => ok(await page(request.query)),
   );
 
-  app.get('/api/models/missing', { onRequest: requireAdmin, schema: { response: { 200: MissingModelsAnswer } } }, async () => {
+  async function missing(): Promise<string[]> {
     const served = pricingItems(ctx).map((item) => item.model_name);
     const named = await namedModels(db, served);
-    return ok(served.filter((name) => !named.has(name)));
-  });
+    return served.filter((name) => !named.has(name));
+  }
+
+  app.get('/api/models/missing', { onRequest: requireAdmin, schema: { response: { 200: MissingModelsAnswer } } }, async () =>
+    ok(await missing()),
+  );
+
+  const syncDeps: SyncDeps = { db, dbKind, base: ctx.config.syncUpstreamBase, missing, now: nowSeconds };
+
+  app.get(
+    '/api/models/sync_upstream/preview',
+    { onRequest: requireAdmin, schema: { querystring: SyncPreviewQuery, response: { 200: SyncPreviewAnswer } } },
+    async (request) => ok(await syncPreview(syncDeps, catalogueLocale(request.query.locale))),
+  );
+
+  app.post(
+    '/api/models/sync_upstream',
+    { onRequest: [requireAdmin, criticalLimit], schema: { body: SyncBody, response: { 200: SyncResultAnswer } } },
+    async (request) => {
+      const result = await syncUpstream(syncDeps, catalogueLocale(request.body.locale), request.body.overwrite ?? []);
+      if (result.created_models + result.updated_models + result.created_vendors > 0) bus.publish(CATALOG_TOPIC);
+      return ok(result);
+    },
+  );
 
   app.get(
     '/api/models/:id',

@@ -181,7 +181,60 @@ export const ModelPage = Type.Object({
 });
 export type ModelPage = Static<typeof ModelPage>;
 
+// ---- syncing from the official catalogue
+
+export const SyncSource = Type.Object({ locale: Type.String(), models_url: Type.String(), vendors_url: Type.String() });
+
+const FieldValue = Type.Union([Type.String(), Type.Number()]);
+
+export const SyncConflict = Type.Object({
+  model_name: Type.String(),
+  fields: Type.Array(Type.Object({ field: Type.String(), local: FieldValue, upstream: FieldValue })),
+});
+export type SyncConflict = Static<typeof SyncConflict>;
+
+/**
+ * GET /api/models/sync_upstream/preview: the served models without a row that the catalogue
+ * knows, and where it differs from rows that allow syncing.
+ */
+export const SyncPreview = Type.Object({
+  missing: Type.Array(Type.String()),
+  conflicts: Type.Array(SyncConflict),
+  source: SyncSource,
+});
+export type SyncPreview = Static<typeof SyncPreview>;
+
+export const SyncPreviewQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 16 })) });
+export type SyncPreviewQuery = Static<typeof SyncPreviewQuery>;
+
+/** A row's fields to take from the catalogue (description, icon, tags, vendor, name_rule, status …). */
+export const SyncOverwrite = Type.Object({
+  model_name: Type.String({ maxLength: NAME_MAX }),
+  fields: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 32 }),
+});
+export type SyncOverwrite = Static<typeof SyncOverwrite>;
+
+/** POST /api/models/sync_upstream: creates the missing rows, and overwrites what `overwrite` names. */
+export const SyncBody = Type.Object({
+  overwrite: Type.Optional(Type.Array(SyncOverwrite, { maxItems: 10_000 })),
+  locale: Type.Optional(Type.String({ maxLength: 16 })),
+});
+export type SyncBody = Static<typeof SyncBody>;
+
+export const SyncResult = Type.Object({
+  created_models: Type.Integer(),
+  created_vendors: Type.Integer(),
+  updated_models: Type.Integer(),
+  skipped_models: Type.Array(Type.String()),
+  created_list: Type.Array(Type.String()),
+  updated_list: Type.Array(Type.String()),
+  source: SyncSource,
+});
+export type SyncResult = Static<typeof SyncResult>;
+
 export const VendorAnswer = Envelope(VendorView);
+export const SyncPreviewAnswer = Envelope(SyncPreview);
+export const SyncResultAnswer = Envelope(SyncResult);
 export const VendorPageAnswer = Envelope(VendorPage);
 export const ModelAnswer = Envelope(ModelView);
 export const ModelPageAnswer = Envelope(ModelPage);

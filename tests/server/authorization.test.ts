@@ -149,6 +149,8 @@ const RULES: Record<string, Level> = {
   'GET /api/models/': 'admin',
   'GET /api/models/search': 'admin',
   'GET /api/models/missing': 'admin',
+  'GET /api/models/sync_upstream/preview': 'admin',
+  'POST /api/models/sync_upstream': 'admin',
   'GET /api/models/:id': 'admin',
   'POST /api/models/': 'admin',
   'POST /api/models': 'admin',

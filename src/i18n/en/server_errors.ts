@@ -227,6 +227,7 @@ export const server_errors = {
     name_taken: 'A model of this name already exists',
     vendor_missing: 'The vendor %{id} does not exist',
     endpoints_invalid: 'Endpoints must be a JSON object whose values are paths or {path, method}',
+    sync_fetch_failed: 'Could not fetch the official models: %{detail}',
   },
   catalog: {
     icon_invalid: 'The icon must be an icon name or an http(s) address',

@@ -224,6 +224,7 @@ export const server_errors = {
     name_taken: '模型名称已存在',
     vendor_missing: '供应商 %{id} 不存在',
     endpoints_invalid: '端点配置必须是 JSON 对象，值为路径或 {path, method}',
+    sync_fetch_failed: '获取上游模型失败：%{detail}',
   },
   catalog: {
     icon_invalid: '图标必须是图标名称或 http(s) 地址',
