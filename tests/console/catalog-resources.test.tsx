@@ -14,7 +14,7 @@ import { dataProvider } from '../../src/dataProvider';
 import { ResourceList } from '../../src/resources/schema';
 import modelSchema from '../../src/resources/model/schema';
 import vendorSchema from '../../src/resources/vendor/schema';
-import { api, callsTo, rowOf } from './harness';
+import { api, callsTo } from './harness';
 import { renderList, setUpSelectableList } from './selectable-list-harness';
 
 const vendor = (id: number, name: string, icon = ''): VendorView => ({
@@ -121,13 +121,24 @@ const server = setupServer(
 setUpSelectableList(server, { user: { id: 1, role: 10, username: 'admin' }, reset: seed });
 const renderModels = (url = '/model') => renderList(<ResourceList schema={modelSchema} />, 'model', url);
 const renderVendors = (url = '/vendor') => renderList(<ResourceList schema={vendorSchema} />, 'vendor', url);
+// A shared machine may be slow to render these screens: generous waits, and a test timeout to match.
+vi.setConfig({ testTimeout: 120_000 });
+const SLOW = { timeout: 15_000 };
+
+/** The table row showing `text`, once it is there. */
+async function rowOf(text: string): Promise<HTMLElement> {
+  const row = (await screen.findByText(text, {}, SLOW)).closest('tr');
+  if (!row) throw new Error(`no row for ${text}`);
+  return row;
+}
+
 const save = (drawer: HTMLElement) => userEvent.click(within(drawer).getByRole('button', { name: /保存/ }));
 
 describe('models list', () => {
   it("shows each row's vendor by name, tags, rule, matches and status, and filters by keyword and vendor", async () => {
     renderModels();
     const acme = await rowOf('acme-large');
-    await waitFor(() => expect(within(acme).getByText('Acme')).toBeTruthy());
+    await waitFor(() => expect(within(acme).getByText('Acme')).toBeTruthy(), SLOW);
     expect(within(acme).getByText('长文本')).toBeTruthy();
     expect(within(acme).getByText('精确')).toBeTruthy();
     expect(within(acme).getByText('匹配 1 个模型')).toBeTruthy();
@@ -139,22 +150,18 @@ describe('models list', () => {
     expect(within(gpt).getByRole('button', { name: '启用' })).toBeTruthy();
 
     await userEvent.type(screen.getByLabelText('搜索名称、描述或标签'), 'acme');
-    await waitFor(() => expect(callsTo('GET', '/api/models/search').at(-1)?.query).toMatchObject({ keyword: 'acme' }), {
-      timeout: 3000,
-    });
+    await waitFor(() => expect(callsTo('GET', '/api/models/search').at(-1)?.query).toMatchObject({ keyword: 'acme' }), SLOW);
     await userEvent.clear(screen.getByLabelText('搜索名称、描述或标签'));
     await userEvent.click(screen.getByRole('combobox', { name: '供应商' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'Acme' }));
-    await waitFor(() => expect(callsTo('GET', '/api/models/search').at(-1)?.query).toMatchObject({ vendor: '2' }), {
-      timeout: 3000,
-    });
-    await waitFor(() => expect(screen.queryByText('gpt-4o')).toBeNull());
+    await userEvent.click(await screen.findByRole('option', { name: 'Acme' }, SLOW));
+    await waitFor(() => expect(callsTo('GET', '/api/models/search').at(-1)?.query).toMatchObject({ vendor: '2' }), SLOW);
+    await waitFor(() => expect(screen.queryByText('gpt-4o')).toBeNull(), SLOW);
   });
 
   it("switches a row's status with status_only", async () => {
     renderModels();
     await userEvent.click(within(await rowOf('acme-large')).getByRole('button', { name: '禁用' }));
-    await waitFor(() => expect(callsTo('PUT', '/api/models/')).toHaveLength(1));
+    await waitFor(() => expect(callsTo('PUT', '/api/models/')).toHaveLength(1), SLOW);
     expect(callsTo('PUT', '/api/models/')[0]).toMatchObject({ query: { status_only: 'true' }, body: { id: 2, status: 0 } });
   });
 
@@ -162,13 +169,14 @@ describe('models list', () => {
     renderModels();
     await rowOf('acme-large');
     await userEvent.click(screen.getByRole('button', { name: '未配置的模型' }));
-    const dialog = await screen.findByRole('dialog', { name: '未配置元数据的在售模型' });
-    expect(await within(dialog).findByText('deepseek-chat')).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: '未配置元数据的在售模型' }, SLOW);
+    expect(await within(dialog).findByText('deepseek-chat', {}, SLOW)).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: '添加 claude-sonnet-4-5' }));
-    await waitFor(() =>
-      expect(callsTo('POST', '/api/models/').map((c) => c.body)).toEqual([{ model_name: 'claude-sonnet-4-5' }]),
+    await waitFor(
+      () => expect(callsTo('POST', '/api/models/').map((c) => c.body)).toEqual([{ model_name: 'claude-sonnet-4-5' }]),
+      SLOW,
     );
-    await waitFor(() => expect(within(dialog).queryByText('claude-sonnet-4-5')).toBeNull());
+    await waitFor(() => expect(within(dialog).queryByText('claude-sonnet-4-5')).toBeNull(), SLOW);
     expect(await rowOf('claude-sonnet-4-5')).toBeTruthy();
   });
 });
@@ -176,7 +184,7 @@ describe('models list', () => {
 describe('model drawers', () => {
   it('refuses a form without a name or with bad endpoints, then posts every field', async () => {
     renderModels('/model/create');
-    const drawer = await screen.findByRole('dialog', { name: '添加模型' });
+    const drawer = await screen.findByRole('dialog', { name: '添加模型' }, SLOW);
     const fill = async (label: RegExp, text: string) => {
       const input = within(drawer).getByLabelText(label);
       await userEvent.clear(input);
@@ -184,22 +192,22 @@ describe('model drawers', () => {
       await userEvent.paste(text);
     };
     await save(drawer);
-    expect(await within(drawer).findByText('必填')).toBeTruthy();
+    expect(await within(drawer).findByText('必填', {}, SLOW)).toBeTruthy();
     await fill(/模型名称/, 'acme-small');
     await fill(/标签/, 'chat');
     await fill(/端点/, '[1]');
     await fill(/图标/, 'javascript:alert(1)');
     await save(drawer);
-    expect(await within(drawer).findByText(/JSON 对象：端点类型/)).toBeTruthy();
+    expect(await within(drawer).findByText(/JSON 对象：端点类型/, {}, SLOW)).toBeTruthy();
     expect(within(drawer).getByText(/图标名称（字母/)).toBeTruthy();
     expect(callsTo('POST', '/api/models/')).toHaveLength(0);
 
     await fill(/端点/, '{"openai":"/v1/chat/completions"}');
     await userEvent.clear(within(drawer).getByLabelText(/图标/));
-    await userEvent.click(await within(drawer).findByRole('combobox', { name: '供应商' }, { timeout: 5000 }));
-    await userEvent.click(await screen.findByRole('option', { name: 'Acme' }));
+    await userEvent.click(await within(drawer).findByRole('combobox', { name: '供应商' }, SLOW));
+    await userEvent.click(await screen.findByRole('option', { name: 'Acme' }, SLOW));
     await save(drawer);
-    await waitFor(() => expect(callsTo('POST', '/api/models/')).toHaveLength(1));
+    await waitFor(() => expect(callsTo('POST', '/api/models/')).toHaveLength(1), SLOW);
     expect(callsTo('POST', '/api/models/')[0]?.body).toEqual({
       model_name: 'acme-small',
       description: '',
@@ -218,17 +226,17 @@ describe('model drawers', () => {
       sync_official: 1,
       name_rule: 0,
     });
-  }, 60_000);
+  });
 
   it('loads a row and saves its writable fields with its id', async () => {
     renderModels('/model/edit/2');
-    const drawer = await screen.findByRole('dialog', { name: '编辑模型' });
+    const drawer = await screen.findByRole('dialog', { name: '编辑模型' }, SLOW);
     const description = await within(drawer).findByLabelText(/描述/);
-    await waitFor(() => expect((description as HTMLTextAreaElement).value).toBe('The big one'), { timeout: 5000 });
+    await waitFor(() => expect((description as HTMLTextAreaElement).value).toBe('The big one'), SLOW);
     await userEvent.clear(description);
     await userEvent.type(description, 'Bigger');
     await save(drawer);
-    await waitFor(() => expect(callsTo('PUT', '/api/models/')).toHaveLength(1));
+    await waitFor(() => expect(callsTo('PUT', '/api/models/')).toHaveLength(1), SLOW);
     const body = callsTo('PUT', '/api/models/')[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({ id: 2, model_name: 'acme-large', description: 'Bigger', vendor_id: 2, tags: 'chat,长文本' });
     expect(body).not.toHaveProperty('matched_models');
@@ -236,18 +244,18 @@ describe('model drawers', () => {
 
   it('offers a vendor made meanwhile without a reload', async () => {
     renderModels('/model/create');
-    let drawer = await screen.findByRole('dialog', { name: '添加模型' });
-    await userEvent.click(await within(drawer).findByRole('combobox', { name: '供应商' }, { timeout: 5000 }));
-    expect(await screen.findByRole('option', { name: 'OpenAI' })).toBeTruthy();
+    let drawer = await screen.findByRole('dialog', { name: '添加模型' }, SLOW);
+    await userEvent.click(await within(drawer).findByRole('combobox', { name: '供应商' }, SLOW));
+    expect(await screen.findByRole('option', { name: 'OpenAI' }, SLOW)).toBeTruthy();
     expect(screen.queryByRole('option', { name: 'Zeta' })).toBeNull();
     await userEvent.keyboard('{Escape}');
     const loads = callsTo('GET', '/api/vendors/').length;
 
     await dataProvider.create('vendor', { data: { name: 'Zeta' } });
     renderModels('/model/create');
-    drawer = (await screen.findAllByRole('dialog', { name: '添加模型' })).at(-1) as HTMLElement;
-    await userEvent.click(await within(drawer).findByRole('combobox', { name: '供应商' }, { timeout: 5000 }));
-    expect(await screen.findByRole('option', { name: 'Zeta' })).toBeTruthy();
+    drawer = (await screen.findAllByRole('dialog', { name: '添加模型' }, SLOW)).at(-1) as HTMLElement;
+    await userEvent.click(await within(drawer).findByRole('combobox', { name: '供应商' }, SLOW));
+    expect(await screen.findByRole('option', { name: 'Zeta' }, SLOW)).toBeTruthy();
     expect(callsTo('GET', '/api/vendors/').length).toBeGreaterThan(loads);
   });
 });
@@ -264,20 +272,20 @@ describe('vendors', () => {
 
   it('creates and edits a vendor with the exact bodies', async () => {
     renderVendors('/vendor/create');
-    const drawer = await screen.findByRole('dialog', { name: '添加供应商' });
-    await userEvent.type(within(drawer).getByLabelText(/^名称/), 'Zeta');
+    const drawer = await screen.findByRole('dialog', { name: '添加供应商' }, SLOW);
+    await userEvent.type(await within(drawer).findByLabelText(/^名称/, {}, SLOW), 'Zeta');
     await userEvent.type(within(drawer).getByLabelText(/图标/), 'Zeta.Color');
     await save(drawer);
-    await waitFor(() => expect(callsTo('POST', '/api/vendors/')).toHaveLength(1));
+    await waitFor(() => expect(callsTo('POST', '/api/vendors/')).toHaveLength(1), SLOW);
     expect(callsTo('POST', '/api/vendors/')[0]?.body).toEqual({ name: 'Zeta', description: '', icon: 'Zeta.Color', status: 1 });
 
     renderVendors('/vendor/edit/1');
-    const edit = (await screen.findAllByRole('dialog', { name: '编辑供应商' })).at(-1) as HTMLElement;
+    const edit = (await screen.findAllByRole('dialog', { name: '编辑供应商' }, SLOW)).at(-1) as HTMLElement;
     const name = await within(edit).findByLabelText(/^名称/);
-    await waitFor(() => expect((name as HTMLInputElement).value).toBe('OpenAI'), { timeout: 5000 });
+    await waitFor(() => expect((name as HTMLInputElement).value).toBe('OpenAI'), SLOW);
     await userEvent.type(name, ' Inc');
     await save(edit);
-    await waitFor(() => expect(callsTo('PUT', '/api/vendors/')).toHaveLength(1));
+    await waitFor(() => expect(callsTo('PUT', '/api/vendors/')).toHaveLength(1), SLOW);
     expect(callsTo('PUT', '/api/vendors/')[0]?.body).toEqual({
       id: 1,
       name: 'OpenAI Inc',
@@ -303,7 +311,7 @@ describe('vendors', () => {
         }) as MediaQueryList,
     );
     renderVendors();
-    const name = await screen.findByText('Acme', {}, { timeout: 5000 });
+    const name = await screen.findByText('Acme', {}, SLOW);
     expect(name.closest('tr')).toBeNull();
     const card = name.closest('.MuiCard-root') as HTMLElement;
     expect(within(card).getByText('模型数')).toBeTruthy();
