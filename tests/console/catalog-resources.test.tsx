@@ -93,6 +93,20 @@ const server = setupServer(
     return found ?? null;
   }),
   api('get', '/api/models/missing', () => missing),
+  api('post', '/api/models/sync_upstream', () => {
+    const known = missing.filter((name) => name.startsWith('deepseek'));
+    for (const name of known) models.unshift(model(models.length + 10, name));
+    missing = missing.filter((name) => !known.includes(name));
+    return {
+      created_models: known.length,
+      created_vendors: 1,
+      updated_models: 0,
+      skipped_models: missing,
+      created_list: known,
+      updated_list: [],
+      source: { locale: '', models_url: '', vendors_url: '' },
+    };
+  }),
   api('get', '/api/models/search', (call) =>
     page(
       models.filter(
@@ -178,6 +192,14 @@ describe('models list', () => {
     );
     await waitFor(() => expect(within(dialog).queryByText('claude-sonnet-4-5')).toBeNull(), SLOW);
     expect(await rowOf('claude-sonnet-4-5')).toBeTruthy();
+
+    // The rest from the official catalogue.
+    await userEvent.click(within(dialog).getByRole('button', { name: '从官方目录同步' }));
+    expect(await screen.findByText('已从官方目录添加 1 个模型和 1 个供应商', {}, SLOW)).toBeTruthy();
+    expect(callsTo('POST', '/api/models/sync_upstream').map((c) => c.body)).toEqual([{}]);
+    await waitFor(() => expect(within(dialog).queryByText('deepseek-chat')).toBeNull(), SLOW);
+    expect(await within(dialog).findByText('所有在售模型都已配置元数据。', {}, SLOW)).toBeTruthy();
+    expect(await rowOf('deepseek-chat')).toBeTruthy();
   });
 });
 

@@ -66,6 +66,8 @@ export const models = {
     add: 'Add',
     add_one: 'Add %{name}',
     added: 'Added %{name}',
+    sync: 'Fill in from the official catalogue',
+    synced: 'Added %{models} models and %{vendors} vendors from the official catalogue',
   },
   confirm: {
     delete_title: 'Delete the model %{name}?',

@@ -66,6 +66,8 @@ export const models = {
     add: '添加',
     add_one: '添加 %{name}',
     added: '已添加 %{name}',
+    sync: '从官方目录同步',
+    synced: '已从官方目录添加 %{models} 个模型和 %{vendors} 个供应商',
   },
   confirm: {
     delete_title: '删除模型 %{name}？',

@@ -1,9 +1,10 @@
 /**
  * "Models without metadata": the served models no row names yet (GET /api/models/missing), each
- * added as an exact row with one click, like new-api's model management offers.
+ * added as an exact row with one click, or all those the official catalogue knows filled in from
+ * it (POST /api/models/sync_upstream), like new-api's model management offers.
  */
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
   CircularProgress,
@@ -73,6 +74,32 @@ function MissingList() {
   );
 }
 
+/** Fills in every missing model the official catalogue knows, and says how many it made. */
+function SyncButton() {
+  const translate = useTranslate();
+  const gateway = useGateway();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const queries = useQueryClient();
+  const sync = useMutation({
+    mutationFn: () => gateway.syncOfficialModels(),
+    onSuccess: (result) => {
+      notify('resources.model.missing.synced', {
+        type: 'success',
+        messageArgs: { models: result.created_models, vendors: result.created_vendors },
+      });
+      void queries.invalidateQueries({ queryKey: KEY });
+      refresh();
+    },
+    onError: (err) => notify(messageOf(err), { type: 'error' }),
+  });
+  return (
+    <Button disabled={sync.isPending} onClick={() => sync.mutate()}>
+      {translate('resources.model.missing.sync')}
+    </Button>
+  );
+}
+
 export function MissingModelsButton() {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
@@ -85,6 +112,7 @@ export function MissingModelsButton() {
         <DialogTitle id="missing-models-title">{translate('resources.model.missing.title')}</DialogTitle>
         <DialogContent>{open && <MissingList />}</DialogContent>
         <DialogActions>
+          {open && <SyncButton />}
           <Button onClick={() => setOpen(false)}>{translate('ra.action.close')}</Button>
         </DialogActions>
       </Dialog>
