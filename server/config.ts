@@ -41,6 +41,11 @@ export interface Config {
    * SEARCH_RATE_LIMIT(_DURATION), and failed logins per account LOGIN_FAILURE_LIMIT(_DURATION).
    */
   rateLimits: ApiLimits;
+  /**
+   * Where the official model metadata is synced from (SYNC_UPSTREAM_BASE): new-api's catalogue
+   * layout, `{base}/api/newapi/models.json` and `vendors.json`, fetched only when an admin asks.
+   */
+  syncUpstreamBase: string;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +114,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `unknown level "${logLevel}"`);
   }
+  const syncUpstreamBase = (env.SYNC_UPSTREAM_BASE || 'https://basellm.github.io/llm-metadata').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+/i.test(syncUpstreamBase) || !URL.canParse(syncUpstreamBase)) {
+    throw new ConfigError('SYNC_UPSTREAM_BASE', 'must be an http(s) address');
+  }
   const limit = (prefix: string, name: keyof ApiLimits) => ({
     max: intVar(env, prefix, API_LIMITS[name].max, 1, 1_000_000_000),
     windowSeconds: intVar(env, `${prefix}_DURATION`, API_LIMITS[name].windowSeconds, 1, 86_400),
@@ -135,5 +144,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     metricsToken: env.METRICS_TOKEN || null,
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT', 30, 0, 3600) * 1000,
+    syncUpstreamBase,
   };
 }

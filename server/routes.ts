@@ -24,6 +24,8 @@ import taskRoutes from './tasks/routes.js';
 import redemptionRoutes from './redemptions/routes.js';
 import topupRoutes from './topup/routes.js';
 import pricingRoutes from './pricing/routes.js';
+import vendorRoutes from './catalog/vendor-routes.js';
+import modelMetaRoutes from './catalog/model-routes.js';
 import opsRoutes from './ops/routes.js';
 import auditRoutes from './audit/routes.js';
 
@@ -54,6 +56,8 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(redemptionRoutes);
   await app.register(topupRoutes);
   await app.register(pricingRoutes);
+  await app.register(vendorRoutes);
+  await app.register(modelMetaRoutes);
   await app.register(opsRoutes);
   await app.register(auditRoutes);
 }

@@ -330,6 +330,43 @@ export interface AuditLogsTable {
   changes: string;
 }
 
+/** A model maker, named on the pricing page; `icon` is a name or an http(s) address, never fetched here. */
+export interface VendorsTable {
+  id: Id;
+  name: string;
+  description: string | null;
+  icon: D<string>;
+  status: D<number>;
+  created_time: D<number>;
+  updated_time: D<number>;
+}
+
+/**
+ * Metadata of the models matching `model_name` by `name_rule` (exact, prefix, contains, suffix):
+ * what the pricing page shows besides the price. `endpoints` is JSON text (endpoint type → path).
+ */
+export interface ModelsTable {
+  id: Id;
+  model_name: string;
+  description: string | null;
+  icon: D<string>;
+  tags: D<string>;
+  vendor_id: D<number>;
+  endpoints: string | null;
+  context_length: D<number>;
+  max_output_tokens: D<number>;
+  knowledge_cutoff: D<string>;
+  release_date: D<string>;
+  parameter_count: D<string>;
+  input_modalities: D<string>;
+  output_modalities: D<string>;
+  status: D<number>;
+  sync_official: D<Flag>;
+  name_rule: D<number>;
+  created_time: D<number>;
+  updated_time: D<number>;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -351,6 +388,8 @@ export interface Database {
   two_fa_backup_codes: TwoFaBackupCodesTable;
   passkeys: PasskeysTable;
   audit_logs: AuditLogsTable;
+  vendors: VendorsTable;
+  models: ModelsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -369,6 +408,8 @@ export type Reservation = Selectable<ReservationsTable>;
 export type TwoFa = Selectable<TwoFaTable>;
 export type Passkey = Selectable<PasskeysTable>;
 export type AuditLog = Selectable<AuditLogsTable>;
+export type Vendor = Selectable<VendorsTable>;
+export type ModelMeta = Selectable<ModelsTable>;
 export type { ColumnType };
 
 /**

@@ -1,17 +1,21 @@
 /**
- * GET /api/pricing: every model an enabled channel serves, with its price from the options, and
+ * GET /api/pricing: every model an enabled channel serves, with its price from the options and its
+ * catalogue metadata (description, icon, tags, vendor — new-api's `vendor_id` into `vendors`), and
  * the group ratios that apply to the caller. Anonymous visitors see the default group's ratio; a
- * logged-in user sees their own group and the groups they may use.
+ * logged-in user sees their own group and the groups they may use. A model whose metadata row is
+ * disabled is not listed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { User } from '../db/types.js';
 import type { GatewayContext } from '../context.js';
 import { requireUser } from '../auth/guard.js';
-import { lookupPrice } from '../billing/pricing.js';
+import { catalogueOf } from '../catalog/catalogue-cache.js';
+import { describeModels } from '../catalog/catalogue.js';
 import { usableGroups } from '../users/groups.js';
 import type { UserGroups } from '../users/schemas.js';
-import { PricingAnswer, QUOTA_TYPE_CALL, QUOTA_TYPE_TOKENS, type PricingItem } from './schemas.js';
+import { pricingItems } from './items.js';
+import { PricingAnswer, type PricingItem } from './schemas.js';
 
 const DEFAULT_GROUP = 'default';
 
@@ -23,37 +27,6 @@ async function optionalUser(request: FastifyRequest): Promise<User | null> {
   } catch {
     return null;
   }
-}
-
-/**
- * The pricing rows: every model an enabled channel serves (enabled abilities, from the channel
- * cache), with the groups serving it. Admins may put a user in any group, so every group counts.
- */
-export function pricingItems(ctx: Pick<GatewayContext, 'options' | 'channels'>): PricingItem[] {
-  const groups = ctx.channels.groups();
-  const byModel = new Map<string, string[]>();
-  for (const group of groups) {
-    for (const model of ctx.channels.models(group)) {
-      const list = byModel.get(model) ?? [];
-      list.push(group);
-      byModel.set(model, list);
-    }
-  }
-  return [...byModel.keys()].sort().map((model) => {
-    // The group ratio is not part of an item; any group gives the same model figures. With unset
-    // prices accepted the lookup always answers; a model without price or ratio reads as ratio 0.
-    const found = lookupPrice(ctx.options, model, DEFAULT_GROUP, true);
-    const price = found.ok ? found.price : { modelPrice: null, modelRatio: 0, completionRatio: 1, unset: true };
-    const fixed = price.modelPrice;
-    return {
-      model_name: model,
-      quota_type: fixed !== null ? QUOTA_TYPE_CALL : QUOTA_TYPE_TOKENS,
-      model_ratio: fixed !== null || price.unset ? 0 : price.modelRatio,
-      completion_ratio: price.completionRatio,
-      model_price: fixed ?? 0,
-      enable_groups: byModel.get(model) ?? [],
-    };
-  });
 }
 
 /** The groups the caller sees: the user's usable groups, or the default group for anonymous visitors. */
@@ -72,10 +45,21 @@ export default async function pricingRoutes(base: FastifyInstance): Promise<void
     const usable = callerGroups(ctx, user);
     const groupRatio: Record<string, number> = {};
     for (const [group, { ratio }] of Object.entries(usable)) groupRatio[group] = ratio;
+    const priced = pricingItems(ctx);
+    const { info, vendors } = describeModels(
+      await catalogueOf(ctx).snapshot(),
+      priced.map((item) => item.model_name),
+    );
+    const data: PricingItem[] = [];
+    for (const item of priced) {
+      const meta = info.get(item.model_name);
+      if (meta) data.push({ ...item, ...meta });
+    }
     return {
       success: true,
       message: '',
-      data: pricingItems(ctx),
+      data,
+      vendors,
       group_ratio: groupRatio,
       usable_group: usable,
     };

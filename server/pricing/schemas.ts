@@ -17,13 +17,37 @@ export const PricingItem = Type.Object({
   model_price: Type.Number(),
   /** The groups whose enabled channels serve the model, sorted. */
   enable_groups: Type.Array(Type.String()),
+  /** From the model's catalogue row ("" without one). */
+  description: Type.String(),
+  /** An icon name or an http(s) address; "" for none. */
+  icon: Type.String(),
+  /** Comma-separated. */
+  tags: Type.String(),
+  /**
+   * The vendor's id in `vendors`: an admin's vendor (positive), a built-in one guessed from the
+   * model's name (negative), or 0 when unknown.
+   */
+  vendor_id: Type.Integer(),
 });
 export type PricingItem = Static<typeof PricingItem>;
 
-/** The envelope plus the ratios of the groups the caller may use (anonymous: the default group). */
+/** A vendor named by a listed model. */
+export const PricingVendor = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  icon: Type.String(),
+});
+export type PricingVendor = Static<typeof PricingVendor>;
+
+/**
+ * The envelope, the vendors the listed models name (sorted by name), and the ratios of the groups
+ * the caller may use (anonymous: the default group).
+ */
 export const PricingAnswer = Type.Object({
   ...EnvelopeFields,
   data: Type.Array(PricingItem),
+  vendors: Type.Array(PricingVendor),
   group_ratio: Type.Record(Type.String(), Type.Number()),
   usable_group: UserGroups,
 });

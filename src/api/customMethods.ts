@@ -8,6 +8,7 @@
 import { useDataProvider, type DataProvider } from 'react-admin';
 import type { OptionKey } from '../../server/options/registry';
 import type { UpdateCheck } from '../../server/status/schemas';
+import type { SyncResult } from '../../server/catalog/schemas';
 import { api } from './client';
 import { securityMethods } from './securityMethods';
 
@@ -25,6 +26,14 @@ export const customMethods = {
   /** Saves one option; the server checks it (and the options it depends on). */
   async updateOption(key: OptionKey, value: string): Promise<void> {
     await api.put('/api/option/', { key, value });
+  },
+  /** Models an enabled channel serves that no model metadata row names yet. */
+  missingModels(): Promise<string[]> {
+    return api.get<string[]>('/api/models/missing');
+  },
+  /** Creates rows (and vendors) for the served models the official catalogue knows. */
+  syncOfficialModels(): Promise<SyncResult> {
+    return api.post<SyncResult>('/api/models/sync_upstream', {});
   },
   /** The running version against the newest release of the configured feed. */
   checkUpdate(): Promise<UpdateCheck> {

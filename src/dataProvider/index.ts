@@ -19,6 +19,7 @@ import type {
 } from 'react-admin';
 import { api } from '../api/client';
 import { customMethods, type GatewayDataProvider } from '../api/customMethods';
+import { forgetChoicesOf } from '../resources/schema/choices';
 import { endpointsFor, type ResourceEndpoints } from './endpoints';
 
 export { ENDPOINTS, type ResourceEndpoints } from './endpoints';
@@ -114,6 +115,7 @@ export const dataProvider: GatewayDataProvider = {
     { data }: CreateParams<R>,
   ) => {
     const created = await api.post<unknown>(endpointsFor(resource).base, data);
+    forgetChoicesOf(resource);
     // Some endpoints answer the new record, others nothing: keep what was sent then.
     const record = isRecord(created) ? created : { ...(data as object), id: (data as Partial<RaRecord>).id ?? 0 };
     return { data: record as Result };
@@ -131,6 +133,7 @@ export const dataProvider: GatewayDataProvider = {
     }
     const body = { ...data, id: recordId };
     const updated = await api.put<unknown>(endpointsFor(resource).base, body);
+    forgetChoicesOf(resource);
     return { data: (isRecord(updated) ? updated : body) as R };
   },
 
@@ -148,6 +151,7 @@ export const dataProvider: GatewayDataProvider = {
     };
     if (call.method === 'POST') await api.post(call.path, call.body);
     else await api.delete(call.path);
+    forgetChoicesOf(resource);
     return { data: previousData ?? ({ id } as R) };
   },
 

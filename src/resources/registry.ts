@@ -13,11 +13,13 @@ import midjourney from './midjourney';
 import task from './task';
 import redemption from './redemption';
 import audit from './audit';
+import model from './model';
+import vendor from './vendor';
 
 /** Keyed by name: the compiler refuses an entry whose key is not its resource's name. */
 type Registry<T> = { [K in keyof T]: ResourceDefinition<RaRecord, K & string> };
 
-const registry = { user, token, channel, log, midjourney, task, redemption, audit };
+const registry = { user, token, channel, log, midjourney, task, redemption, model, vendor, audit };
 const named: Registry<typeof registry> = registry;
 
 export const resources: readonly ResourceDefinition[] = Object.values(named);

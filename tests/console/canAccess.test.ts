@@ -60,6 +60,8 @@ describe('sidebar items', () => {
   it('keeps channel, user and settings items for root; an admin sees the rest of the admin section', () => {
     const admin = keys(ROLE_ADMIN);
     expect(admin).toContain('redemption');
+    // The model catalogue: models, then vendors, just before the redemption codes.
+    expect(admin.slice(admin.indexOf('model'), admin.indexOf('redemption') + 1)).toEqual(['model', 'vendor', 'redemption']);
     expect(admin).toContain('channel_statistics');
     expect(admin).not.toContain('channel');
     expect(admin).not.toContain('user');

@@ -96,7 +96,7 @@ describe('a resource declared only by its definition', () => {
 
     renderAt('/gadget/edit/2');
     const edit = await screen.findByRole('dialog', { name: '编辑' });
-    const secret = await within(edit).findByLabelText('Secret');
+    const secret = await within(edit).findByLabelText('Secret', {}, { timeout: 5000 });
     expect((secret as HTMLInputElement).value).toBe('s-2');
     const title = within(edit).getByLabelText(/Title/);
     await userEvent.clear(title);

@@ -19,6 +19,7 @@ import { i18nProvider } from '../../src/i18n';
 import { authProvider } from '../../src/authProvider';
 import { renderPage } from './pages-harness';
 
+const noMetadata = { description: '', icon: '', tags: '', vendor_id: 0 };
 const pricing: PricingAnswer = {
   success: true,
   message: '',
@@ -30,9 +31,19 @@ const pricing: PricingAnswer = {
       completion_ratio: 4,
       model_price: 0,
       enable_groups: ['default', 'vip'],
+      ...noMetadata,
     },
-    { model_name: 'vip-only', quota_type: 0, model_ratio: 1, completion_ratio: 1, model_price: 0, enable_groups: ['vip'] },
+    {
+      model_name: 'vip-only',
+      quota_type: 0,
+      model_ratio: 1,
+      completion_ratio: 1,
+      model_price: 0,
+      enable_groups: ['vip'],
+      ...noMetadata,
+    },
   ],
+  vendors: [],
   group_ratio: { default: 1, vip: 1.5 },
   usable_group: { default: { desc: '默认分组', ratio: 1 }, vip: { desc: 'vip分组', ratio: 1.5 } },
 };

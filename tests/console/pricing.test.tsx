@@ -1,6 +1,7 @@
 /**
  * The pricing page (/pricing) against msw: prices per 1M tokens and per call from the ratios in
- * the chosen group, ratio colours, search and paging, for anonymous visitors and logged-in users.
+ * the chosen group, ratio colours, search and paging, for anonymous visitors and logged-in users;
+ * each model's vendor (or "unknown"), description and tags, and the vendor filter.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -17,6 +18,7 @@ import {
   inputPrice,
   outputPrice,
   ratioColor,
+  vendorsListed,
   type PricingAnswer,
   type PricingItem,
 } from '../../src/customPages/pricing/pricing';
@@ -29,6 +31,10 @@ const tokenItem: PricingItem = {
   completion_ratio: 4,
   model_price: 0,
   enable_groups: ['default', 'vip'],
+  description: 'Omni model for text and images',
+  icon: '',
+  tags: 'chat,vision',
+  vendor_id: -1,
 };
 const callItem: PricingItem = {
   model_name: 'dall-e-3',
@@ -37,6 +43,18 @@ const callItem: PricingItem = {
   completion_ratio: 1,
   model_price: 0.04,
   enable_groups: ['vip'],
+  description: '',
+  icon: '',
+  tags: '',
+  vendor_id: -1,
+};
+const acmeItem: PricingItem = {
+  ...tokenItem,
+  model_name: 'acme-large',
+  description: 'The big one',
+  tags: '长文本',
+  vendor_id: 7,
+  enable_groups: ['default'],
 };
 const pricey: PricingItem = { ...tokenItem, model_name: 'o1', model_ratio: 7.5, completion_ratio: 4, enable_groups: ['default'] };
 const unset: PricingItem = {
@@ -45,12 +63,20 @@ const unset: PricingItem = {
   model_ratio: 0,
   completion_ratio: 1,
   enable_groups: ['default'],
+  description: '',
+  tags: '',
+  vendor_id: 0,
 };
 
 const anonymousAnswer: PricingAnswer = {
   success: true,
   message: '',
-  data: [callItem, tokenItem, pricey, unset],
+  data: [callItem, tokenItem, pricey, unset, acmeItem],
+  vendors: [
+    { id: 7, name: 'Acme', description: 'Makers of models', icon: 'https://acme.test/logo.png' },
+    { id: -1, name: 'OpenAI', description: '', icon: 'OpenAI' },
+    { id: -2, name: 'Anthropic', description: '', icon: 'Claude.Color' },
+  ],
   group_ratio: { default: 1 },
   usable_group: { default: { desc: '默认分组', ratio: 1 } },
 };
@@ -107,10 +133,14 @@ describe('pricing: pure functions', () => {
     ]);
   });
 
-  it('searches names (trimmed, any case) and filters by group; opens on the own group', () => {
-    const items = [callItem, tokenItem, pricey];
+  it('searches names, descriptions and tags (trimmed, any case) and filters by group and vendor; opens on the own group', () => {
+    const items = [callItem, tokenItem, pricey, acmeItem, unset];
     expect(filterItems(items, ' GPT ', ALL_GROUPS).map((i) => i.model_name)).toEqual(['gpt-4o']);
+    expect(filterItems(items, 'VISION', ALL_GROUPS).map((i) => i.model_name)).toEqual(['gpt-4o', 'o1']);
+    expect(filterItems(items, '', ALL_GROUPS, 7).map((i) => i.model_name)).toEqual(['acme-large']);
+    expect(filterItems(items, '', ALL_GROUPS, 0).map((i) => i.model_name)).toEqual(['mystery']);
     expect(filterItems(items, '', 'vip').map((i) => i.model_name)).toEqual(['dall-e-3', 'gpt-4o']);
+    expect(vendorsListed(anonymousAnswer).map((v) => v.name)).toEqual(['Acme', 'OpenAI']);
     expect(initialGroup(vipAnswer, 'vip')).toBe('vip');
     expect(initialGroup(vipAnswer, 'gone')).toBe('default');
     expect(initialGroup({ usable_group: { x: { desc: 'x', ratio: 1 } } }, undefined)).toBe('x');
@@ -176,10 +206,41 @@ describe('pricing page', () => {
     expect(await screen.findByText('model-10')).toBeTruthy();
     expect(screen.queryByText('model-00')).toBeNull();
 
-    await userEvent.type(screen.getByLabelText('搜索模型名称'), 'MODEL-2');
+    await userEvent.type(screen.getByLabelText('搜索模型名称、描述或标签'), 'MODEL-2');
     await waitFor(() => expect(screen.getByText('第 1-3 条，共 3 条')).toBeTruthy());
     expect(screen.getByText('model-22')).toBeTruthy();
     expect(screen.queryByText('model-10')).toBeNull();
+  });
+
+  it("shows each model's vendor, description and tags, and filters by vendor", async () => {
+    renderPage(<PricingPage />, '/pricing');
+    const gpt = await rowOf('gpt-4o');
+    expect(within(gpt).getByText('OpenAI')).toBeTruthy();
+    expect(within(gpt).getByText('Omni model for text and images')).toBeTruthy();
+    expect(within(gpt).getByText('vision')).toBeTruthy();
+    const acme = await rowOf('acme-large');
+    expect(within(acme).getByText('Acme')).toBeTruthy();
+    // An http(s) icon is shown as an image; an icon name never becomes an address.
+    expect(within(acme).getByRole('img', { name: 'Acme' }).getAttribute('src')).toBe('https://acme.test/logo.png');
+    expect(within(gpt).queryByRole('img')).toBeNull();
+    expect(within(await rowOf('mystery')).getByText('未知')).toBeTruthy();
+
+    // Only vendors some model has are offered; "unknown" since one model has none.
+    const vendors = screen.getByRole('group', { name: '供应商' });
+    expect(within(vendors).queryByRole('button', { name: /Anthropic/ })).toBeNull();
+    await userEvent.click(within(vendors).getByRole('button', { name: /Acme/ }));
+    await waitFor(() => expect(screen.queryByText('gpt-4o')).toBeNull());
+    expect(screen.getByText('acme-large')).toBeTruthy();
+    await userEvent.click(within(vendors).getByRole('button', { name: '未知' }));
+    await waitFor(() => expect(screen.queryByText('acme-large')).toBeNull());
+    expect(screen.getByText('mystery')).toBeTruthy();
+    await userEvent.click(within(vendors).getByRole('button', { name: '全部供应商' }));
+    expect(await screen.findByText('gpt-4o')).toBeTruthy();
+
+    // The search reads descriptions and tags too.
+    await userEvent.type(screen.getByLabelText('搜索模型名称、描述或标签'), '长文本');
+    await waitFor(() => expect(screen.queryByText('gpt-4o')).toBeNull());
+    expect(screen.getByText('acme-large')).toBeTruthy();
   });
 
   it('shows the server message when the call fails', async () => {

@@ -87,6 +87,8 @@ describe('console shell', () => {
     expect(screen.getByRole('link', { name: '文档' }).getAttribute('href')).toBe('https://docs.example.com');
     const sidebar = screen.getByRole('navigation', { name: '控制台' });
     expect(within(sidebar).getByRole('link', { name: '用户管理' }).getAttribute('href')).toBe('/user');
+    expect(within(sidebar).getByRole('link', { name: '模型管理' }).getAttribute('href')).toBe('/model');
+    expect(within(sidebar).getByRole('link', { name: '供应商管理' }).getAttribute('href')).toBe('/vendor');
     expect(within(sidebar).getByRole('link', { name: '系统设置' })).toBeTruthy();
     expect(within(sidebar).queryByRole('link', { name: '数据看板' })).toBeNull();
     // The list screen loads on first visit: give a busy machine time.

@@ -14,6 +14,8 @@ import { ChannelTagRow, ChannelView } from '../../server/channels/schemas.js';
 import { PublicUser, SelfUser, UserListItem } from '../../server/users/schemas.js';
 import { TokenView } from '../../server/tokens/schemas.js';
 import { RedemptionView } from '../../server/redemptions/schemas.js';
+import { ModelView, VendorView } from '../../server/catalog/schemas.js';
+import { PricingItem, PricingVendor } from '../../server/pricing/schemas.js';
 import { LogItem } from '../../server/logs/schemas.js';
 import { MjItem, TaskItem } from '../../server/tasks/list-schemas.js';
 
@@ -54,6 +56,10 @@ it('describes no row answer with a nullable text or number', () => {
     UserListItem,
     TokenView,
     RedemptionView,
+    ModelView,
+    VendorView,
+    PricingItem,
+    PricingVendor,
     LogItem,
     MjItem,
     TaskItem,

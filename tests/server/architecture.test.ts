@@ -63,6 +63,8 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   two_fa_backup_codes: { files: ['server/mfa/twofa-repository.ts'], why: 'the backup codes of a TOTP enrolment' },
   passkeys: { files: ['server/mfa/passkey-repository.ts'], why: 'WebAuthn credentials' },
   audit_logs: { files: ['server/audit/repository.ts'], why: 'the admin audit log' },
+  vendors: { files: ['server/catalog/vendors-repository.ts'], why: 'the model catalogue’s vendors' },
+  models: { files: ['server/catalog/models-repository.ts'], why: 'the model catalogue’s metadata rows' },
 };
 
 /** Files whose statements name their table through a variable, and why that is safe. */

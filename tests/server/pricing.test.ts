@@ -68,6 +68,10 @@ await forEachDatabase('model pricing', (kind) => {
       completion_ratio: 3,
       model_price: 0,
       enable_groups: ['default', 'vip'],
+      description: '',
+      icon: '',
+      tags: '',
+      vendor_id: 0,
     });
     expect(item(answer, 'call-model')).toMatchObject({ quota_type: 1, model_price: 0.04, model_ratio: 0 });
     expect(item(answer, 'svip-model')).toMatchObject({ quota_type: 0, model_ratio: 0.5, enable_groups: ['svip'] });

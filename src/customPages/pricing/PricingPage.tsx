@@ -1,6 +1,7 @@
 /**
- * /pricing: every model the gateway serves with its price in the chosen group.
- * Open to anonymous visitors, who see the default group's ratio.
+ * /pricing: every model the gateway serves with its vendor, description, tags and price in the
+ * chosen group, filtered by group, vendor and a search. Open to anonymous visitors, who see the
+ * default group's ratio.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
@@ -24,9 +25,12 @@ import { request, storedUser } from '../../api/client';
 import { storedLocale } from '../../i18n';
 import { localizeRefusal } from '../../i18n/serverErrors';
 import { errorMessage } from '../shared/errors';
+import { ModelCell, VendorCell, VendorFilter } from './PricingParts';
 import {
   ALL_GROUPS,
+  ALL_VENDORS,
   PAGE_SIZES,
+  UNKNOWN_VENDOR,
   callPrice,
   filterItems,
   formatUsd,
@@ -36,8 +40,10 @@ import {
   isUnpriced,
   outputPrice,
   ratioColor,
+  vendorsListed,
   type PricingAnswer,
   type PricingItem,
+  type VendorChoice,
 } from './pricing';
 
 const P = 'pricing.';
@@ -51,6 +57,7 @@ async function fetchPricing(): Promise<PricingAnswer> {
     success: true,
     message: '',
     data: answer.data ?? [],
+    vendors: answer.vendors ?? [],
     group_ratio: answer.group_ratio ?? {},
     usable_group: answer.usable_group ?? {},
   };
@@ -100,6 +107,7 @@ export default function PricingPage() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [search, setSearch] = useState('');
   const [group, setGroup] = useState<string | null>(null);
+  const [vendor, setVendor] = useState<VendorChoice>(ALL_VENDORS);
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(PAGE_SIZES[0] ?? 10);
 
@@ -119,7 +127,10 @@ export default function PricingPage() {
   // Prices follow the chosen group, or the person's own one when every group is listed.
   const priceGroup = selected === ALL_GROUPS ? ownGroup : selected;
   const groupRatio = answer?.group_ratio[priceGroup] ?? 1;
-  const rows = useMemo(() => (answer ? filterItems(answer.data, search, selected) : []), [answer, search, selected]);
+  const rows = useMemo(
+    () => (answer ? filterItems(answer.data, search, selected, vendor) : []),
+    [answer, search, selected, vendor],
+  );
   const shown = rows.slice(page * pageSize, page * pageSize + pageSize);
 
   if (state.kind === 'loading') {
@@ -134,6 +145,10 @@ export default function PricingPage() {
   const groups = Object.entries(state.answer.usable_group);
   const chooseGroup = (next: string) => {
     setGroup(next);
+    setPage(0);
+  };
+  const chooseVendor = (next: VendorChoice) => {
+    setVendor(next);
     setPage(0);
   };
 
@@ -181,6 +196,12 @@ export default function PricingPage() {
               />
             ))}
           </Stack>
+          <VendorFilter
+            vendors={vendorsListed(state.answer)}
+            hasUnknown={state.answer.data.some((item) => item.vendor_id === UNKNOWN_VENDOR)}
+            selected={vendor}
+            onChoose={chooseVendor}
+          />
           <TextField
             size="small"
             label={translate(`${P}search`)}
@@ -208,6 +229,7 @@ export default function PricingPage() {
             <TableHead>
               <TableRow>
                 <TableCell>{translate(`${P}col.model`)}</TableCell>
+                <TableCell>{translate(`${P}col.vendor`)}</TableCell>
                 <TableCell>{translate(`${P}col.type`)}</TableCell>
                 <TableCell>{translate(`${P}col.groups`)}</TableCell>
                 <TableCell>{translate(`${P}col.ratio`)}</TableCell>
@@ -217,7 +239,12 @@ export default function PricingPage() {
             <TableBody>
               {shown.map((item) => (
                 <TableRow key={item.model_name} hover>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{item.model_name}</TableCell>
+                  <TableCell>
+                    <ModelCell item={item} />
+                  </TableCell>
+                  <TableCell>
+                    <VendorCell vendors={state.answer.vendors} item={item} />
+                  </TableCell>
                   <TableCell>
                     <Chip
                       size="small"
@@ -242,7 +269,7 @@ export default function PricingPage() {
               ))}
               {shown.length === 0 && (
                 <TableRow>
-                  <TableCell colSpan={5} align="center">
+                  <TableCell colSpan={6} align="center">
                     {translate(`${P}empty`)}
                   </TableCell>
                 </TableRow>

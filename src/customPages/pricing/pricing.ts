@@ -2,14 +2,19 @@
  * The model pricing table as plain functions (input USD per 1M tokens = model ratio × 2, output =
  * that × completion ratio): prices from the ratios, the ratio colours, search and group filtering.
  */
-import type { PricingAnswer, PricingItem } from '../../../server/pricing/schemas';
+import type { PricingAnswer, PricingItem, PricingVendor } from '../../../server/pricing/schemas';
 
-export type { PricingAnswer, PricingItem };
+export type { PricingAnswer, PricingItem, PricingVendor };
 
 export const QUOTA_TYPE_CALL = 1;
 
 /** Choice of the group filter meaning every group. */
 export const ALL_GROUPS = '';
+
+/** Choice of the vendor filter meaning every vendor; `vendor_id` 0 is "unknown". */
+export const ALL_VENDORS = null;
+export const UNKNOWN_VENDOR = 0;
+export type VendorChoice = number | typeof ALL_VENDORS;
 
 export const PAGE_SIZES = [10, 20, 50, 100];
 
@@ -63,12 +68,42 @@ export function initialGroup(answer: Pick<PricingAnswer, 'usable_group'>, ownGro
   return groups[0] ?? 'default';
 }
 
-/** Items whose name contains `search` (trimmed, any case) and, unless ALL_GROUPS, served in `group`. */
-export function filterItems(items: readonly PricingItem[], search: string, group: string): PricingItem[] {
+/** The vendor of an item among the answer's vendors; undefined when unknown. */
+export function vendorOf(vendors: readonly PricingVendor[], item: PricingItem): PricingVendor | undefined {
+  return item.vendor_id === UNKNOWN_VENDOR ? undefined : vendors.find((vendor) => vendor.id === item.vendor_id);
+}
+
+/** The vendors to filter by: those of the listed items, in the answer's order. */
+export function vendorsListed(answer: Pick<PricingAnswer, 'data' | 'vendors'>): PricingVendor[] {
+  const used = new Set(answer.data.map((item) => item.vendor_id));
+  return answer.vendors.filter((vendor) => used.has(vendor.id));
+}
+
+/** Tags of an item: its comma-separated `tags`, trimmed. */
+export function tagsOf(item: PricingItem): string[] {
+  return item.tags
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Items whose name, description or tags contain `search` (trimmed, any case), unless ALL_GROUPS
+ * served in `group`, and unless ALL_VENDORS made by `vendor` (UNKNOWN_VENDOR: by no known one).
+ */
+export function filterItems(
+  items: readonly PricingItem[],
+  search: string,
+  group: string,
+  vendor: VendorChoice = ALL_VENDORS,
+): PricingItem[] {
   const needle = search.trim().toLowerCase();
+  const matches = (item: PricingItem) =>
+    [item.model_name, item.description, item.tags].some((text) => text.toLowerCase().includes(needle));
   return items.filter(
     (item) =>
-      (needle === '' || item.model_name.toLowerCase().includes(needle)) &&
-      (group === ALL_GROUPS || item.enable_groups.includes(group)),
+      (needle === '' || matches(item)) &&
+      (group === ALL_GROUPS || item.enable_groups.includes(group)) &&
+      (vendor === ALL_VENDORS || item.vendor_id === vendor),
   );
 }

@@ -39,6 +39,8 @@ export const app = {
     channel_statistics: 'Channel statistics',
     log_new: 'Usage log (new)',
     token_new: 'API tokens (new)',
+    model: 'Models',
+    vendor: 'Vendors',
     redemption: 'Redemption codes',
     audit: 'Audit log',
     user: 'Users',

@@ -247,6 +247,22 @@ export const server_errors = {
     group_only: 'This code is only for users of the group %{group}',
     group_missing: 'The group %{group} does not exist',
   },
+  vendor: {
+    not_found: 'The vendor does not exist',
+    name_required: 'The vendor name cannot be empty',
+    name_taken: 'A vendor of this name already exists',
+  },
+  model: {
+    not_found: 'The model does not exist',
+    name_required: 'The model name cannot be empty',
+    name_taken: 'A model of this name already exists',
+    vendor_missing: 'The vendor %{id} does not exist',
+    endpoints_invalid: 'Endpoints must be a JSON object whose values are paths or {path, method}',
+    sync_fetch_failed: 'Could not fetch the official models: %{detail}',
+  },
+  catalog: {
+    icon_invalid: 'The icon must be an icon name or an http(s) address',
+  },
   topup: {
     disabled: 'The administrator has not enabled online top-up!',
     amount_not_integer: 'The top-up amount must be a whole number',

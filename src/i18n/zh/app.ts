@@ -39,6 +39,8 @@ export const app = {
     channel_statistics: '渠道统计',
     log_new: '使用日志（新）',
     token_new: 'API令牌（新）',
+    model: '模型管理',
+    vendor: '供应商管理',
     redemption: '兑换码管理',
     audit: '审计日志',
     user: '用户管理',

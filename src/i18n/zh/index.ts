@@ -9,6 +9,8 @@ import { midjourneys } from './midjourneys';
 import { tasks } from './tasks';
 import { redemptions } from './redemptions';
 import { audits } from './audits';
+import { models } from './models';
+import { vendors } from './vendors';
 import { settings } from './settings';
 import { settings_system } from './settings_system';
 import { settings_operation } from './settings_operation';
@@ -42,5 +44,7 @@ export const zh = {
     task: tasks,
     redemption: redemptions,
     audit: audits,
+    model: models,
+    vendor: vendors,
   },
 };

@@ -244,6 +244,22 @@ export const server_errors = {
     group_only: '该兑换码仅限 %{group} 分组的用户使用',
     group_missing: '分组 %{group} 不存在',
   },
+  vendor: {
+    not_found: '供应商不存在',
+    name_required: '供应商名称不能为空',
+    name_taken: '供应商名称已存在',
+  },
+  model: {
+    not_found: '模型不存在',
+    name_required: '模型名称不能为空',
+    name_taken: '模型名称已存在',
+    vendor_missing: '供应商 %{id} 不存在',
+    endpoints_invalid: '端点配置必须是 JSON 对象，值为路径或 {path, method}',
+    sync_fetch_failed: '获取上游模型失败：%{detail}',
+  },
+  catalog: {
+    icon_invalid: '图标必须是图标名称或 http(s) 地址',
+  },
   topup: {
     disabled: '管理员未开启在线充值！',
     amount_not_integer: '充值数量必须是整数',

@@ -28,6 +28,15 @@ export function clearLoadedChoices(): void {
 }
 
 /**
+ * Forgets the choices loaded under a resource's name (a loader keyed `vendor` lists the vendor
+ * resource's records): the dataProvider calls it after every write to that resource, so a vendor
+ * just created is offered in the model form without a reload.
+ */
+export function forgetChoicesOf(resource: string): void {
+  loaded.delete(resource);
+}
+
+/**
  * The choices of a select field: static ones translated, loaded ones fetched once per key and
  * shared by every list, filter and form that uses them.
  */
@@ -55,7 +64,7 @@ export function choiceLabel(field: FieldSchema, value: unknown): string {
   if (Array.isArray(field.choices)) {
     const match = field.choices.find((c) => String(c.id) === String(value));
     if (match) return match.name;
-    if (field.unknownChoice) return field.unknownChoice;
   }
+  if (field.unknownChoice) return field.unknownChoice;
   return value === undefined || value === null ? '' : String(value);
 }

@@ -23,12 +23,14 @@ function SelectFieldInput({
   validate,
   readOnly,
   alwaysOn,
+  defaultValue,
 }: {
   field: FieldSchema;
   label: string | undefined;
   validate: Validator[];
   readOnly?: boolean;
   alwaysOn?: boolean;
+  defaultValue: unknown;
 }) {
   const { choices, isPending } = useChoices(field);
   return (
@@ -40,6 +42,7 @@ function SelectFieldInput({
       validate={validate}
       readOnly={readOnly}
       alwaysOn={alwaysOn}
+      defaultValue={defaultValue}
       emptyText=""
       translateChoice={false}
       helperText={false}
@@ -68,7 +71,16 @@ export function SchemaInput({ field, resource, mode, readOnly, alwaysOn }: Input
   };
   switch (field.type) {
     case 'select':
-      return <SelectFieldInput field={field} label={label} validate={validate} readOnly={readOnly} alwaysOn={alwaysOn} />;
+      return (
+        <SelectFieldInput
+          field={field}
+          label={label}
+          validate={validate}
+          readOnly={readOnly}
+          alwaysOn={alwaysOn}
+          defaultValue={common.defaultValue}
+        />
+      );
     case 'boolean':
       return <BooleanInput {...common} />;
     case 'password':
@@ -86,7 +98,7 @@ export function SchemaInput({ field, resource, mode, readOnly, alwaysOn }: Input
         />
       );
     default:
-      return <TextInput {...common} />;
+      return mode !== 'filter' && field.multiline ? <TextInput {...common} multiline minRows={2} /> : <TextInput {...common} />;
   }
 }
 

@@ -11,7 +11,11 @@ export interface Choice {
   name: string;
 }
 
-/** Choices fetched from the server once and cached under `key` (e.g. the group list). */
+/**
+ * Choices fetched from the server once and cached under `key` (e.g. the group list). A loader
+ * keyed by a resource's name (its records as choices) is loaded again after any write to that
+ * resource through the dataProvider.
+ */
 export interface ChoiceLoader {
   key: string;
   load: () => Promise<Choice[]>;
@@ -22,10 +26,14 @@ export type Mode = 'create' | 'edit';
 /** What a create or edit form holds: the record's fields plus write-only ones like a password. */
 export type FormValues = Record<string, unknown>;
 
-/** A validation rule; `message` is an i18n key of the message shown. */
+/**
+ * A validation rule; `message` is an i18n key of the message shown. `custom` refuses a value
+ * `test` answers false for (a JSON text, an address …).
+ */
 export interface ValidationRule {
-  kind: 'required' | 'minLength' | 'maxLength' | 'min' | 'max' | 'integer' | 'pattern';
+  kind: 'required' | 'minLength' | 'maxLength' | 'min' | 'max' | 'integer' | 'pattern' | 'custom';
   value?: number | RegExp;
+  test?: (value: unknown) => boolean;
   message: string;
   /** Only in this form; both when absent. */
   on?: Mode;
@@ -84,6 +92,8 @@ export interface FieldSchema<R extends RaRecord = RaRecord> {
   editAddon?: ComponentType;
   /** Default value in the create form. */
   defaultValue?: unknown;
+  /** A text field edited over several lines in the forms (a description, a JSON object). */
+  multiline?: boolean;
   /** Column layout: keep the cell on one line, or cap its width (long text wraps inside). */
   column?: { nowrap?: boolean; maxWidth?: number };
 }
@@ -110,7 +120,10 @@ export interface FormSlots {
   defaults?: () => FormValues;
   /** The edit form's values from the loaded record (e.g. JSON fields as text). */
   toFormValues?: (record: RaRecord) => FormValues;
-  /** Whole-form validation: field → i18n key of its message. */
+  /**
+   * Whole-form validation: field → i18n key of its message. react-admin then runs this instead of
+   * the fields' own `validate` rules: a rule on one field belongs there (a `custom` one if need be).
+   */
   validate?: (values: FormValues, mode: Mode) => Record<string, string>;
   /** Asks before saving when it answers a confirmation (title and content keys). */
   confirm?: (values: FormValues) => { title: string; content: string } | null;

@@ -29,6 +29,8 @@ function toValidator(rule: ValidationRule): Validator {
         return Number.isInteger(number) ? undefined : message;
       case 'pattern':
         return value instanceof RegExp && !value.test(text) ? message : undefined;
+      case 'custom':
+        return rule.test && !rule.test(input) ? message : undefined;
     }
   };
 }

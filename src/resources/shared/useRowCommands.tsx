@@ -1,8 +1,9 @@
 /**
- * The commands of a row whose status is switched with `PUT /api/<resource>/?status_only=true` and
- * which is deleted after a confirmation (tokens, redemption codes). Texts:
- * `resources.<resource>.notification.status_changed` / `.deleted`, `.actions.delete`,
- * `.confirm.delete_title` / `.delete_content` (given the record's `name`).
+ * The commands of a row whose status is switched with `PUT /api/<resource>/?status_only=true` (or
+ * the resource's own `statusPath`) and which is deleted after a confirmation (tokens, redemption
+ * codes, models, vendors). Texts: `resources.<resource>.notification.status_changed` / `.deleted`,
+ * `.actions.delete`, `.confirm.delete_title` / `.delete_content` (given the record's `name`, or
+ * what `nameOf` reads).
  */
 import { useState, type ReactNode } from 'react';
 import { Button } from '@mui/material';
@@ -21,7 +22,18 @@ export interface RowCommands {
   deleteButton: ReactNode;
 }
 
-export function useRowCommands<R extends RaRecord & { name: string }>(resource: string, record: R | undefined): RowCommands {
+export interface RowCommandOptions<R> {
+  /** Where `{id, status}` is PUT; `/api/<resource>/?status_only=true` by default. */
+  statusPath?: string;
+  /** The record's name in the delete confirmation; its `name` by default. */
+  nameOf?: (record: R) => string;
+}
+
+export function useRowCommands<R extends RaRecord>(
+  resource: string,
+  record: R | undefined,
+  { statusPath = `/api/${resource}/?status_only=true`, nameOf = (r) => String(r.name ?? '') }: RowCommandOptions<R> = {},
+): RowCommands {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -43,7 +55,7 @@ export function useRowCommands<R extends RaRecord & { name: string }>(resource: 
 
   const setStatus = (status: number) =>
     run(async () => {
-      await api.put(`/api/${resource}/?status_only=true`, { id: record?.id, status });
+      await api.put(statusPath, { id: record?.id, status });
       notify(`resources.${resource}.notification.status_changed`, { type: 'success' });
       refresh();
     });
@@ -74,7 +86,7 @@ export function useRowCommands<R extends RaRecord & { name: string }>(resource: 
         isOpen={confirming}
         title={`resources.${resource}.confirm.delete_title`}
         content={`resources.${resource}.confirm.delete_content`}
-        translateOptions={{ name: record.name }}
+        translateOptions={{ name: nameOf(record) }}
         onConfirm={deleteRecord}
         onClose={() => setConfirming(false)}
       />
