@@ -6,6 +6,8 @@
  */
 import type { GatewayContext } from '../context.js';
 import type { Channel, Redemption, User } from '../db/types.js';
+import { findModel } from '../catalog/models-repository.js';
+import { findVendor } from '../catalog/vendors-repository.js';
 import { findChannelsByIds } from '../channels/list-repository.js';
 import { OPTION_REGISTRY, isOptionKey, type OptionDef, type OptionKey } from '../options/registry.js';
 import { findRedemption } from '../redemptions/repository.js';
@@ -110,4 +112,20 @@ export const SUBJECTS = {
   redemption: { load: (ctx, ids) => byId(ids, (id) => findRedemption(ctx.db, id), redemptionSnapshot) },
   // Log rows are deleted by the million: the cleanup's details say which (a cut-off and a count).
   log: {},
+  vendor: {
+    load: (ctx, ids) =>
+      byId(
+        ids,
+        (id) => findVendor(ctx.db, id),
+        (row) => ({ ...row }),
+      ),
+  },
+  model: {
+    load: (ctx, ids) =>
+      byId(
+        ids,
+        (id) => findModel(ctx.db, id),
+        (row) => ({ ...row }),
+      ),
+  },
 } satisfies Record<AuditSubject, SubjectLoader>;

@@ -7,6 +7,7 @@
  *
  * `GET /api/models` without the slash stays the channel screen's list of models per channel type.
  */
+import { fromBody, fromParams, idOfData, textOf } from '../audit/targets.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../auth/guard.js';
@@ -207,7 +208,26 @@ export default async function modelMetaRoutes(base: FastifyInstance): Promise<vo
 
   app.post(
     '/api/models/sync_upstream',
-    { onRequest: [requireAdmin, criticalLimit], schema: { body: SyncBody, response: { 200: SyncResultAnswer } } },
+    {
+      onRequest: [requireAdmin, criticalLimit],
+      schema: { body: SyncBody, response: { 200: SyncResultAnswer } },
+      // A sync writes rows by the hundred: its counts say what it did.
+      config: {
+        audit: {
+          subject: 'model',
+          action: 'sync_upstream',
+          detail: (_request, data) => {
+            const counts = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+            const n = (k: string) => (typeof counts[k] === 'number' ? (counts[k] as number) : 0);
+            return {
+              created_models: n('created_models'),
+              updated_models: n('updated_models'),
+              created_vendors: n('created_vendors'),
+            };
+          },
+        },
+      },
+    },
     async (request) => {
       const result = await syncUpstream(syncDeps, catalogueLocale(request.body.locale), request.body.overwrite ?? []);
       if (result.created_models + result.updated_models + result.created_vendors > 0) bus.publish(CATALOG_TOPIC);
@@ -224,7 +244,11 @@ export default async function modelMetaRoutes(base: FastifyInstance): Promise<vo
   for (const url of ['/api/models/', '/api/models']) {
     app.post(
       url,
-      { onRequest: requireAdmin, schema: { body: CreateModelBody, response: { 200: ModelAnswer } } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: CreateModelBody, response: { 200: ModelAnswer } },
+        config: { audit: { subject: 'model', action: 'create', created: idOfData } },
+      },
       async (request) => {
         const values = await fields(request.body, null);
         const id = await guarded(() => insertModel(db, dbKind, values, nowSeconds()));
@@ -238,6 +262,13 @@ export default async function modelMetaRoutes(base: FastifyInstance): Promise<vo
       {
         onRequest: requireAdmin,
         schema: { querystring: UpdateModelQuery, body: UpdateModelBody, response: { 200: ModelAnswer } },
+        config: {
+          audit: {
+            subject: 'model',
+            action: (request) => (textOf(request.query, 'status_only') === 'true' ? 'status' : 'update'),
+            target: fromBody(),
+          },
+        },
       },
       async (request) => {
         const body = request.body;
@@ -253,7 +284,11 @@ export default async function modelMetaRoutes(base: FastifyInstance): Promise<vo
   for (const url of ['/api/models/:id/', '/api/models/:id']) {
     app.delete(
       url,
-      { onRequest: requireAdmin, schema: { params: CatalogIdParams, response: { 200: EmptyAnswer } } },
+      {
+        onRequest: requireAdmin,
+        schema: { params: CatalogIdParams, response: { 200: EmptyAnswer } },
+        config: { audit: { subject: 'model', action: 'delete', target: fromParams } },
+      },
       async (request) => {
         if (!(await deleteModel(db, request.params.id))) throw fail('model.not_found');
         bus.publish(CATALOG_TOPIC);

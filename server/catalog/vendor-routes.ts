@@ -3,6 +3,7 @@
  * delete. Deleting a vendor leaves its models without one (the pricing page then names the
  * built-in vendor their name suggests). Every write tells the price list of every process.
  */
+import { fromBody, fromParams, idOfData } from '../audit/targets.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../auth/guard.js';
@@ -106,7 +107,11 @@ export default async function vendorRoutes(base: FastifyInstance): Promise<void>
 
     app.post(
       url,
-      { onRequest: requireAdmin, schema: { body: CreateVendorBody, response: { 200: VendorAnswer } } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: CreateVendorBody, response: { 200: VendorAnswer } },
+        config: { audit: { subject: 'vendor', action: 'create', created: idOfData } },
+      },
       async (request) => {
         const values = await fields(request.body, null);
         const id = await guarded(() => insertVendor(db, dbKind, values, nowSeconds()));
@@ -117,7 +122,11 @@ export default async function vendorRoutes(base: FastifyInstance): Promise<void>
 
     app.put(
       url,
-      { onRequest: requireAdmin, schema: { body: UpdateVendorBody, response: { 200: VendorAnswer } } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: UpdateVendorBody, response: { 200: VendorAnswer } },
+        config: { audit: { subject: 'vendor', action: 'update', target: fromBody() } },
+      },
       async (request) => {
         const current = await existing(request.body.id);
         const values = await fields(request.body, current);
@@ -143,7 +152,11 @@ export default async function vendorRoutes(base: FastifyInstance): Promise<void>
   for (const url of ['/api/vendors/:id/', '/api/vendors/:id']) {
     app.delete(
       url,
-      { onRequest: requireAdmin, schema: { params: CatalogIdParams, response: { 200: EmptyAnswer } } },
+      {
+        onRequest: requireAdmin,
+        schema: { params: CatalogIdParams, response: { 200: EmptyAnswer } },
+        config: { audit: { subject: 'vendor', action: 'delete', target: fromParams } },
+      },
       async (request) => {
         const id = request.params.id;
         const deleted = await db.transaction().execute(async (trx) => {

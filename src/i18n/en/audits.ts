@@ -35,6 +35,8 @@ export const audits = {
     option: 'Setting',
     redemption: 'Redemption code',
     log: 'Usage logs',
+    vendor: 'Vendor',
+    model: 'Model',
   },
   actions: {
     create: 'Create',
@@ -54,6 +56,13 @@ export const audits = {
     fix_abilities: 'Repair channel abilities',
     reset_ratios: 'Reset model ratios',
     cleanup: 'Clean up logs',
+    sync_upstream: 'Sync from the official catalogue',
+    reset_2fa: 'Reset two-factor sign-in',
+    reset_passkey: 'Reset passkeys',
+    get_key_status: 'Read key states',
+    enable_key: 'Enable a key',
+    disable_key: 'Disable a key',
+    enable_all_keys: 'Enable every key',
   },
   outcomes: {
     ok: 'Done',

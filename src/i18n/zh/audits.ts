@@ -35,6 +35,8 @@ export const audits = {
     option: '系统设置',
     redemption: '兑换码',
     log: '使用日志',
+    vendor: '供应商',
+    model: '模型',
   },
   actions: {
     create: '创建',
@@ -54,6 +56,13 @@ export const audits = {
     fix_abilities: '修复渠道能力',
     reset_ratios: '重置模型倍率',
     cleanup: '清理日志',
+    sync_upstream: '从官方目录同步',
+    reset_2fa: '重置两步验证',
+    reset_passkey: '重置通行密钥',
+    get_key_status: '查看密钥状态',
+    enable_key: '启用密钥',
+    disable_key: '禁用密钥',
+    enable_all_keys: '启用全部密钥',
   },
   outcomes: {
     ok: '成功',
