@@ -44,6 +44,11 @@ export const VIEW_COLUMNS = [
   'param_override',
   'max_input_tokens',
   'expired_time',
+  'rpm_limit',
+  'max_concurrency',
+  'remark',
+  'settings',
+  'header_override',
 ] as const satisfies ReadonlyArray<Exclude<keyof Channel, 'key'>>;
 
 /**

@@ -49,6 +49,11 @@ const FULL_EDIT_FIELDS = [
   'tag',
   'auto_ban',
   'max_input_tokens',
+  'rpm_limit',
+  'max_concurrency',
+  'remark',
+  'settings',
+  'header_override',
 ] as const satisfies ReadonlyArray<keyof UpdateChannelBody>;
 
 function requireRootRole(request: FastifyRequest): void {

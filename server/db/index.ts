@@ -19,6 +19,7 @@ import * as m0003 from './migrations/0003_user_oauth_indexes.js';
 import * as m0004 from './migrations/0004_reservations.js';
 import * as m0005 from './migrations/0005_session_epoch.js';
 import * as m0006 from './migrations/0006_leases.js';
+import * as m0009 from './migrations/0009_channel_limits.js';
 
 export type Db = Kysely<Database>;
 
@@ -105,6 +106,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0004_reservations': m0004,
   '0005_session_epoch': m0005,
   '0006_leases': m0006,
+  '0009_channel_limits': m0009,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

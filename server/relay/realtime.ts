@@ -32,6 +32,7 @@ import { upstreamErrorMessage } from './upstream.js';
 import { reportUpstreamFailure } from './health.js';
 import { holdRecord, writeErrorLog } from './log.js';
 import { RealtimeSession, type Opened } from './realtime-session.js';
+import { withHeaderOverride } from '../channels/header-override.js';
 
 const PATH = '/v1/realtime';
 /** Browsers cannot set headers on websockets: the key rides in a subprotocol. */
@@ -46,8 +47,13 @@ const RETRYABLE = (status: number) => status >= 500 || [401, 403, 404, 408, 429]
 /** Upgrade requests on their way through the router: the socket and the bytes read past the headers. */
 const upgrades = new WeakMap<IncomingMessage, { socket: Socket; head: Buffer }>();
 
-/** The websocket URL and headers of a channel's realtime endpoint; null for channels without one. */
+/** The websocket URL and headers of a channel's realtime endpoint (its header override applied); null for channels without one. */
 function realtimeTarget(channel: Channel, model: string): UpstreamTarget | null {
+  const target = providerTarget(channel, model);
+  return target && { ...target, headers: withHeaderOverride(target.headers, channel) };
+}
+
+function providerTarget(channel: Channel, model: string): UpstreamTarget | null {
   const provider = providerFor(channel.type);
   if (!provider || provider.protocol !== 'openai') return null;
   const wsUrl = (http: string) => http.replace(/^http(s?):/i, 'ws$1:');

@@ -48,7 +48,7 @@ import {
 } from './schemas.js';
 import { Envelope } from '../http/schemas.js';
 import { usageByUser, usageOf } from './usage.js';
-import { checkDisplayName, checkPassword, checkUsername } from './validation.js';
+import { checkDisplayName, checkPassword, checkRemark, checkUsername } from './validation.js';
 
 const QUERY_LIMIT = 100;
 
@@ -138,13 +138,14 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
       if (!username || !password) throw fail('user.username_and_password_required');
       checkPassword(password, { max: true });
       const displayName = checkDisplayName(body.display_name ?? '');
+      const remark = checkRemark(body.remark ?? '');
       const role = body.role ?? ROLE_USER;
       assertCanCreate(me, role);
       if (await isUsernameTaken(db, username)) throw fail('user.username_taken');
       let id: number;
       try {
         id = await db.transaction().execute(async (trx) => {
-          const created = await createUser(trx, dbKind, { username, password, display_name: displayName, role });
+          const created = await createUser(trx, dbKind, { username, password, display_name: displayName, role, remark });
           await creditUser(trx, created, Math.max(0, Math.trunc(options.number('QuotaForNewUser'))));
           return created;
         });
@@ -166,6 +167,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
       const username = body.username === undefined ? undefined : checkUsername(body.username);
       if (username === '') throw fail('user.username_required');
       const displayName = body.display_name === undefined ? undefined : checkDisplayName(body.display_name);
+      const remark = body.remark === undefined ? undefined : checkRemark(body.remark);
       let passwordHash: string | undefined;
       if (body.password) {
         checkPassword(body.password, { max: false });
@@ -185,6 +187,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
         }
         if (displayName !== undefined) changes.display_name = displayName || (username ?? user.username);
         if (passwordHash) changes.password = passwordHash;
+        if (remark !== undefined && remark !== user.remark) changes.remark = remark;
         const group = body.group?.trim();
         if (group !== undefined && group !== user.group) {
           if (isSelf) throw fail('user.own_group');

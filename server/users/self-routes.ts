@@ -40,6 +40,8 @@ import { checkDisplayName, checkPassword } from './validation.js';
 function selfView(user: User): SelfUser {
   return {
     ...toPublicUser(user),
+    // An admin's note about the user is for admins only.
+    remark: '',
     has_access_token: Boolean(user.access_token),
     settings: settingView(parseUserSetting(user.setting)),
   };
