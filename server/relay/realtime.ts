@@ -21,6 +21,7 @@ import { answerIn } from '../http/wire.js';
 import { relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
 import { checkModelRateLimit } from '../ratelimit/model-limit.js';
+import { ChannelSlots, chooser } from '../ratelimit/channel-slots.js';
 import { checkModelLimit, tokenCaller } from './request.js';
 import { holdFor, payerOf, priceFor, reservationFor } from './charge.js';
 import type { RelayInput } from './types.js';
@@ -209,11 +210,13 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
     let failure: AppError | null = null;
     let opened: Opened | null = null;
+    const slots = new ChannelSlots(ctx);
     for (let attempt = 0; attempt <= retries && !abort.signal.aborted; attempt++) {
-      const channel = caller.pinnedChannelId
-        ? ctx.channels.get(caller.pinnedChannelId)
-        : ctx.channels.pick(caller.group, model, attempt, new Set(tried));
-      if (!channel) break;
+      const channel = await slots.take(chooser(ctx, caller, model, attempt, tried), () => abort.signal.aborted);
+      if (!channel) {
+        failure = slots.refusal ?? failure;
+        break;
+      }
       tried.push(channel.id);
       const mapped = mapModel(channel.model_mapping, model);
       if (!mapped.ok) {
@@ -241,6 +244,7 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     }
 
     if (!opened || abort.signal.aborted) {
+      slots.release();
       upgrade.socket.off('close', onGone);
       opened?.upstream.terminate();
       await hold.release();
@@ -262,7 +266,7 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     }
 
     reply.hijack();
-    const session = new RealtimeSession(ctx, request, { caller, input, price, payer, hold, reserve, tried }, opened);
+    const session = new RealtimeSession(ctx, request, { caller, input, price, payer, hold, reserve, tried, slots }, opened);
     sessions.add(session);
     session.onEnd = () => sessions.delete(session);
     // A handshake ws refuses destroys the socket without calling back: the session ends unopened.

@@ -33,6 +33,11 @@ export function channel(overrides: Partial<ChannelView> & { id: number; name: st
     param_override: '',
     max_input_tokens: 0,
     expired_time: 0,
+    rpm_limit: 0,
+    max_concurrency: 0,
+    remark: '',
+    settings: '',
+    header_override: '',
     ...overrides,
   };
 }
