@@ -167,7 +167,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
       const username = body.username === undefined ? undefined : checkUsername(body.username);
       if (username === '') throw fail('user.username_required');
       const displayName = body.display_name === undefined ? undefined : checkDisplayName(body.display_name);
-      const remark = body.remark === undefined ? undefined : checkRemark(body.remark);
+      const remark = body.remark === undefined ? undefined : checkRemark(body.remark ?? '');
       let passwordHash: string | undefined;
       if (body.password) {
         checkPassword(body.password, { max: false });

@@ -161,7 +161,7 @@ export const CreateUserBody = Type.Object({
   password: Type.Optional(Type.String({ maxLength: 128 })),
   role: Type.Optional(Type.Integer()),
   /** The admin's note, never shown to the user. */
-  remark: Type.Optional(Type.String({ maxLength: 1000 })),
+  remark: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 });
 export type CreateUserBody = Static<typeof CreateUserBody>;
 
@@ -176,8 +176,8 @@ export const UpdateUserBody = Type.Object({
   password: Type.Optional(Type.String({ maxLength: 128 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
   quota: Type.Optional(Int53()),
-  /** The admin's note, never shown to the user; empty clears it. */
-  remark: Type.Optional(Type.String({ maxLength: 1000 })),
+  /** The admin's note, never shown to the user; empty or null clears it. */
+  remark: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 });
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
