@@ -24,8 +24,14 @@ const KEY_PLACEHOLDER = '{api_key}';
 
 /** RFC 9110 token characters. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Control characters but horizontal tab (CR and LF among them). */
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+/** Whether `text` holds a control character other than horizontal tab (CR and LF among them). */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f) return true;
+  }
+  return false;
+}
 
 const FORBIDDEN = new Set([
   'connection',
@@ -76,7 +82,7 @@ export function checkHeaderOverride(value: string | null | undefined): string | 
   if (entries.length > HEADERS_MAX) throw refuse(`> ${HEADERS_MAX}`);
   for (const [name, v] of entries) {
     if (!TOKEN.test(name) || name.length > NAME_MAX) throw refuse(name);
-    if (typeof v !== 'string' || v.length > VALUE_MAX || CONTROL.test(v)) throw refuse(name);
+    if (typeof v !== 'string' || v.length > VALUE_MAX || hasControl(v)) throw refuse(name);
     const lower = name.toLowerCase();
     if (FORBIDDEN.has(lower)) throw refuse(name);
     if (CREDENTIALS.has(lower) && !v.includes(KEY_PLACEHOLDER)) throw refuse(name);
