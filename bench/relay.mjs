@@ -8,7 +8,10 @@
 // 60 s soak for memory flatness. Needs `npm run build`.
 // Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`; BENCH_SQL_DSN=postgres://… runs
 // the gateway on that database instead of a fresh SQLite file (the database must be empty);
-// BENCH_MODES=plain,stream, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small narrow the runs.
+// BENCH_MODES=plain,stream, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small,limited narrow the
+// runs. `limited` is the large payer through every limit at once, none of them reached: a token
+// tpm_limit and a channel with rpm_limit and max_concurrency (with REDIS_CONN_STRING set, counted in
+// Redis: the cost of the limits per call, against `large` in the same run).
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
 import { spawn } from 'node:child_process';
@@ -73,13 +76,26 @@ await api(base, cookie, rootId, 'POST', '/api/channel/', {
   models: 'gpt-4o-mini',
   group: 'default',
 });
-async function tokenKey(session, userId, remainQuota) {
+// The limited payer's group reaches only a channel with limits, far above what the bench sends.
+const MAX = 2147483647;
+await api(base, cookie, rootId, 'POST', '/api/channel/', {
+  type: 1,
+  name: 'stand-in-limited',
+  key: 'sk-upstream-good',
+  base_url: upstreamUrl,
+  models: 'gpt-4o-mini',
+  group: 'vip',
+  rpm_limit: MAX,
+  max_concurrency: 100000,
+});
+async function tokenKey(session, userId, remainQuota, extra = {}) {
   const token = (
     await api(base, session, userId, 'POST', '/api/token/', {
       name: 'bench',
       remain_quota: remainQuota,
       unlimited_quota: remainQuota === 0,
       expired_time: -1,
+      ...extra,
     })
   ).json.data;
   return (await api(base, session, userId, 'POST', `/api/token/${token.id}/key`, {})).json.data.key;
@@ -97,6 +113,7 @@ const smallLogin = await api(base, '', 0, 'POST', '/api/user/login', { username:
 const keys = {
   large: await tokenKey(cookie, rootId, 0),
   small: await tokenKey(smallLogin.cookie, small.id, SMALL),
+  limited: await tokenKey(cookie, rootId, 0, { group: 'vip', tpm_limit: MAX }),
 };
 await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
 
@@ -156,7 +173,7 @@ for (const mode of list('BENCH_MODES', ['plain', 'stream'])) {
     const body = bodies[mode];
     const targets = [
       target('baseline', baselineUrl, baseline.pid, keys.large),
-      ...list('BENCH_PAYERS', ['large', 'small']).map((payer) => target(payer, base, gateway.pid, keys[payer])),
+      ...list('BENCH_PAYERS', ['large', 'small', 'limited']).map((payer) => target(payer, base, gateway.pid, keys[payer])),
     ];
     for (const t of targets) await load(`${t.url}/v1/chat/completions`, headersFor(t.key), body, connections, 2); // warm-up
     const [bl, ...gws] = await measureInterleaved(targets, body, connections);

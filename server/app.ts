@@ -11,6 +11,8 @@ import type { Balances } from './billing/journal-ops.js';
 import { migrate, openDb } from './db/index.js';
 import { OptionStore } from './options/store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
+import { MemoryLimitStore } from './ratelimit/limit-store.js';
+import { RedisLimitStore } from './ratelimit/redis-limit-store.js';
 import { MemoryKv, RedisKv } from './cache/kv.js';
 import { Mailer } from './mail/mailer.js';
 import { Bus } from './cache/bus.js';
@@ -117,6 +119,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     options,
     redis,
     limiter: redis ? new RedisRateLimiter(redis, `${config.redisPrefix}rl:`) : new MemoryRateLimiter(),
+    limits: redis
+      ? new RedisLimitStore(redis, `${config.redisPrefix}lim:`, () => metrics.storeErrors.inc({ store: 'redis' }))
+      : new MemoryLimitStore(),
     kv: redis ? new RedisKv(redis, `${config.redisPrefix}kv:`) : new MemoryKv(),
     mailer: new Mailer(options),
     bus,
@@ -239,6 +244,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       await ctx.totals.close();
       ctx.bus.close();
       ctx.limiter.close();
+      ctx.limits.close();
       redis?.disconnect();
       await handle.close();
     },

@@ -4,6 +4,7 @@ import type { Db } from './db/index.js';
 import type { DbKind } from './db/dsn.js';
 import type { OptionStore } from './options/store.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
+import type { LimitStore } from './ratelimit/limit-store.js';
 import type { KvStore } from './cache/kv.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Bus } from './cache/bus.js';
@@ -26,6 +27,8 @@ export interface GatewayContext {
   options: OptionStore;
   redis: Redis | null;
   limiter: RateLimiter;
+  /** The relay's limits: callers' requests and tokens, channels' requests and calls in flight. */
+  limits: LimitStore;
   kv: KvStore;
   mailer: Mailer;
   /** Cache invalidation between gateway processes. */

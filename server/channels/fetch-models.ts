@@ -8,6 +8,7 @@ import { request } from 'undici';
 import type { Channel } from '../db/types.js';
 import { fail } from '../http/errors.js';
 import { safeFetch, SafeFetchError } from '../http/safe-fetch.js';
+import { withHeaderOverride } from './header-override.js';
 import { ENDPOINTS } from '../relay/endpoints.js';
 import { providerFor } from '../relay/providers/registry.js';
 import type { UpstreamTarget } from '../relay/upstream.js';
@@ -15,7 +16,10 @@ import { readText, upstreamAgent, upstreamErrorMessage } from '../relay/upstream
 
 const FETCH_TIMEOUT_MS = 15_000;
 
-export type ChannelAddress = Pick<Channel, 'type' | 'key' | 'base_url' | 'other' | 'openai_organization'>;
+/** A channel's address; a stored channel's extra headers come with it (one being created has none yet). */
+export type ChannelAddress = Pick<Channel, 'type' | 'key' | 'base_url' | 'other' | 'openai_organization'> & {
+  header_override?: string | null;
+};
 
 /**
  * The root of a channel's OpenAI-style API (the URL its endpoint paths hang from, e.g.
@@ -37,7 +41,8 @@ export function openAIStyleRoot(channel: ChannelAddress): UpstreamTarget | undef
     return undefined;
   }
   if (url.search !== '' || !url.pathname.endsWith(suffix)) return undefined;
-  return { url: one.url.slice(0, -suffix.length), headers: one.headers };
+  const headers = withHeaderOverride(one.headers, { key: channel.key, header_override: channel.header_override ?? null });
+  return { url: one.url.slice(0, -suffix.length), headers };
 }
 
 /** Model ids from an OpenAI-style list answer (`{data: [{id}]}`); fails with the upstream's message otherwise. */

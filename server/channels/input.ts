@@ -14,6 +14,7 @@ import {
 import type { NameList } from './schemas.js';
 import { INT32_MAX } from '../http/schemas.js';
 import { isMultiKeyMode, type MultiKeyMode } from './keys/parse.js';
+import { checkHeaderOverride } from './header-override.js';
 
 export const PRIORITY_MIN = -999;
 /** Column widths of the channels and abilities tables. */
@@ -24,6 +25,7 @@ const GROUP_LIST_MAX = 255;
 const GROUP_MAX = 64;
 const MODEL_MAX = 255;
 const STATUS_CODE_MAPPING_MAX = 1024;
+const REMARK_MAX = 255;
 /** A batch create makes at most this many channels. */
 export const BATCH_KEYS_MAX = 1000;
 
@@ -144,6 +146,11 @@ export interface ChannelFieldsInput {
   tag?: string | null | undefined;
   auto_ban?: number | undefined;
   max_input_tokens?: number | undefined;
+  rpm_limit?: number | undefined;
+  max_concurrency?: number | undefined;
+  remark?: string | null | undefined;
+  settings?: string | null | undefined;
+  header_override?: string | null | undefined;
   priority?: unknown;
   weight?: unknown;
   multi_key_mode?: string | null | undefined;
@@ -166,6 +173,11 @@ export interface ChannelColumns {
   tag: string | null;
   auto_ban: number;
   max_input_tokens: number;
+  rpm_limit: number;
+  max_concurrency: number;
+  remark: string | null;
+  settings: string | null;
+  header_override: string | null;
   priority: number;
   weight: number;
   multi_key_mode: MultiKeyMode | null;
@@ -192,6 +204,8 @@ export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boole
   if (typeId === XUNFEI_TYPE && other === null) other = XUNFEI_DEFAULT_VERSION;
   const maxInputTokens = input.max_input_tokens ?? 0;
   if (maxInputTokens < 0) throw fail('channel.max_input_tokens_negative');
+  const remark = optionalText(input.remark);
+  if (remark !== null && remark.length > REMARK_MAX) throw fail('channel.remark_too_long', { max: REMARK_MAX });
   return {
     name,
     type: typeId,
@@ -208,6 +222,11 @@ export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boole
     tag: checkTag(input.tag),
     auto_ban: input.auto_ban === 0 ? 0 : 1,
     max_input_tokens: maxInputTokens,
+    rpm_limit: limitOf(input.rpm_limit),
+    max_concurrency: limitOf(input.max_concurrency),
+    remark,
+    settings: jsonObjectText(input.settings, 'channel.settings_invalid'),
+    header_override: checkHeaderOverride(input.header_override),
     priority: parsePriority(input.priority) ?? 0,
     weight: parseWeight(input.weight) ?? 0,
     multi_key_mode: checkMultiKeyMode(input.multi_key_mode),
@@ -220,6 +239,13 @@ export function checkMultiKeyMode(value: string | null | undefined): MultiKeyMod
   if (mode === null) return null;
   if (!isMultiKeyMode(mode)) throw fail('channel.multi_key_mode_invalid');
   return mode;
+}
+
+/** A per-channel limit: a non-negative integer that fits its column; absent means none (0). */
+function limitOf(value: number | undefined): number {
+  const n = value ?? 0;
+  if (!Number.isInteger(n) || n < 0 || n > INT32_MAX) throw fail('channel.limit_invalid', { max: INT32_MAX });
+  return n;
 }
 
 /** A quick status edit: enable (1) or disable by hand (2). */

@@ -46,6 +46,11 @@ export const VIEW_COLUMNS = [
   'max_input_tokens',
   'expired_time',
   'multi_key_mode',
+  'rpm_limit',
+  'max_concurrency',
+  'remark',
+  'settings',
+  'header_override',
 ] as const satisfies ReadonlyArray<Exclude<keyof Channel, 'key'>>;
 
 /**

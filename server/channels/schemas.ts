@@ -87,6 +87,15 @@ export const ChannelView = Type.Object({
   /** How a multi-key channel uses its keys: random (also when "") or polling. */
   multi_key_mode: Type.String(),
   ...ChannelRuntime,
+  /** Requests per minute across every gateway process; 0 = no limit. */
+  rpm_limit: Type.Integer(),
+  /** Calls in flight at once across every gateway process; 0 = no limit. */
+  max_concurrency: Type.Integer(),
+  remark: Type.String(),
+  /** JSON object text, kept as given. */
+  settings: Type.String(),
+  /** JSON object of extra upstream headers (name → text). */
+  header_override: Type.String(),
 });
 export type ChannelView = Static<typeof ChannelView>;
 
@@ -211,6 +220,13 @@ const ChannelFields = {
   auto_ban: Type.Optional(Type.Integer()),
   /** 0: no limit. */
   max_input_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Requests per minute; 0 or absent: no limit. */
+  rpm_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Calls in flight at once; 0 or absent: no limit. */
+  max_concurrency: Type.Optional(Type.Integer({ minimum: 0 })),
+  remark: OptionalText,
+  settings: OptionalText,
+  header_override: OptionalText,
   /** An integer (or its string), at least -999; empty means 0 (create) or unchanged (update). */
   priority: Type.Optional(Type.Unknown()),
   /** A non-negative integer (or its string); below 0 becomes 0; empty means 0 / unchanged. */

@@ -56,6 +56,11 @@ const FULL_EDIT_FIELDS = [
   'auto_ban',
   'max_input_tokens',
   'multi_key_mode',
+  'rpm_limit',
+  'max_concurrency',
+  'remark',
+  'settings',
+  'header_override',
 ] as const satisfies ReadonlyArray<keyof UpdateChannelBody>;
 
 function requireRootRole(request: FastifyRequest): void {

@@ -59,6 +59,8 @@ export interface TokensTable {
   used_quota: D<number>;
   group: D<string>;
   deleted_at: number | null;
+  /** Tokens (prompt + completion, as billed) per sliding minute; 0 = no limit. */
+  tpm_limit: D<number>;
 }
 
 export interface ChannelsTable {
@@ -90,6 +92,16 @@ export interface ChannelsTable {
   param_override: string | null;
   max_input_tokens: D<number>;
   expired_time: D<number>;
+  /** Requests per sliding minute, counted across every gateway process; 0 = no limit. */
+  rpm_limit: D<number>;
+  /** Calls in flight at once, across every gateway process; 0 = no limit. */
+  max_concurrency: D<number>;
+  /** The admin's note. */
+  remark: string | null;
+  /** Other settings of the channel, JSON object text kept as given. */
+  settings: string | null;
+  /** JSON object of extra headers sent with every upstream request of the channel. */
+  header_override: string | null;
   /** How a multi-key channel uses its keys: `random` (also when null) or `polling` (in turn). */
   multi_key_mode: string | null;
 }

@@ -100,6 +100,7 @@ export const REFUSALS = {
   'user.username_too_long': '用户名长度不能超过%{max}个字符',
   'user.username_whitespace': '用户名不能包含空白字符',
   'user.display_name_too_long': '显示名称长度不能超过%{max}个字符',
+  'user.remark_too_long': '备注长度不能超过%{max}个字符',
   'user.password_too_short': '密码长度至少为%{min}个字符',
   'user.password_too_long': '密码长度不能超过%{max}个字符',
   'user.quota_negative': '剩余额度不能小于0',
@@ -175,6 +176,7 @@ export const REFUSALS = {
   'token.enable_expired': '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期',
   'token.enable_exhausted': '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度',
   'token.group_unusable': '无权使用分组：%{group}',
+  'token.tpm_limit_invalid': '每分钟 token 数必须是 0 到 %{max} 之间的整数（0 表示不限）',
   'token.ip_invalid': 'IP 白名单格式错误：“%{line}”不是有效的 IP 地址或 CIDR（每行一个）',
 
   // Channels
@@ -206,6 +208,11 @@ export const REFUSALS = {
   'channel.type_unknown': '未知的渠道类型',
   'channel.status_code_mapping_too_long': '状态码映射长度不能超过%{max}个字符',
   'channel.max_input_tokens_negative': '最大输入 token 数不能为负数',
+  'channel.limit_invalid': '每分钟请求数和最大并发数必须是 0 到 %{max} 之间的整数（0 表示不限）',
+  'channel.remark_too_long': '备注长度不能超过%{max}个字符',
+  'channel.settings_invalid': '渠道其他设置必须是合法的 JSON 格式！',
+  'channel.header_override_invalid':
+    '请求头覆盖无效（%{detail}）：须为 JSON 对象，键为请求头名称，值为字符串；逐跳头、Host、Content-Length/Type/Encoding、AWS 签名头不能覆盖，认证头（Authorization、x-api-key 等）只能用 {api_key} 模板',
   'channel.status_invalid': '无效的渠道状态',
   'channel.vertex_keys_not_array': '批量添加 Vertex AI 渠道时，密钥必须是 JSON 数组',
   'channel.batch_too_large': '一次最多批量添加%{max}个渠道',
@@ -284,6 +291,9 @@ export const REFUSALS = {
   upstream_error: '%{detail}',
   rate_limit_exceeded: '请求过于频繁：每 %{minutes} 分钟最多 %{max} 次请求，请稍后再试',
   success_rate_limit_exceeded: '请求过于频繁：每 %{minutes} 分钟最多 %{max} 次成功请求，请稍后再试',
+  tpm_limit_exceeded: '请求过于频繁：每分钟最多使用 %{max} tokens，请稍后再试',
+  token_tpm_limit_exceeded: '该令牌每分钟最多使用 %{max} tokens，请稍后再试',
+  channel_saturated: '当前分组上游负载已饱和，请稍后再试',
   sensitive_words_detected: '请求包含敏感词：%{words}',
   sensitive_words_in_answer: '回答包含敏感词：%{words}，已拦截',
   upgrade_required: 'this endpoint takes websocket connections only',

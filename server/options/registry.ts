@@ -178,6 +178,10 @@ export const OPTION_REGISTRY = {
   ModelRequestRateLimitSuccessCount: int(1000),
   ModelRequestRateLimitDurationMinutes: int(1),
   ModelRequestRateLimitGroup: json({}),
+  /** Tokens billed per user in the sliding minute (0 = no limit), under ModelRequestRateLimitEnabled. */
+  ModelRequestRateLimitTPM: int(0),
+  /** Per group: `{"vip": 200000}` overrides ModelRequestRateLimitTPM (0 lifts it for the group). */
+  ModelRequestRateLimitTPMGroup: json({}),
   // Provider-specific model settings
   'gemini.safety_settings': json({}),
   'gemini.version_settings': json({}),

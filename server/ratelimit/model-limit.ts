@@ -1,11 +1,19 @@
 /**
- * The model request rate limit (ModelRequestRateLimit*), per user and cluster-wide when Redis is
- * configured: within each window of DurationMinutes a user may send at most Count requests (0 =
- * no limit; every request counts, refused ones included) and have at most SuccessCount of them
- * answered successfully (counted after the answer). ModelRequestRateLimitGroup overrides both per
- * group: `{"vip": [total, successes]}`. Exceeding either answers 429 in the client's error shape.
+ * The caller's limits, per user and cluster-wide when Redis is configured (limit-store.ts):
+ *
+ * - the model request rate limit (ModelRequestRateLimit*): within each window of DurationMinutes a
+ *   user may send at most Count requests (0 = no limit; every request counts, refused ones
+ *   included) and have at most SuccessCount of them answered successfully (counted after the
+ *   answer). ModelRequestRateLimitGroup overrides both per group: `{"vip": [total, successes]}`;
+ * - tokens per minute (TPM): the tokens billed (prompt + completion) in the sliding last minute, of
+ *   the user — ModelRequestRateLimitTPM, per group ModelRequestRateLimitTPMGroup `{"vip": 200000}`,
+ *   both under the same switch — and of the token (its own `tpm_limit`, whatever the switch). A
+ *   call is refused while the minute already holds the limit or more; the call that crosses it is
+ *   served whole.
+ *
+ * Checking costs one round trip to Redis (none while no limit applies to the caller); exceeding a
+ * limit answers 429 in the client's error shape.
  */
-import type { Redis } from 'ioredis';
 import type { GatewayContext } from '../context.js';
 import type { RelayCaller } from '../relay/types.js';
 import { refuse, type AppError } from '../http/errors.js';
@@ -38,88 +46,77 @@ export function modelLimitsFor(ctx: GatewayContext, group: string): ModelLimits 
   return { total, success, windowSeconds: Math.round(minutes * 60) };
 }
 
-/** Successes per user and window: read before a request, added after its answer. */
-interface SuccessCounter {
-  count(key: string): Promise<number>;
-  add(key: string, windowSeconds: number): Promise<void>;
-}
-
-class MemorySuccessCounter implements SuccessCounter {
-  private windows = new Map<string, { count: number; resetAt: number }>();
-
-  async count(key: string): Promise<number> {
-    const w = this.windows.get(key);
-    return w && w.resetAt > Date.now() ? w.count : 0;
-  }
-
-  async add(key: string, windowSeconds: number): Promise<void> {
-    const now = Date.now();
-    let w = this.windows.get(key);
-    if (!w || w.resetAt <= now) {
-      if (this.windows.size >= 10_000) for (const [k, old] of this.windows) if (old.resetAt <= now) this.windows.delete(k);
-      w = { count: 0, resetAt: now + windowSeconds * 1000 };
-      this.windows.set(key, w);
-    }
-    w.count += 1;
-  }
-}
-
-class RedisSuccessCounter implements SuccessCounter {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
-
-  async count(key: string): Promise<number> {
-    return Number(await this.redis.get(this.prefix + key)) || 0;
-  }
-
-  async add(key: string, windowSeconds: number): Promise<void> {
-    const k = this.prefix + key;
-    const [, [, ttl] = []] = (await this.redis.multi().incr(k).ttl(k).exec()) ?? [];
-    if (Number(ttl) < 0) await this.redis.expire(k, windowSeconds);
-  }
-}
-
-const counters = new WeakMap<GatewayContext, SuccessCounter>();
-
-function successCounter(ctx: GatewayContext): SuccessCounter {
-  let counter = counters.get(ctx);
-  if (!counter) {
-    counter = ctx.redis ? new RedisSuccessCounter(ctx.redis, `${ctx.config.redisPrefix}mrl:`) : new MemorySuccessCounter();
-    counters.set(ctx, counter);
-  }
-  return counter;
-}
-
 function tooMany(limits: ModelLimits, max: number, successes: boolean): AppError {
   const minutes = limits.windowSeconds / 60;
   return refuse(429, successes ? 'success_rate_limit_exceeded' : 'rate_limit_exceeded', { minutes, max });
 }
 
-/** Whose requests are counted: relayed calls, realtime sessions and task submissions alike. */
-export type LimitedCaller = Pick<RelayCaller, 'userId' | 'group'>;
+/** The user's tokens per minute in `group` now; 0 when off. */
+export function userTpmLimitFor(ctx: GatewayContext, group: string): number {
+  const o = ctx.options;
+  if (!o.bool('ModelRequestRateLimitEnabled')) return 0;
+  const groups = o.json<Record<string, unknown>>('ModelRequestRateLimitTPMGroup');
+  const own = groups && typeof groups === 'object' && Object.hasOwn(groups, group) ? count(groups[group]) : null;
+  return own ?? Math.max(0, Math.floor(o.number('ModelRequestRateLimitTPM')));
+}
 
-/** Before a relayed request: refuses it (429) when the caller is over either limit, else counts it. */
+/** Whose requests are counted: relayed calls, realtime sessions and task submissions alike. */
+export type LimitedCaller = Pick<RelayCaller, 'userId' | 'group'> & Partial<Pick<RelayCaller, 'tokenId' | 'tokenTpmLimit'>>;
+
+/** The caller's sliding minutes of tokens that have a limit now. */
+function tokenWindows(ctx: GatewayContext, caller: LimitedCaller): Array<{ key: string; max: number; who: 'user' | 'token' }> {
+  const windows: Array<{ key: string; max: number; who: 'user' | 'token' }> = [];
+  const user = userTpmLimitFor(ctx, caller.group);
+  if (user > 0) windows.push({ key: `tpm:u:${caller.userId}`, max: user, who: 'user' });
+  const token = caller.tokenTpmLimit ?? 0;
+  if (token > 0 && caller.tokenId) windows.push({ key: `tpm:t:${caller.tokenId}`, max: token, who: 'token' });
+  return windows;
+}
+
+/** Before a relayed request: refuses it (429) when the caller is over a limit, else counts it. */
 export async function checkModelRateLimit(ctx: GatewayContext, caller: LimitedCaller): Promise<void> {
   const limits = modelLimitsFor(ctx, caller.group);
+  const tokens = tokenWindows(ctx, caller);
+  if (!limits && tokens.length === 0) return;
+  const admission = await ctx.limits.admit({
+    successes: limits && limits.success > 0 ? { key: `ok:${caller.userId}`, max: limits.success } : undefined,
+    requests:
+      limits && limits.total > 0
+        ? { key: `rq:${caller.userId}`, max: limits.total, windowSeconds: limits.windowSeconds }
+        : undefined,
+    tokens,
+  });
+  if (admission.ok) return;
+  if (admission.limit === 'tokens') {
+    const window = tokens[admission.index];
+    throw refuse(429, window?.who === 'token' ? 'token_tpm_limit_exceeded' : 'tpm_limit_exceeded', { max: window?.max ?? 0 });
+  }
   if (!limits) return;
-  if (limits.success > 0 && (await successCounter(ctx).count(`ok:${caller.userId}`)) >= limits.success) {
-    throw tooMany(limits, limits.success, true);
-  }
-  if (limits.total > 0 && !(await ctx.limiter.hit(`mrl:${caller.userId}`, limits.total, limits.windowSeconds))) {
-    throw tooMany(limits, limits.total, false);
-  }
+  throw admission.limit === 'successes' ? tooMany(limits, limits.success, true) : tooMany(limits, limits.total, false);
 }
 
 /**
- * After a successful answer, before the client sees its end: counts it against the success limit.
- * A counter that cannot be reached loses the count rather than the answer.
+ * After a successful answer, before the client sees its end: counts it against the success limit
+ * and adds its billed tokens to the caller's minutes. A counter that cannot be reached loses the
+ * count rather than the answer.
  */
-export async function recordModelSuccess(ctx: GatewayContext, caller: LimitedCaller): Promise<void> {
-  const limits = modelLimitsFor(ctx, caller.group);
-  if (!limits || limits.success === 0) return;
-  await successCounter(ctx)
-    .add(`ok:${caller.userId}`, limits.windowSeconds)
+export async function recordModelSuccess(ctx: GatewayContext, caller: LimitedCaller, tokens = 0): Promise<void> {
+  await record(ctx, caller, true, tokens);
+}
+
+/** Adds billed tokens (a realtime session's response) to the caller's minutes, without a success. */
+export async function recordModelTokens(ctx: GatewayContext, caller: LimitedCaller, tokens: number): Promise<void> {
+  await record(ctx, caller, false, tokens);
+}
+
+async function record(ctx: GatewayContext, caller: LimitedCaller, success: boolean, tokens: number): Promise<void> {
+  const limits = success ? modelLimitsFor(ctx, caller.group) : null;
+  const windows = tokens > 0 ? tokenWindows(ctx, caller) : [];
+  if ((!limits || limits.success === 0) && windows.length === 0) return;
+  await ctx.limits
+    .record({
+      successes: limits && limits.success > 0 ? { key: `ok:${caller.userId}`, windowSeconds: limits.windowSeconds } : undefined,
+      tokens: windows.length > 0 ? { keys: windows.map((w) => w.key), amount: tokens } : undefined,
+    })
     .catch(() => undefined);
 }

@@ -18,6 +18,7 @@ import { claudeErrorOf } from './providers/claude/convert-claude-response.js';
 import { parseGeminiError } from './providers/gemini/convert-gemini-response.js';
 import { createOpenAIStreamParser } from './protocol/openai-stream-parser.js';
 import { paramOverride } from './model-mapping.js';
+import { withHeaderOverride } from '../channels/header-override.js';
 import { callUpstream, upstreamErrorMessage, type CancelSignal, type UpstreamResponse } from './upstream.js';
 import { usageOf } from './usage.js';
 import { forwardConvertedJson, forwardConvertedStream, type AnswerHooks, type ForwardResult } from './forward.js';
@@ -99,7 +100,8 @@ export async function sendUpstream(
   const override = paramOverride(channel.param_override);
   if (route.kind === 'adapter') {
     const body = await restoreSignatures({ ...route.body, model: upstreamModel, ...override }, ctx.kv);
-    const plan = await route.adapter.request(channel, body, input.stream, providerSettings(ctx));
+    const prepared = await route.adapter.request(channel, body, input.stream, providerSettings(ctx));
+    const plan = { ...prepared, target: { ...prepared.target, headers: withHeaderOverride(prepared.target.headers, channel) } };
     return route.adapter.send
       ? route.adapter.send(plan, { channel, stream: input.stream, signal })
       : callUpstream(plan.target, plan.body, 'application/json', signal);
@@ -130,7 +132,12 @@ export async function sendUpstream(
   if (provider.prepare) {
     call = await provider.prepare({ ...call, channel, endpoint, model: upstreamModel, stream: input.stream });
   }
-  return callUpstream(call.target, call.body, contentType, signal);
+  return callUpstream(
+    { ...call.target, headers: withHeaderOverride(call.target.headers, channel) },
+    call.body,
+    contentType,
+    signal,
+  );
 }
 
 export function errorMessageOf(provider: ProviderDefinition, input: RelayInput, text: string, status: number): string {

@@ -25,6 +25,7 @@ import { withKey } from '../channels/keys/picker.js';
 import { consumeLog, holdRecord, writeErrorLog } from './log.js';
 import { checkPromptSensitive, guardCompletion } from './sensitive.js';
 import { checkModelRateLimit, recordModelSuccess } from '../ratelimit/model-limit.js';
+import { ChannelSlots, chooser } from '../ratelimit/channel-slots.js';
 import type { RelayCaller, RelayInput } from './types.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
@@ -63,9 +64,11 @@ export async function relay(
   const times = perCallMultiplier(input, price);
   const amount = isTrusted(ctx, caller) ? 0 : reservationFor(ctx, price, estimatePrompt(), maxTokensOf(body), times);
   const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
+  const slots = new ChannelSlots(ctx);
   try {
-    await serve(ctx, request, reply, { caller, input, price, hold, times, estimatePrompt });
+    await serve(ctx, request, reply, { caller, input, price, hold, times, estimatePrompt, slots });
   } finally {
+    slots.release();
     // Whatever did not settle the hold (no channel, an error on the way) gives the reservation back.
     await hold.release();
   }
@@ -79,6 +82,8 @@ interface Call {
   /** Items a fixed price is charged for. */
   times: number;
   estimatePrompt: () => number;
+  /** The slot of the channel being tried, when it has limits. */
+  slots: ChannelSlots;
 }
 
 async function serve(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, call: Call): Promise<void> {
@@ -97,11 +102,12 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
   const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
   let failure: AppError | null = null;
   for (let attempt = 0; attempt <= retries && !clientGone; attempt++) {
-    const picked = caller.pinnedChannelId
-      ? ctx.channels.get(caller.pinnedChannelId)
-      : ctx.channels.pick(caller.group, input.model, attempt, new Set(tried));
-    if (!picked) break;
-    const channel = withKey(ctx, picked, caller.userId);
+    const taken = await call.slots.take(chooser(ctx, caller, input.model, attempt, tried), () => clientGone);
+    if (!taken) {
+      failure = call.slots.refusal ?? failure;
+      break;
+    }
+    const channel = withKey(ctx, taken, caller.userId);
     if (tried.length > 0) ctx.metrics.retries.inc();
     tried.push(channel.id);
     const mapped = mapModel(channel.model_mapping, input.model);
@@ -274,7 +280,7 @@ async function settleServed(
     quota,
     tokens: usage.promptTokens + usage.completionTokens,
   });
-  await recordModelSuccess(ctx, caller);
+  await recordModelSuccess(ctx, caller, usage.promptTokens + usage.completionTokens);
   outcome.finish();
 }
 

@@ -15,6 +15,8 @@ import type { Payer } from '../billing/journal-ops.js';
 import { AppError } from '../http/errors.js';
 import { relayCode } from '../http/wire.js';
 import { afterSettle, holdFor } from './charge.js';
+import type { ChannelSlots } from '../ratelimit/channel-slots.js';
+import { recordModelTokens } from '../ratelimit/model-limit.js';
 import type { RelayCaller, RelayInput } from './types.js';
 import { consumeLog, holdRecord } from './log.js';
 
@@ -36,6 +38,8 @@ export interface SessionTerms {
   /** What each response reserves (the next hold's amount). */
   reserve: number;
   tried: number[];
+  /** The slot the session holds on its channel, given back when it ends. */
+  slots: ChannelSlots;
 }
 
 const obj = (v: unknown): Record<string, unknown> | null =>
@@ -232,6 +236,7 @@ export class RealtimeSession {
       quota,
       tokens,
     });
+    await recordModelTokens(this.ctx, caller, tokens);
     if (this.ended) return null;
     try {
       this.hold = await holdFor(this.ctx, payer, reserve, () => holdRecord(caller, input, price, this.request.ip));
@@ -246,6 +251,7 @@ export class RealtimeSession {
   private end(): void {
     if (this.ended) return;
     this.ended = true;
+    this.terms.slots.release();
     this.onEnd();
     this.enqueue(async () => {
       const hold = this.hold;

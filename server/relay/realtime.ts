@@ -21,6 +21,7 @@ import { answerIn } from '../http/wire.js';
 import { relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
 import { checkModelRateLimit } from '../ratelimit/model-limit.js';
+import { ChannelSlots, chooser } from '../ratelimit/channel-slots.js';
 import { checkModelLimit, tokenCaller } from './request.js';
 import { holdFor, payerOf, priceFor, reservationFor } from './charge.js';
 import type { RelayInput } from './types.js';
@@ -33,6 +34,7 @@ import { reportUpstreamFailure, reportUpstreamNeutral, reportUpstreamSuccess } f
 import { withKey } from '../channels/keys/picker.js';
 import { holdRecord, writeErrorLog } from './log.js';
 import { RealtimeSession, type Opened } from './realtime-session.js';
+import { withHeaderOverride } from '../channels/header-override.js';
 
 const PATH = '/v1/realtime';
 /** Browsers cannot set headers on websockets: the key rides in a subprotocol. */
@@ -47,8 +49,13 @@ const RETRYABLE = (status: number) => status >= 500 || [401, 403, 404, 408, 429]
 /** Upgrade requests on their way through the router: the socket and the bytes read past the headers. */
 const upgrades = new WeakMap<IncomingMessage, { socket: Socket; head: Buffer }>();
 
-/** The websocket URL and headers of a channel's realtime endpoint; null for channels without one. */
+/** The websocket URL and headers of a channel's realtime endpoint (its header override applied); null for channels without one. */
 function realtimeTarget(channel: Channel, model: string): UpstreamTarget | null {
+  const target = providerTarget(channel, model);
+  return target && { ...target, headers: withHeaderOverride(target.headers, channel) };
+}
+
+function providerTarget(channel: Channel, model: string): UpstreamTarget | null {
   const provider = providerFor(channel.type);
   if (!provider || provider.protocol !== 'openai') return null;
   const wsUrl = (http: string) => http.replace(/^http(s?):/i, 'ws$1:');
@@ -204,12 +211,14 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
     let failure: AppError | null = null;
     let opened: Opened | null = null;
+    const slots = new ChannelSlots(ctx);
     for (let attempt = 0; attempt <= retries && !abort.signal.aborted; attempt++) {
-      const picked = caller.pinnedChannelId
-        ? ctx.channels.get(caller.pinnedChannelId)
-        : ctx.channels.pick(caller.group, model, attempt, new Set(tried));
-      if (!picked) break;
-      const channel = withKey(ctx, picked, caller.userId);
+      const taken = await slots.take(chooser(ctx, caller, model, attempt, tried), () => abort.signal.aborted);
+      if (!taken) {
+        failure = slots.refusal ?? failure;
+        break;
+      }
+      const channel = withKey(ctx, taken, caller.userId);
       tried.push(channel.id);
       const mapped = mapModel(channel.model_mapping, model);
       if (!mapped.ok) {
@@ -242,6 +251,7 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     }
 
     if (!opened || abort.signal.aborted) {
+      slots.release();
       upgrade.socket.off('close', onGone);
       opened?.upstream.terminate();
       await hold.release();
@@ -263,7 +273,7 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     }
 
     reply.hijack();
-    const session = new RealtimeSession(ctx, request, { caller, input, price, payer, hold, reserve, tried }, opened);
+    const session = new RealtimeSession(ctx, request, { caller, input, price, payer, hold, reserve, tried, slots }, opened);
     sessions.add(session);
     session.onEnd = () => sessions.delete(session);
     // A handshake ws refuses destroys the socket without calling back: the session ends unopened.

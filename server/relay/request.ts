@@ -18,6 +18,7 @@ export function tokenCaller(c: Caller): RelayCaller {
     group: c.group,
     tokenId: c.token.id,
     tokenName: c.token.name,
+    tokenTpmLimit: c.token.tpm_limit,
     unlimitedToken: c.token.unlimited_quota,
     userQuotaHint: c.user.quota,
     tokenQuotaHint: c.token.remain_quota,

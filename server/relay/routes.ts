@@ -60,6 +60,7 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
         group: wanted,
         tokenId: 0,
         tokenName: 'playground',
+        tokenTpmLimit: 0,
         unlimitedToken: true,
         userQuotaHint: user.quota,
         tokenQuotaHint: 0,

@@ -14,6 +14,7 @@ import { providerFor } from './providers/registry.js';
 import { mapModel } from './model-mapping.js';
 import { callUpstream, readText } from './upstream.js';
 import { countTokensNow, loadTokenizer } from './tokenizer.js';
+import { withHeaderOverride } from '../channels/header-override.js';
 
 type Json = Record<string, unknown>;
 
@@ -43,7 +44,7 @@ async function askUpstream(channel: Channel, request: CountRequest): Promise<Jso
   const body = request.protocol === 'claude' ? { ...request.body, model: mapped.model } : request.body;
   try {
     const res = await callUpstream(
-      { url, headers: { ...(request.forwardHeaders ?? {}), ...target.headers } },
+      { url, headers: withHeaderOverride({ ...(request.forwardHeaders ?? {}), ...target.headers }, channel) },
       JSON.stringify(body),
       'application/json',
       AbortSignal.timeout(TIMEOUT_MS),

@@ -11,6 +11,8 @@ export interface RelayCaller {
   group: string;
   tokenId: number;
   tokenName: string;
+  /** The token's tokens per minute; 0 = no limit. */
+  tokenTpmLimit: number;
   unlimitedToken: boolean;
   /** Balance hints from the caches (not authoritative) for skipping the pre-charge. */
   userQuotaHint: number;

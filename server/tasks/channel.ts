@@ -11,6 +11,7 @@ import { upstreamAgent } from '../relay/upstream.js';
 import { providerFor } from '../relay/providers/registry.js';
 import type { Caller } from '../relay/caller.js';
 import { withKey } from '../channels/keys/picker.js';
+import { withHeaderOverride } from '../channels/header-override.js';
 
 export const MIDJOURNEY_TYPES: ReadonlySet<number> = new Set([2, 5]);
 export const SUNO_TYPES: ReadonlySet<number> = new Set([36]);
@@ -51,7 +52,7 @@ export function baseUrl(channel: Channel): string {
 
 /** The platform's credentials header for a task channel (its provider definition in the relay registry). */
 export function platformHeaders(channel: Channel): Record<string, string> {
-  return providerFor(channel.type)?.target(channel, 'chat.completions', '').headers ?? {};
+  return withHeaderOverride(providerFor(channel.type)?.target(channel, 'chat.completions', '').headers ?? {}, channel);
 }
 
 export interface UpstreamAnswer {

@@ -16,6 +16,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
 import { keepCharge, type TaskCharge } from './billing.js';
 import { recordModelSuccess } from '../ratelimit/model-limit.js';
+import { ChannelSlots } from '../ratelimit/channel-slots.js';
 import { callPlatform, pickChannel, platformHeaders, retryable, type UpstreamAnswer } from './channel.js';
 import type { AppError } from '../http/errors.js';
 import { taskErrors } from './errors.js';
@@ -67,17 +68,23 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
       await s.charged.hold.release();
     },
   });
+  const slots = new ChannelSlots(ctx);
   try {
     const pinned = s.origin !== undefined || caller.pinnedChannelId !== null;
     const retries = pinned ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
     let failure: AppError | null = null;
     for (let attempt = 0; attempt <= retries; attempt++) {
-      const origin = s.origin && ctx.channels.get(s.origin.channel_id);
-      const channel = s.origin
-        ? origin && withKey(ctx, origin, caller.user.id)
-        : pickChannel(ctx, caller, model, s.types, attempt, tried);
+      const origin = s.origin?.channel_id;
+      const channel = await slots.take(
+        (full) => {
+          if (origin === undefined) return pickChannel(ctx, caller, model, s.types, attempt, [...tried, ...full]);
+          const stored = ctx.channels.get(origin);
+          return stored && withKey(ctx, stored, caller.user.id);
+        },
+        () => false,
+      );
       if (!channel) {
-        if (s.origin) failure = taskErrors.channelGone();
+        failure = slots.refusal ?? (s.origin ? taskErrors.channelGone() : failure);
         break;
       }
       if (s.origin && channel.status !== 1) {
@@ -104,6 +111,7 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
     }
     throw failure ?? relayErrors.noChannel(model, caller.group);
   } finally {
+    slots.release();
     if (!settled) await s.charged.hold.release();
   }
 }

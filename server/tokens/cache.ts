@@ -54,6 +54,7 @@ export function toCachedToken(row: Token): CachedToken {
     // A stored list that no longer parses (written outside the console) admits nobody rather than everybody.
     allow_ips: ips.ok ? ips.list : new BlockList(),
     group: row.group,
+    tpm_limit: row.tpm_limit,
   };
 }
 

@@ -21,6 +21,8 @@ export interface CachedToken {
   allow_ips: BlockList | null;
   /** Empty: the owner's group. */
   group: string;
+  /** Tokens per minute; 0 = no limit. */
+  tpm_limit: number;
 }
 
 export type TokenCheck =

@@ -19,6 +19,8 @@ export interface TokenFields {
   model_limits: string;
   allow_ips: string;
   group: string;
+  /** Tokens per minute; 0 = no limit. */
+  tpm_limit: number;
 }
 
 export function tokenFields(row: Token): TokenFields {
@@ -31,6 +33,7 @@ export function tokenFields(row: Token): TokenFields {
     model_limits: row.model_limits ?? '',
     allow_ips: row.allow_ips ?? '',
     group: row.group,
+    tpm_limit: row.tpm_limit,
   };
 }
 

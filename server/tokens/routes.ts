@@ -54,6 +54,7 @@ const NEW_TOKEN: TokenFields = {
   model_limits: '',
   allow_ips: '',
   group: '',
+  tpm_limit: 0,
 };
 
 function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
@@ -66,6 +67,7 @@ function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
     model_limits: body.model_limits ?? base.model_limits,
     allow_ips: body.allow_ips ?? base.allow_ips,
     group: body.group ?? base.group,
+    tpm_limit: body.tpm_limit ?? base.tpm_limit,
   };
 }
 

@@ -32,6 +32,8 @@ export const TokenView = Type.Object({
   allow_ips: Type.String(),
   /** Empty: the owner's group. */
   group: Type.String(),
+  /** Tokens (prompt + completion, as billed) per sliding minute, counted across every process; 0 = no limit. */
+  tpm_limit: Type.Integer(),
 });
 export type TokenView = Static<typeof TokenView>;
 
@@ -84,6 +86,7 @@ const TokenFields = Type.Object({
   model_limits: Type.Optional(Type.String({ maxLength: 65535 })),
   allow_ips: Type.Optional(Type.String({ maxLength: 65535 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
+  tpm_limit: Type.Optional(Type.Number()),
 });
 
 /** POST /api/token/. Absent fields: quota 0, never expires, no limits, the owner's group. */

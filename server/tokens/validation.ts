@@ -5,6 +5,7 @@ import { parseAllowIps } from './allow-ips.js';
 import { normalizeModelLimits } from './model-limits.js';
 import type { TokenFields } from './repository.js';
 import { isExhausted, isExpired, NEVER_EXPIRES, TOKEN_DISABLED, TOKEN_ENABLED } from './status.js';
+import { INT32_MAX } from '../http/schemas.js';
 
 export const NAME_MAX_LENGTH = 30;
 
@@ -39,6 +40,9 @@ export function validateTokenFields(input: TokenFields, context: ValidationConte
   if (group && group !== context.previous?.group && !context.usableGroups.has(group))
     throw fail('token.group_unusable', { group });
 
+  const tpm = input.tpm_limit;
+  if (!Number.isInteger(tpm) || tpm < 0 || tpm > INT32_MAX) throw fail('token.tpm_limit_invalid', { max: INT32_MAX });
+
   const ips = parseAllowIps(input.allow_ips);
   if (!ips.ok) throw fail('token.ip_invalid', { line: ips.line });
 
@@ -51,6 +55,7 @@ export function validateTokenFields(input: TokenFields, context: ValidationConte
     model_limits: normalizeModelLimits(input.model_limits),
     allow_ips: ips.lines.join('\n'),
     group,
+    tpm_limit: tpm,
   };
 }
 

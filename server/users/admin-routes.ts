@@ -49,7 +49,7 @@ import {
 import { Envelope } from '../http/schemas.js';
 import { usageByUser, usageOf } from './usage.js';
 import { fromBody, fromParams, idOfData, textOf } from '../audit/targets.js';
-import { checkDisplayName, checkPassword, checkUsername } from './validation.js';
+import { checkDisplayName, checkPassword, checkRemark, checkUsername } from './validation.js';
 
 const QUERY_LIMIT = 100;
 
@@ -143,13 +143,14 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
       if (!username || !password) throw fail('user.username_and_password_required');
       checkPassword(password, { max: true });
       const displayName = checkDisplayName(body.display_name ?? '');
+      const remark = checkRemark(body.remark ?? '');
       const role = body.role ?? ROLE_USER;
       assertCanCreate(me, role);
       if (await isUsernameTaken(db, username)) throw fail('user.username_taken');
       let id: number;
       try {
         id = await db.transaction().execute(async (trx) => {
-          const created = await createUser(trx, dbKind, { username, password, display_name: displayName, role });
+          const created = await createUser(trx, dbKind, { username, password, display_name: displayName, role, remark });
           await creditUser(trx, created, Math.max(0, Math.trunc(options.number('QuotaForNewUser'))));
           return created;
         });
@@ -175,6 +176,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
       const username = body.username === undefined ? undefined : checkUsername(body.username);
       if (username === '') throw fail('user.username_required');
       const displayName = body.display_name === undefined ? undefined : checkDisplayName(body.display_name);
+      const remark = body.remark === undefined ? undefined : checkRemark(body.remark ?? '');
       let passwordHash: string | undefined;
       if (body.password) {
         checkPassword(body.password, { max: false });
@@ -194,6 +196,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
         }
         if (displayName !== undefined) changes.display_name = displayName || (username ?? user.username);
         if (passwordHash) changes.password = passwordHash;
+        if (remark !== undefined && remark !== user.remark) changes.remark = remark;
         const group = body.group?.trim();
         if (group !== undefined && group !== user.group) {
           if (isSelf) throw fail('user.own_group');

@@ -89,6 +89,7 @@ export interface CreateUserInput {
   role?: number;
   inviter_id?: number;
   group?: string;
+  remark?: string | null;
 }
 
 /**
@@ -106,6 +107,7 @@ export async function createUser(db: Db, kind: DbKind, input: CreateUserInput): 
     status: USER_ENABLED,
     inviter_id: input.inviter_id ?? 0,
     group: input.group ?? 'default',
+    remark: input.remark ?? null,
     aff_code: randomAffCode(),
     create_time: now,
     last_use_time: 0,

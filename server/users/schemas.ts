@@ -160,6 +160,8 @@ export const CreateUserBody = Type.Object({
   display_name: Type.Optional(Type.String({ maxLength: 64 })),
   password: Type.Optional(Type.String({ maxLength: 128 })),
   role: Type.Optional(Type.Integer()),
+  /** The admin's note, never shown to the user. */
+  remark: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 });
 export type CreateUserBody = Static<typeof CreateUserBody>;
 
@@ -174,6 +176,8 @@ export const UpdateUserBody = Type.Object({
   password: Type.Optional(Type.String({ maxLength: 128 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
   quota: Type.Optional(Int53()),
+  /** The admin's note, never shown to the user; empty or null clears it. */
+  remark: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 });
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 

@@ -41,6 +41,8 @@ import { requireFreshVerificationIfEnrolled } from '../mfa/fresh-verification.js
 function selfView(user: User): SelfUser {
   return {
     ...toPublicUser(user),
+    // An admin's note about the user is for admins only.
+    remark: '',
     has_access_token: Boolean(user.access_token),
     settings: settingView(parseUserSetting(user.setting)),
   };

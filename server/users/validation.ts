@@ -21,6 +21,15 @@ export function checkDisplayName(raw: string): string {
   return name;
 }
 
+export const REMARK_MAX = 255;
+
+/** The admin's note: trimmed, null when empty. */
+export function checkRemark(raw: string): string | null {
+  const remark = raw.trim();
+  if ([...remark].length > REMARK_MAX) throw fail('user.remark_too_long', { max: REMARK_MAX });
+  return remark === '' ? null : remark;
+}
+
 /** At least 8 characters; at most 20 where the console caps it (registration, own password). */
 export function checkPassword(password: string, limits: { max: boolean }): void {
   if (password.length < PASSWORD_MIN) throw fail('user.password_too_short', { min: PASSWORD_MIN });

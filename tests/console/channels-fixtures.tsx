@@ -34,6 +34,11 @@ export function channel(overrides: Partial<ChannelView> & { id: number; name: st
     max_input_tokens: 0,
     expired_time: 0,
     multi_key_mode: '',
+    rpm_limit: 0,
+    max_concurrency: 0,
+    remark: '',
+    settings: '',
+    header_override: '',
     ...overrides,
   };
 }

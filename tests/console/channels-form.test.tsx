@@ -65,6 +65,16 @@ describe('create-channel drawer', () => {
     await pasteInto(within(drawer).getByLabelText('模型重定向'), '{"gpt-4o":"gpt-4o-2024"}');
     await pasteInto(within(drawer).getByLabelText('参数覆盖'), '{"temperature":0}');
     await userEvent.type(within(drawer).getByLabelText('标签'), 'team');
+    await pasteInto(within(drawer).getByLabelText('备注'), 'shared key');
+    await pasteInto(within(drawer).getByLabelText('请求头覆盖'), '{"X-Tenant":1}');
+    await save(drawer);
+    expect(await within(drawer).findByText('请求头的值必须是字符串')).toBeTruthy();
+    expect(callsTo('POST', '/api/channel/')).toHaveLength(0);
+    await userEvent.clear(within(drawer).getByLabelText('请求头覆盖'));
+    await pasteInto(within(drawer).getByLabelText('请求头覆盖'), '{"X-Tenant":"acme"}');
+    const concurrency = within(drawer).getByLabelText('最大并发数');
+    await userEvent.clear(concurrency);
+    await userEvent.type(concurrency, '4');
     await save(drawer);
     await waitFor(() => expect(callsTo('POST', '/api/channel/')).toHaveLength(1));
     expect(callsTo('POST', '/api/channel/')[0]?.body).toEqual({
@@ -83,6 +93,11 @@ describe('create-channel drawer', () => {
       test_model: '',
       auto_ban: 1,
       tag: 'team',
+      remark: 'shared key',
+      settings: '',
+      header_override: '{"X-Tenant":"acme"}',
+      rpm_limit: 0,
+      max_concurrency: 4,
       priority: 0,
       weight: 0,
     });

@@ -32,6 +32,7 @@ function token(id: number, status: number): TokenView {
     model_limits_enabled: false,
     model_limits: '',
     allow_ips: '',
+    tpm_limit: 0,
     group: '',
   };
 }

@@ -25,6 +25,7 @@ const existing: TokenView = {
   model_limits: 'gpt-4o,claude-3',
   allow_ips: '10.0.0.1',
   group: 'vip',
+  tpm_limit: 5000,
 };
 
 const server = setupServer(
@@ -80,6 +81,7 @@ describe('create-token drawer', () => {
       model_limits: '',
       allow_ips: '',
       group: '',
+      tpm_limit: 0,
     });
     expect(await screen.findByText('成功创建 1 个令牌')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: '创建新的令牌' })).toBeNull());
@@ -204,6 +206,7 @@ describe('edit-token drawer', () => {
       model_limits: 'gpt-4o,claude-3',
       allow_ips: '10.0.0.1',
       group: 'vip',
+      tpm_limit: 5000,
     });
     expect(await screen.findByText('令牌更新成功！')).toBeTruthy();
   });
@@ -259,6 +262,7 @@ describe('token form helpers', () => {
       model_limits: '',
       allow_ips: '',
       group: '',
+      tpm_limit: 0,
     });
   });
 });

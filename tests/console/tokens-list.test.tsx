@@ -23,6 +23,7 @@ const base: TokenView = {
   model_limits_enabled: false,
   model_limits: '',
   allow_ips: '',
+  tpm_limit: 0,
   group: '',
 };
 

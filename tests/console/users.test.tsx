@@ -225,7 +225,7 @@ describe('users list', () => {
 });
 
 describe('add-user drawer', () => {
-  it('needs username and password, then posts the three fields', async () => {
+  it('needs username and password, then posts the fields with the remark', async () => {
     renderUsers('/user/create');
     const drawer = await screen.findByRole('dialog', { name: '创建新用户' });
     await userEvent.click(within(drawer).getByRole('button', { name: /保存/ }));
@@ -234,10 +234,11 @@ describe('add-user drawer', () => {
     await userEvent.type(within(drawer).getByLabelText(/用户名/), 'carol');
     await userEvent.type(within(drawer).getByLabelText(/显示名称/), 'Carol');
     await userEvent.type(within(drawer).getByLabelText(/^密码/, { selector: 'input' }), 'password1');
+    await userEvent.type(within(drawer).getByLabelText(/备注/), 'vip');
     await userEvent.click(within(drawer).getByRole('button', { name: /保存/ }));
     await waitFor(() =>
       expect(callsTo('POST', '/api/user/').map((c) => c.body)).toEqual([
-        { username: 'carol', display_name: 'Carol', password: 'password1' },
+        { username: 'carol', display_name: 'Carol', password: 'password1', remark: 'vip' },
       ]),
     );
     expect(await screen.findByText('用户账户创建成功！')).toBeTruthy();

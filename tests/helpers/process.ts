@@ -7,6 +7,9 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
+/** tsx compiles the server at each start: 20 s on a 2-core machine busy with other test runs. */
+const START_TIMEOUT_MS = 60_000;
+
 export function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', CONSOLE_DIR: '', ...env },
@@ -16,8 +19,8 @@ export function spawnGateway(env: Record<string, string>): Promise<GatewayProces
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`gateway did not start in 20 s:\n${output}`));
-    }, 20_000);
+      reject(new Error(`gateway did not start in ${START_TIMEOUT_MS / 1000} s:\n${output}`));
+    }, START_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /gateway listening on (http:\/\/[^\s]+)/.exec(output);

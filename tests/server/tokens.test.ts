@@ -499,6 +499,7 @@ describe('checkToken', () => {
       used_quota: 0,
       group: '',
       deleted_at: null,
+      tpm_limit: 0,
       ...over,
     });
 

@@ -106,6 +106,7 @@ export const server_errors = {
     username_too_long: 'The username must be at most %{max} characters',
     username_whitespace: 'The username must not contain spaces',
     display_name_too_long: 'The display name must be at most %{max} characters',
+    remark_too_long: 'The remark must be at most %{max} characters',
     password_too_short: 'The password must be at least %{min} characters',
     password_too_long: 'The password must be at most %{max} characters',
     quota_negative: 'The remaining quota cannot be negative',
@@ -182,6 +183,7 @@ export const server_errors = {
       "The token's quota is used up and it cannot be enabled: change its remaining quota first, or make it unlimited",
     group_unusable: 'Not allowed to use the group: %{group}',
     ip_invalid: 'Invalid IP allowlist: “%{line}” is not an IP address or CIDR (one per line)',
+    tpm_limit_invalid: 'Tokens per minute must be an integer from 0 to %{max} (0 means unlimited)',
   },
   channel: {
     name_and_key_required: 'Please fill in the channel name and key',
@@ -212,6 +214,11 @@ export const server_errors = {
     type_unknown: 'Unknown channel type',
     status_code_mapping_too_long: 'The status code mapping must be at most %{max} characters',
     max_input_tokens_negative: 'The maximum input tokens cannot be negative',
+    limit_invalid: 'Requests per minute and maximum concurrency must be integers from 0 to %{max} (0 means unlimited)',
+    remark_too_long: 'The remark must be at most %{max} characters',
+    settings_invalid: 'The other channel settings must be valid JSON!',
+    header_override_invalid:
+      'Invalid header override (%{detail}): a JSON object of header name → text; hop-by-hop headers, Host, Content-Length/Type/Encoding and AWS signature headers cannot be set, and credential headers (Authorization, x-api-key …) only as a {api_key} template',
     status_invalid: 'Invalid channel status',
     vertex_keys_not_array: 'When adding Vertex AI channels in batch, the keys must be a JSON array',
     batch_too_large: 'At most %{max} channels can be added at once',
@@ -294,6 +301,9 @@ export const server_errors = {
   rate_limit_exceeded: 'Too many requests: at most %{max} requests every %{minutes} minute(s), try again later',
   success_rate_limit_exceeded:
     'Too many requests: at most %{max} successful requests every %{minutes} minute(s), try again later',
+  tpm_limit_exceeded: 'Too many requests: at most %{max} tokens per minute, try again later',
+  token_tpm_limit_exceeded: 'This token may use at most %{max} tokens per minute, try again later',
+  channel_saturated: 'The upstream channels of this group are saturated, try again later',
   sensitive_words_detected: 'The request contains sensitive words: %{words}',
   sensitive_words_in_answer: 'The answer contains sensitive words: %{words}; it was blocked',
   upgrade_required: 'This endpoint takes websocket connections only',

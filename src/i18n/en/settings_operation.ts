@@ -83,6 +83,8 @@ export const settings_operation = {
     ModelRequestRateLimitCount: 'Most requests per user per window',
     ModelRequestRateLimitSuccessCount: 'Most completed requests per user per window',
     ModelRequestRateLimitGroup: 'Rate limits by group',
+    ModelRequestRateLimitTPM: 'Most tokens per user per minute',
+    ModelRequestRateLimitTPMGroup: 'Tokens per minute by group',
     ModelRequestRateLimitEnabled: 'Limit model request rates per user (may affect high-concurrency performance)',
     gemini_safety_settings: 'Gemini safety settings',
     gemini_version_settings: 'Gemini API versions',
@@ -139,6 +141,10 @@ export const settings_operation = {
     ModelRequestRateLimitSuccessCount: 'Counts successful requests only; at least 1',
     ModelRequestRateLimitGroup:
       'JSON object, group → [most requests, most completed requests], e.g. {"default": [200, 100], "vip": [0, 1000]}',
+    ModelRequestRateLimitTPM:
+      'Prompt + completion tokens billed in the last minute; a user at or over it is refused until the minute frees up; 0 means unlimited',
+    ModelRequestRateLimitTPMGroup:
+      'JSON object, group → most tokens per minute, e.g. {"default": 100000, "vip": 0} (0 = unlimited)',
     gemini_safety_settings: 'JSON object, harm category → threshold; default applies to the others',
     gemini_version_settings: 'JSON object, model → API version (v1beta or v1); default applies to the others',
     gemini_supported_imagine_models: 'JSON list of model names',
@@ -184,6 +190,7 @@ export const settings_operation = {
   ratelimit: {
     group_name_empty: 'A group name cannot be empty',
     group_invalid: 'Group %{group} must be two integers [most requests (≥0), most completed requests (≥1)]',
+    tpm_group_invalid: 'Group %{group} must be an integer ≥ 0',
   },
   pricing: {
     search: 'Search model names',

@@ -21,6 +21,7 @@ export const tokens = {
     model_limits_enabled: 'Limit models',
     model_limits: 'Allowed models',
     allow_ips: 'IP allowlist',
+    tpm_limit: 'Tokens per minute',
     group: 'Group',
     count: 'Number to create',
     actions: 'Actions',
@@ -51,6 +52,7 @@ export const tokens = {
     quota: 'About %{amount}. The token quota only caps this token; usage is still limited by your balance',
     expiry: 'Format yyyy-MM-dd HH:mm:ss, or -1 for never',
     allow_ips: 'One IP or CIDR per line; empty allows any address',
+    tpm_limit: 'Calls are refused while the last minute used this many tokens (prompt + completion) or more; 0 = no limit',
     group_default: 'My group',
     count: 'How many tokens to create',
     count_preset: '%{count}',
@@ -66,6 +68,7 @@ export const tokens = {
     quota_invalid: 'The quota must be a whole number',
     quota_negative: 'The remaining quota cannot be below 0',
     count_invalid: 'The number to create must be a positive whole number',
+    tpm_invalid: 'Tokens per minute must be a whole number, 0 or more',
     select_one: 'Please select at least one token!',
   },
   notification: {

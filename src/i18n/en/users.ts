@@ -21,6 +21,7 @@ export const users = {
     wechat_id: 'Bound WeChat account',
     email: 'Bound email',
     telegram_id: 'Bound Telegram account',
+    remark: 'Remark (admins only)',
   },
   stats: {
     remaining: 'Remaining quota',
@@ -67,6 +68,7 @@ export const users = {
     credentials_required: 'Username and password cannot be empty',
     password_min: 'The password must be at least 8 characters',
     quota_integer: 'Quota must be an integer',
+    remark_max: 'The remark must be at most 255 characters',
   },
   notification: {
     created: 'User created!',

@@ -83,6 +83,8 @@ export const settings_operation = {
     ModelRequestRateLimitCount: '用户每周期最多请求次数',
     ModelRequestRateLimitSuccessCount: '用户每周期最多请求完成次数',
     ModelRequestRateLimitGroup: '分组速率限制',
+    ModelRequestRateLimitTPM: '用户每分钟最多 token 数',
+    ModelRequestRateLimitTPMGroup: '分组每分钟 token 限制',
     ModelRequestRateLimitEnabled: '启用用户模型请求速率限制（可能会影响高并发性能）',
     gemini_safety_settings: 'Gemini 安全设置',
     gemini_version_settings: 'Gemini 版本设置',
@@ -136,6 +138,8 @@ export const settings_operation = {
     ModelRequestRateLimitSuccessCount: '只包括请求成功的次数，最小 1',
     ModelRequestRateLimitGroup:
       'JSON 对象，分组 → [最多请求次数, 最多请求完成次数]，例如 {"default": [200, 100], "vip": [0, 1000]}',
+    ModelRequestRateLimitTPM: '最近一分钟计费的输入 + 输出 token 数，达到或超过时拒绝该用户的新请求，0 表示不限制',
+    ModelRequestRateLimitTPMGroup: 'JSON 对象，分组 → 每分钟最多 token 数，例如 {"default": 100000, "vip": 0}（0 表示不限制）',
     gemini_safety_settings: 'JSON 对象，安全类别 → 阈值，default 作用于其余类别',
     gemini_version_settings: 'JSON 对象，模型 → API 版本（v1beta 或 v1），default 作用于其余模型',
     gemini_supported_imagine_models: 'JSON 数组，模型名称',
@@ -181,6 +185,7 @@ export const settings_operation = {
   ratelimit: {
     group_name_empty: '分组名称不能为空',
     group_invalid: '分组 %{group} 须为 [最多请求次数 (≥0), 最多请求完成次数 (≥1)] 两个整数',
+    tpm_group_invalid: '分组 %{group} 须为不小于 0 的整数',
   },
   pricing: {
     search: '搜索模型名称',

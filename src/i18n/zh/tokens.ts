@@ -20,6 +20,7 @@ export const tokens = {
     model_limits_enabled: '启用模型限制',
     model_limits: '允许使用的模型',
     allow_ips: 'IP 白名单',
+    tpm_limit: '每分钟 token 数',
     group: '分组',
     count: '新建数量',
     actions: '操作',
@@ -50,6 +51,7 @@ export const tokens = {
     quota: '约 %{amount}；令牌额度只限制这个令牌的最大用量，实际用量仍受账户余额限制',
     expiry: '格式 yyyy-MM-dd HH:mm:ss，-1 表示永不过期',
     allow_ips: '每行一个 IP 或 CIDR，留空则不限制',
+    tpm_limit: '最近一分钟用量（输入 + 输出 token）达到此数时拒绝新请求，0 表示不限',
     group_default: '用户分组',
     count: '一次创建的令牌数量',
     count_preset: '%{count} 个',
@@ -65,6 +67,7 @@ export const tokens = {
     quota_invalid: '额度必须是整数',
     quota_negative: '剩余额度不能小于0',
     count_invalid: '新建数量必须是正整数',
+    tpm_invalid: '每分钟 token 数必须是不小于 0 的整数',
     select_one: '请至少选择一个令牌！',
   },
   notification: {

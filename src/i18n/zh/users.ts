@@ -21,6 +21,7 @@ export const users = {
     wechat_id: '已绑定的微信账户',
     email: '已绑定的邮箱账户',
     telegram_id: '已绑定的 Telegram 账户',
+    remark: '备注（仅管理员可见）',
   },
   stats: {
     remaining: '剩余额度',
@@ -67,6 +68,7 @@ export const users = {
     credentials_required: '用户名和密码不能为空',
     password_min: '密码长度至少为8个字符',
     quota_integer: '额度必须是整数',
+    remark_max: '备注长度不能超过 255 个字符',
   },
   notification: {
     created: '用户账户创建成功！',

@@ -21,6 +21,8 @@ const JSON_PLACEHOLDERS: Record<string, string> = {
   status_code_mapping: '{"400": "500"}',
   param_override: '{"temperature": 0}',
   setting: '{"force_format": true}',
+  settings: '{"azure_responses_version": "preview"}',
+  header_override: '{"X-Tenant": "acme", "Authorization": "Token {api_key}"}',
 };
 
 function useType(): number {
@@ -100,6 +102,20 @@ export function RoutingInputs() {
       <NumberInput source="weight" label={`${L}weight`} step={1} min={0} helperText={`${H}weight`} />
     </Stack>
   );
+}
+
+/** Requests per minute and calls in flight, counted across every gateway process; 0 is no limit. */
+export function LimitInputs() {
+  return (
+    <Stack direction="row" spacing={2}>
+      <NumberInput source="rpm_limit" label={`${L}rpm_limit`} step={1} min={0} helperText={`${H}rpm_limit`} />
+      <NumberInput source="max_concurrency" label={`${L}max_concurrency`} step={1} min={0} helperText={`${H}max_concurrency`} />
+    </Stack>
+  );
+}
+
+export function RemarkInput() {
+  return <TextInput source="remark" label={`${L}remark`} multiline helperText={`${H}remark`} inputProps={{ maxLength: 255 }} />;
 }
 
 /** A text input with its helper (`resources.channel.helper.<source>`). */

@@ -33,6 +33,12 @@ export interface ChannelFormValues {
   multi_key_mode: string;
   /** Edit only, shown and never sent: the keys of a multi-key channel as the server describes them. */
   keys?: ChannelKeyView[];
+  remark: string;
+  settings: string;
+  header_override: string;
+  /** 0 or empty: no limit. */
+  rpm_limit: number | string | null;
+  max_concurrency: number | string | null;
 }
 
 /** Types with an extra `other` field, and what it means for them. */
@@ -74,6 +80,11 @@ export function emptyValues(): ChannelFormValues {
     auto_ban: true,
     tag: '',
     multi_key_mode: '',
+    remark: '',
+    settings: '',
+    header_override: '',
+    rpm_limit: 0,
+    max_concurrency: 0,
   };
 }
 
@@ -99,6 +110,11 @@ export function toFormValues(record: ChannelView): ChannelFormValues {
     tag: record.tag ?? '',
     multi_key_mode: record.multi_key_mode ?? '',
     keys: record.keys ?? [],
+    remark: record.remark ?? '',
+    settings: record.settings ?? '',
+    header_override: record.header_override ?? '',
+    rpm_limit: record.rpm_limit ?? 0,
+    max_concurrency: record.max_concurrency ?? 0,
   };
 }
 
@@ -123,7 +139,16 @@ function isJsonObject(value: string): boolean {
   }
 }
 
-const JSON_FIELDS = ['model_mapping', 'status_code_mapping', 'param_override', 'setting'] as const;
+const JSON_FIELDS = ['model_mapping', 'status_code_mapping', 'param_override', 'setting', 'settings', 'header_override'] as const;
+
+const LIMIT_FIELDS = ['rpm_limit', 'max_concurrency'] as const;
+const INT32_MAX = 2147483647;
+
+/** Header override: a JSON object whose values are all text (the server checks the names). */
+function isHeaderObject(value: string): boolean {
+  const parsed: unknown = JSON.parse(value);
+  return Object.values(parsed as Record<string, unknown>).every((v) => typeof v === 'string');
+}
 
 /** An integer from a number input; undefined when blank; NaN when not an integer. */
 function integerOf(value: unknown): number | undefined {
@@ -147,6 +172,12 @@ export function validateChannel(values: Partial<ChannelFormValues>, mode: FormMo
   for (const field of JSON_FIELDS) {
     const value = text(values[field]);
     if (value !== '' && !isJsonObject(value)) errors[field] = `${v}${field}_json`;
+  }
+  const headers = text(values.header_override);
+  if (headers !== '' && !errors.header_override && !isHeaderObject(headers)) errors.header_override = `${v}header_override_text`;
+  for (const field of LIMIT_FIELDS) {
+    const n = integerOf(values[field]);
+    if (n !== undefined && (Number.isNaN(n) || n < 0 || n > INT32_MAX)) errors[field] = `${v}limit_integer`;
   }
   const priority = integerOf(values.priority);
   if (priority !== undefined && Number.isNaN(priority)) errors.priority = `${v}priority_integer`;
@@ -185,6 +216,11 @@ export function toChannelBody(values: ChannelFormValues, mode: FormMode): Channe
     auto_ban: values.auto_ban ? 1 : 0,
     tag: text(values.tag),
     multi_key_mode: text(values.multi_key_mode),
+    remark: text(values.remark),
+    settings: text(values.settings),
+    header_override: text(values.header_override),
+    rpm_limit: integerOf(values.rpm_limit) ?? 0,
+    max_concurrency: integerOf(values.max_concurrency) ?? 0,
   };
   const priority = integerOf(values.priority);
   if (priority !== undefined) body.priority = priority;

@@ -3,7 +3,7 @@
  * unlimited), expiry with shortcuts, model limits, allowed IPs, group, and the batch count.
  */
 import { Typography } from '@mui/material';
-import { AutocompleteArrayInput, BooleanInput, TextInput, useTranslate } from 'react-admin';
+import { AutocompleteArrayInput, BooleanInput, NumberInput, TextInput, useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { api } from '../../api/client';
 import { useChoices, type FieldSchema } from '../schema';
@@ -18,6 +18,7 @@ import {
   validateExpiry,
   validateName,
   validateQuota,
+  validateTpm,
 } from './tokenForm';
 import type { UserGroups } from './types';
 
@@ -127,6 +128,20 @@ export function AllowIpsInput() {
       fullWidth
       parse={(value: string) => value}
       helperText="resources.token.helper.allow_ips"
+    />
+  );
+}
+
+/** Tokens (prompt + completion) per minute across every gateway node; 0 or empty is no limit. */
+export function TpmInput() {
+  return (
+    <NumberInput
+      source="tpm_limit"
+      label={label('tpm_limit')}
+      step={1000}
+      min={0}
+      validate={validateTpm}
+      helperText="resources.token.helper.tpm_limit"
     />
   );
 }

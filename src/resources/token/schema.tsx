@@ -6,7 +6,16 @@ import { revealKeys } from './keys';
 import { ExpiryCell, KeyCell, RemainQuotaCell, TokenStatusCell } from './TokenCells';
 import { useTokenCreate } from './tokenCreate';
 import { CREATE_DEFAULTS, toTokenBody } from './tokenForm';
-import { AllowIpsInput, BatchCountInput, ExpiryInput, GroupInput, ModelLimitInputs, NameInput, QuotaInputs } from './TokenInputs';
+import {
+  AllowIpsInput,
+  BatchCountInput,
+  ExpiryInput,
+  GroupInput,
+  ModelLimitInputs,
+  NameInput,
+  QuotaInputs,
+  TpmInput,
+} from './TokenInputs';
 import { TokenRowActions } from './TokenRowActions';
 import { TOKEN_ENABLED, type TokenRecord } from './types';
 
@@ -68,6 +77,7 @@ const tokenSchema: ResourceSchema<TokenRecord> = {
     { source: 'model_limits', type: 'virtual', showInCreate: true, showInEdit: true, input: ModelLimitInputs },
     { source: 'allow_ips', type: 'virtual', showInCreate: true, showInEdit: true, input: AllowIpsInput },
     { source: 'group', type: 'virtual', showInCreate: true, showInEdit: true, input: GroupInput },
+    { source: 'tpm_limit', type: 'virtual', showInCreate: true, showInEdit: true, input: TpmInput },
     { source: 'count', type: 'virtual', showInCreate: true, input: BatchCountInput },
   ],
   transform: { edit: (data) => ({ id: data.id, ...toTokenBody(data) }) },

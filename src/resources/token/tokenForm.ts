@@ -28,6 +28,7 @@ export const CREATE_DEFAULTS = {
   model_limits: '',
   allow_ips: '',
   group: '',
+  tpm_limit: 0,
   count: 1,
 };
 
@@ -90,6 +91,13 @@ export const validateQuota: Validator = (value, values: Record<string, unknown>)
   return quota < 0 ? 'resources.token.validation.quota_negative' : undefined;
 };
 
+/** Tokens per minute: a whole number from 0 (no limit). */
+export const validateTpm: Validator = (value) => {
+  if (isBlank(value)) return undefined;
+  const tpm = Number(value);
+  return Number.isInteger(tpm) && tpm >= 0 && tpm <= 2147483647 ? undefined : 'resources.token.validation.tpm_invalid';
+};
+
 export const validateCount: Validator = (value) => {
   const count = Number(value);
   return isBlank(value) || !Number.isInteger(count) || count < 1 ? 'resources.token.validation.count_invalid' : undefined;
@@ -107,6 +115,7 @@ export function toTokenBody(values: Record<string, unknown>): Required<CreateTok
     model_limits: String(values.model_limits ?? ''),
     allow_ips: String(values.allow_ips ?? ''),
     group: String(values.group ?? ''),
+    tpm_limit: Math.trunc(Number(values.tpm_limit) || 0),
   };
 }
 

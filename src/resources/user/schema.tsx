@@ -87,6 +87,14 @@ const userSchema: ResourceSchema<UserRecord> = {
       unknownChoice: 'resources.user.roles.unknown',
     },
     { source: 'status', type: 'select', showInList: true, render: (record) => <StatusCell record={record} /> },
+    {
+      // The admins' note: the user never sees it.
+      source: 'remark',
+      type: 'text',
+      showInCreate: true,
+      showInEdit: true,
+      validate: [{ kind: 'maxLength', value: 255, message: 'resources.user.validation.remark_max' }],
+    },
     bound('github_id'),
     bound('oidc_id'),
     bound('wechat_id'),
@@ -96,8 +104,8 @@ const userSchema: ResourceSchema<UserRecord> = {
     { source: 'security', type: 'virtual', showInEdit: true, input: UserSecurityInput },
   ],
   transform: {
-    // POST /api/user/ takes exactly these three.
-    create: ({ username, display_name, password }) => ({ username, display_name, password }),
+    // POST /api/user/ takes exactly these.
+    create: ({ username, display_name, password, remark }) => ({ username, display_name, password, remark }),
     edit: (data) => {
       const body: FormValues = { ...data, quota: Math.trunc(Number(data.quota) || 0) };
       // An empty password keeps the current one.

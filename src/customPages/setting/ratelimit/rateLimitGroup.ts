@@ -16,3 +16,13 @@ export const rateLimitGroup: JsonCheck = (value) => {
   }
   return null;
 };
+
+/** ModelRequestRateLimitTPMGroup: group → most tokens per minute (an integer ≥ 0; 0 = unlimited). */
+export const tpmGroup: JsonCheck = (value) => {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { message: 'settings_operation.errors.json_object' };
+  for (const [group, tpm] of Object.entries(value)) {
+    if (group.trim() === '') return { message: 'settings_operation.ratelimit.group_name_empty' };
+    if (!isInt(tpm) || tpm < 0) return { message: 'settings_operation.ratelimit.tpm_group_invalid', args: { group } };
+  }
+  return null;
+};
