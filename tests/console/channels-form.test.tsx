@@ -93,6 +93,7 @@ describe('create-channel drawer', () => {
       test_model: '',
       auto_ban: 1,
       tag: 'team',
+      multi_key_mode: '',
       remark: 'shared key',
       settings: '',
       header_override: '{"X-Tenant":"acme"}',
