@@ -23,11 +23,13 @@ import taskRelayRoutes from './tasks/relay-routes.js';
 import taskRoutes from './tasks/routes.js';
 import redemptionRoutes from './redemptions/routes.js';
 import topupRoutes from './topup/routes.js';
+import topupOrderRoutes from './topup/order-routes.js';
 import pricingRoutes from './pricing/routes.js';
 import vendorRoutes from './catalog/vendor-routes.js';
 import modelMetaRoutes from './catalog/model-routes.js';
 import opsRoutes from './ops/routes.js';
 import auditRoutes from './audit/routes.js';
+import prefillRoutes from './prefill/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -55,9 +57,11 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(taskRoutes);
   await app.register(redemptionRoutes);
   await app.register(topupRoutes);
+  await app.register(topupOrderRoutes);
   await app.register(pricingRoutes);
   await app.register(vendorRoutes);
   await app.register(modelMetaRoutes);
   await app.register(opsRoutes);
   await app.register(auditRoutes);
+  await app.register(prefillRoutes);
 }

@@ -1,6 +1,7 @@
 /**
- * E-mail binding of the signed-in user: GET /api/oauth/email/bind?email=&code= checks the code
- * mailed by GET /api/verification and sets users.email. The admin's domain whitelist and alias
+ * E-mail binding of the signed-in user: POST /api/oauth/email/bind {email, code} (as the family
+ * sends it; the query is read too) or GET ?email=&code= checks the code mailed by GET
+ * /api/verification and sets users.email. The admin's domain whitelist and alias
  * rules apply, and an address held by another live user is refused.
  */
 import type { FastifyInstance } from 'fastify';
@@ -44,12 +45,23 @@ export async function bindEmail(ctx: GatewayContext, user: User, rawEmail: strin
 
 export default async function emailBindRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const bind = async (user: User, fields: EmailBindQuery) =>
+    ok(await bindEmail(app.ctx, user, fields.email ?? '', fields.code ?? ''), '绑定成功！');
+
   app.get(
     '/api/oauth/email/bind',
     { onRequest: requireUser, preHandler: criticalLimit, schema: { querystring: EmailBindQuery } },
-    async (request) => {
-      const email = await bindEmail(app.ctx, currentUser(request), request.query.email ?? '', request.query.code ?? '');
-      return ok(email, '绑定成功！');
-    },
+    async (request) => bind(currentUser(request), request.query),
+  );
+
+  // Each field from the body when it is there, else from the query.
+  app.post(
+    '/api/oauth/email/bind',
+    { onRequest: requireUser, preHandler: criticalLimit, schema: { querystring: EmailBindQuery, body: EmailBindQuery } },
+    async (request) =>
+      bind(currentUser(request), {
+        email: request.body.email ?? request.query.email,
+        code: request.body.code ?? request.query.code,
+      }),
   );
 }

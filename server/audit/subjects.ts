@@ -10,6 +10,7 @@ import { findModel } from '../catalog/models-repository.js';
 import { findVendor } from '../catalog/vendors-repository.js';
 import { findChannelsByIds } from '../channels/list-repository.js';
 import { OPTION_REGISTRY, isOptionKey, type OptionDef, type OptionKey } from '../options/registry.js';
+import { findPrefillGroup } from '../prefill/repository.js';
 import { findRedemption } from '../redemptions/repository.js';
 import { findUserById } from '../users/repository.js';
 import { publicSettingString } from '../users/settings.js';
@@ -125,6 +126,14 @@ export const SUBJECTS = {
       byId(
         ids,
         (id) => findModel(ctx.db, id),
+        (row) => ({ ...row }),
+      ),
+  },
+  prefill_group: {
+    load: (ctx, ids) =>
+      byId(
+        ids,
+        (id) => findPrefillGroup(ctx.db, id),
         (row) => ({ ...row }),
       ),
   },

@@ -32,6 +32,20 @@ export async function setUserQuota(executor: Executor, userId: number, expected:
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * An admin's change of a balance by `delta` (more or less quota), in one conditional UPDATE that
+ * never takes it below zero, whatever charges land meanwhile. Returns whether it was made.
+ */
+export async function changeUserQuota(executor: Executor, userId: number, delta: number): Promise<boolean> {
+  const result = await executor
+    .updateTable('users')
+    .set({ quota: sql`quota + ${delta}` })
+    .where('id', '=', userId)
+    .where(sql<boolean>`quota + ${delta} >= 0`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Counts an invitation and adds `reward` to the inviter's earnings. Returns false when the inviter is gone. */
 export async function rewardInviter(executor: Executor, inviterId: number, reward: number): Promise<boolean> {
   const result = await executor

@@ -8,7 +8,7 @@ import { channelSubject, keySubject, type HealthState } from './health/tracker.j
 import { keyHash, keyTail, modeOf, splitKeys } from './keys/parse.js';
 import { findDisabledKeysIn, type DisabledKey } from './keys/repository.js';
 import { findKeyFields } from './list-repository.js';
-import type { ChannelHealthView, ChannelKeyView, ChannelListItem, ChannelView } from './schemas.js';
+import type { ChannelHealthView, ChannelKeyView, ChannelView } from './schemas.js';
 import { CHANNEL_ENABLED } from './types.js';
 
 type DescribeContext = Pick<GatewayContext, 'db' | 'health'>;
@@ -28,9 +28,8 @@ function disabledView(reason: string): ChannelHealthView {
   return { state: 'disabled', until: 0, rule: '', reason, trips: 0, failures: 0, requests: 0 };
 }
 
-/** Fills in `health`, `keys` and `channel_info` of these views (tag rows' children included). */
-export async function describeChannels(ctx: DescribeContext, items: ReadonlyArray<ChannelListItem | ChannelView>): Promise<void> {
-  const views = items.flatMap((item) => ('is_tag' in item ? item.children : [item]));
+/** Fills in `health`, `keys` and `channel_info` of these views. */
+export async function describeChannels(ctx: DescribeContext, views: readonly ChannelView[]): Promise<void> {
   if (views.length === 0) return;
   const ids = views.map((v) => v.id);
   const [fields, disabledRows] = await Promise.all([findKeyFields(ctx.db, ids), findDisabledKeysIn(ctx.db, ids)]);

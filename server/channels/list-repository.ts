@@ -42,24 +42,29 @@ function matches(filter: ChannelFilter) {
   };
 }
 
-/** What the list orders, groups and pages channels by. */
+/** What the list orders, groups, counts and pages channels by. */
 export interface ChannelSlim {
   id: number;
   tag: string | null;
   priority: number;
+  type: number;
 }
 
-const slim = ({ id, tag, priority }: ChannelSlim): ChannelSlim => ({ id, tag: tag || null, priority });
+const slim = ({ id, tag, priority, type }: ChannelSlim): ChannelSlim => ({ id, tag: tag || null, priority, type });
 
-/** The (id, tag, priority) of every channel matching the filter, entry matches made exact. */
+/** The (id, tag, priority, type) of every channel matching the filter, entry matches made exact. */
 export async function findMatchingChannels(db: Db, filter: ChannelFilter): Promise<ChannelSlim[]> {
   const group = filter.group?.trim() || undefined;
   const model = filter.model?.trim() || undefined;
   const where = matches({ ...filter, group, model });
   if (!group && !model) {
-    return (await db.selectFrom('channels').select(['id', 'tag', 'priority']).where(where).execute()).map(slim);
+    return (await db.selectFrom('channels').select(['id', 'tag', 'priority', 'type']).where(where).execute()).map(slim);
   }
-  const rows = await db.selectFrom('channels').select(['id', 'tag', 'priority', 'group', 'models']).where(where).execute();
+  const rows = await db
+    .selectFrom('channels')
+    .select(['id', 'tag', 'priority', 'type', 'group', 'models'])
+    .where(where)
+    .execute();
   return rows
     .filter((r) => (!group || splitList(r.group).includes(group)) && (!model || splitList(r.models).includes(model)))
     .map(slim);
@@ -86,6 +91,12 @@ export async function findKeyFields(db: Db, ids: readonly number[]): Promise<Map
     for (const row of rows) out.set(row.id, row);
   }
   return out;
+}
+
+/** The model list of each channel carrying `tag` (comma-separated names, as stored). */
+export async function findTagModelLists(db: Db, tag: string): Promise<string[]> {
+  const rows = await db.selectFrom('channels').select('models').where('tag', '=', tag).execute();
+  return rows.map((r) => r.models);
 }
 
 /** Every channel, whatever its status, with its key: what the relay's channel index is built from. */

@@ -1,100 +1,74 @@
 /**
- * Channel lists and searches. The filters run in SQL (list-repository.ts); ordering, tag grouping
- * and paging happen on the narrow (id, tag, priority) rows, then only the page's channels are read
- * in full. Channel tables hold hundreds to a few thousand rows, so this stays cheap while tag mode
- * can page over tags and channels alike.
+ * Channel lists and searches. The filters run in SQL (list-repository.ts); ordering, paging (by
+ * channel, or in tag mode by tag) and the per-type counts happen on the narrow (id, tag, priority,
+ * type) rows, then only the page's channels are read in full. Channel tables hold hundreds to a few
+ * thousand rows, so this stays cheap.
+ *
+ * Tag mode answers as the family does: a page of tags, each with all its matching channels, as one
+ * flat list of channels (untagged channels are not part of it); the console groups them by tag.
  */
 import type { Db } from '../db/index.js';
-import type { Page } from '../http/envelope.js';
-import { splitList } from './input.js';
 import { findChannelViews, findMatchingChannels, type ChannelFilter, type ChannelSlim } from './list-repository.js';
-import { CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED } from './types.js';
-import type { ChannelListItem, ChannelTagRow, ChannelView } from './schemas.js';
+import type { ChannelPage, ChannelView } from './schemas.js';
 
 export interface ListOptions {
   idSort: boolean;
   tagMode: boolean;
+  /** Only channels of this type; the counts per type ignore it. */
+  type: number | undefined;
   page: number;
   pageSize: number;
   offset: number;
 }
 
-/** One line of the list: a channel, or (tag mode) every channel of one tag. */
-interface Entry {
-  ids: number[];
-  tag: string | null;
-  priority: number;
-  id: number;
-}
+type Ordered = Pick<ChannelSlim, 'priority' | 'id'>;
 
 function byOrder(idSort: boolean) {
-  return (a: { priority: number; id: number }, b: { priority: number; id: number }) =>
-    idSort ? b.id - a.id : b.priority - a.priority || b.id - a.id;
+  return (a: Ordered, b: Ordered) => (idSort ? b.id - a.id : b.priority - a.priority || b.id - a.id);
 }
 
-function entries(rows: ChannelSlim[], opts: ListOptions): Entry[] {
-  const order = byOrder(opts.idSort);
-  rows.sort(order);
-  if (!opts.tagMode) return rows.map((r) => ({ ids: [r.id], tag: null, priority: r.priority, id: r.id }));
-  const out: Entry[] = [];
-  const tags = new Map<string, Entry>();
-  for (const r of rows) {
-    if (r.tag === null) {
-      out.push({ ids: [r.id], tag: null, priority: r.priority, id: r.id });
-      continue;
-    }
-    const entry = tags.get(r.tag);
-    if (entry) {
-      entry.ids.push(r.id);
-      entry.priority = Math.max(entry.priority, r.priority);
-      entry.id = Math.max(entry.id, r.id);
-    } else {
-      const created: Entry = { ids: [r.id], tag: r.tag, priority: r.priority, id: r.id };
-      tags.set(r.tag, created);
-      out.push(created);
-    }
+/** Channel type → how many of the rows have it. */
+function countTypes(rows: ChannelSlim[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of rows) counts[r.type] = (counts[r.type] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * The tagged rows grouped by tag, tags in list order (a tag ranks by its best channel: highest
+ * priority, then newest), each tag's rows in list order.
+ */
+function tagGroups(rows: ChannelSlim[], idSort: boolean): ChannelSlim[][] {
+  const order = byOrder(idSort);
+  const groups = new Map<string, ChannelSlim[]>();
+  for (const r of [...rows].sort(order)) {
+    if (r.tag === null) continue;
+    const group = groups.get(r.tag);
+    if (group) group.push(r);
+    else groups.set(r.tag, [r]);
   }
-  return out.sort(order);
+  // Rows are sorted, so each group's first row is its best.
+  return [...groups.values()].sort((a, b) => order(a[0] as Ordered, b[0] as Ordered));
 }
 
-function unionList(values: string[]): string {
-  return [...new Set(values.flatMap((v) => splitList(v)))].join(',');
-}
-
-export function tagRow(tag: string, children: ChannelView[]): ChannelTagRow {
-  const first = children[0];
-  const tested = children.filter((c) => c.response_time > 0);
-  return {
-    id: `tag:${tag}`,
-    is_tag: true,
-    tag,
-    name: tag,
-    type: first?.type ?? 0,
-    status: children.some((c) => c.status === CHANNEL_ENABLED) ? CHANNEL_ENABLED : CHANNEL_MANUALLY_DISABLED,
-    priority: first?.priority ?? 0,
-    weight: first?.weight ?? 0,
-    models: unionList(children.map((c) => c.models)),
-    group: unionList(children.map((c) => c.group)),
-    used_quota: children.reduce((s, c) => s + c.used_quota, 0),
-    balance: children.reduce((s, c) => s + c.balance, 0),
-    response_time: tested.length ? Math.round(tested.reduce((s, c) => s + c.response_time, 0) / tested.length) : 0,
-    created_time: Math.max(0, ...children.map((c) => c.created_time)),
-    children,
-  };
-}
-
-export async function listChannels(db: Db, filter: ChannelFilter, opts: ListOptions): Promise<Page<ChannelListItem>> {
-  const all = entries(await findMatchingChannels(db, filter), opts);
-  const page = all.slice(opts.offset, opts.offset + opts.pageSize);
-  const views = await findChannelViews(
-    db,
-    page.flatMap((e) => e.ids),
-  );
-  const items: ChannelListItem[] = [];
-  for (const entry of page) {
-    const children = entry.ids.map((id) => views.get(id)).filter((v): v is ChannelView => v !== undefined);
-    if (entry.tag !== null) items.push(tagRow(entry.tag, children));
-    else if (children[0]) items.push(children[0]);
+export async function listChannels(db: Db, filter: ChannelFilter, opts: ListOptions): Promise<ChannelPage> {
+  const matching = await findMatchingChannels(db, filter);
+  const type_counts = countTypes(matching);
+  const rows = opts.type === undefined ? matching : matching.filter((r) => r.type === opts.type);
+  let ids: number[];
+  let total: number;
+  if (opts.tagMode) {
+    const groups = tagGroups(rows, opts.idSort);
+    total = groups.length;
+    ids = groups.slice(opts.offset, opts.offset + opts.pageSize).flatMap((group) => group.map((r) => r.id));
+  } else {
+    total = rows.length;
+    ids = [...rows]
+      .sort(byOrder(opts.idSort))
+      .slice(opts.offset, opts.offset + opts.pageSize)
+      .map((r) => r.id);
   }
-  return { items, total: all.length, page: opts.page, page_size: opts.pageSize };
+  const views = await findChannelViews(db, ids);
+  const items = ids.map((id) => views.get(id)).filter((v): v is ChannelView => v !== undefined);
+  return { items, total, page: opts.page, page_size: opts.pageSize, type_counts };
 }

@@ -32,7 +32,7 @@ import writeRoutes from './write-routes.js';
 import tagRoutes from './tag-routes.js';
 
 function listOptions(query: ChannelListQuery): ListOptions {
-  return { ...pageParams(query), idSort: query.id_sort === true, tagMode: query.tag_mode === true };
+  return { ...pageParams(query), idSort: query.id_sort === true, tagMode: query.tag_mode === true, type: query.type };
 }
 
 const STATUS_FILTERS: Record<ChannelStatusFilter, number | undefined> = {

@@ -105,35 +105,15 @@ const viewMatchesRow: Same<Omit<ChannelView, keyof typeof ChannelRuntime>, Answe
 void viewMatchesRow;
 
 /**
- * Tag mode: one row standing for every channel carrying a tag. Status is enabled when any child
- * is; priority, weight and type are those of the first child (children are in list order);
- * models and groups are the union of the children's; quota and balance are sums.
+ * A page of channels. In tag mode the page counts tags, not channels: `items` holds every channel
+ * of the page's tags (untagged channels are left out), flat, for the console to group, and `total`
+ * is the number of tags. `type_counts`: channel type → how many channels match the filters other
+ * than `type` (what the console's type tabs show).
  */
-export const ChannelTagRow = Type.Object({
-  /** `tag:<tag>`, so it never collides with a channel id. */
-  id: Type.String(),
-  is_tag: Type.Literal(true),
-  tag: Type.String(),
-  name: Type.String(),
-  type: Type.Integer(),
-  status: Type.Integer(),
-  priority: Type.Integer(),
-  weight: Type.Integer(),
-  models: Type.String(),
-  group: Type.String(),
-  used_quota: Type.Number(),
-  balance: Type.Number(),
-  /** Mean of the tested children's response times (ms); 0 when none was tested. */
-  response_time: Type.Number(),
-  created_time: Type.Number(),
-  children: Type.Array(ChannelView),
-});
-export type ChannelTagRow = Static<typeof ChannelTagRow>;
-
-export const ChannelListItem = Type.Union([ChannelTagRow, ChannelView]);
-export type ChannelListItem = Static<typeof ChannelListItem>;
-
-export const ChannelPage = Page(ChannelListItem);
+export const ChannelPage = Type.Composite([
+  Page(ChannelView),
+  Type.Object({ type_counts: Type.Record(Type.String(), Type.Integer()) }),
+]);
 export type ChannelPage = Static<typeof ChannelPage>;
 
 // ---- Queries ----
@@ -143,8 +123,10 @@ const ListFlags = {
   page_size: Type.Optional(Type.Integer()),
   /** Order by id only (newest first) instead of priority, then id. */
   id_sort: Type.Optional(Type.Boolean()),
-  /** One aggregate row per tag (with its channels as children) plus the untagged channels. */
+  /** Pages by tag: the channels of each tag on the page, untagged ones left out (see ChannelPage). */
   tag_mode: Type.Optional(Type.Boolean()),
+  /** Only channels of this type (the type tabs). */
+  type: Type.Optional(Type.Integer()),
 };
 
 export const ChannelListQuery = Type.Object(ListFlags);
@@ -304,3 +286,10 @@ export const ModelList = Type.Array(ModelEntry);
 
 export const StringList = Type.Array(Type.String());
 export const Count = Type.Integer();
+
+/** POST /api/channel/fix: how many channels had their abilities rebuilt, and how many failed. */
+export const FixResult = Type.Object({ success: Type.Integer(), fails: Type.Integer() });
+export type FixResult = Static<typeof FixResult>;
+
+/** GET /api/channel/tag/models?tag=: the tag whose channels' longest model list is wanted. */
+export const TagModelsQuery = Type.Object({ tag: Type.Optional(Type.String({ maxLength: 255 })) });

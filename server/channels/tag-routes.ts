@@ -1,4 +1,7 @@
-/** Tags: grouping channels, editing a tag's channels at once, enabling or disabling them wholesale. */
+/**
+ * Tags: grouping channels, editing a tag's channels at once, enabling or disabling them wholesale,
+ * and the models a tag's channels serve.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Updateable } from 'kysely';
@@ -15,8 +18,10 @@ import {
   parseStrictWeight,
   splitList,
 } from './input.js';
+import { findTagModelLists } from './list-repository.js';
 import { setTag, setTagStatus, updateTag } from './repository.js';
-import { BatchTagBody, Count, EditTagBody, TagBody } from './schemas.js';
+import { BatchTagBody, Count, EditTagBody, TagBody, TagModelsQuery } from './schemas.js';
+import { Type } from '@sinclair/typebox';
 import { Envelope } from '../http/schemas.js';
 import { fromBody, textOf } from '../audit/targets.js';
 import type { AuditSpec } from '../audit/types.js';
@@ -89,6 +94,23 @@ export default async function tagRoutes(base: FastifyInstance): Promise<void> {
       if (count === 0) throw fail('channel.tag_not_found');
       changed();
       return ok(count, '更新成功！');
+    },
+  );
+
+  // What the family's tag editor starts its model field from: the longest model list among the
+  // tag's channels (as stored, comma-separated); "" when no channel carries the tag.
+  app.get(
+    '/api/channel/tag/models',
+    { onRequest: requireAdmin, schema: { querystring: TagModelsQuery, response: { 200: Envelope(Type.String()) } } },
+    async (request) => {
+      const tag = requiredTag(request.query.tag);
+      let longest = '';
+      let most = 0;
+      for (const models of await findTagModelLists(db, tag)) {
+        const count = splitList(models).length;
+        if (count > most) [longest, most] = [models, count];
+      }
+      return ok(longest);
     },
   );
 

@@ -24,7 +24,16 @@ import {
   insertChannels,
   updateChannel,
 } from './repository.js';
-import { ChannelIdParams, ChannelView, CopyQuery, Count, CreateChannelBody, IdsBody, UpdateChannelBody } from './schemas.js';
+import {
+  ChannelIdParams,
+  ChannelView,
+  CopyQuery,
+  Count,
+  CreateChannelBody,
+  FixResult,
+  IdsBody,
+  UpdateChannelBody,
+} from './schemas.js';
 import { Envelope } from '../http/schemas.js';
 import { describeChannels } from './describe.js';
 import { keysOfChannel } from './keys/parse.js';
@@ -244,19 +253,21 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
     },
   );
 
-  // Abilities are derived from the channels: the repair changes no channel, only says how many it rebuilt.
+  // The family's answer: channels rebuilt and failed. The rebuild is one transaction, so it either
+  // rebuilds them all or fails as a whole (an error, not a count). Abilities are derived from the
+  // channels: the repair changes no channel, so the audit says how many it rebuilt.
   const fix = {
     subject: 'channel',
     action: 'fix_abilities',
-    detail: (_, count) => ({ count: Number(count) }),
+    detail: (_, data) => ({ count: Number((data as { success?: unknown } | undefined)?.success ?? 0) }),
   } satisfies AuditSpec;
   app.post(
     '/api/channel/fix',
-    { onRequest: requireAdmin, schema: { response: countAnswer }, config: { audit: fix } },
+    { onRequest: requireAdmin, schema: { response: { 200: Envelope(FixResult) } }, config: { audit: fix } },
     async () => {
-      const count = await fixAbilities(db);
+      const success = await fixAbilities(db);
       changed();
-      return ok(count);
+      return ok({ success, fails: 0 });
     },
   );
 }

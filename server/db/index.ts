@@ -21,6 +21,7 @@ import * as m0005 from './migrations/0005_session_epoch.js';
 import * as m0006 from './migrations/0006_leases.js';
 import * as m0008 from './migrations/0008_channel_keys.js';
 import * as m0009 from './migrations/0009_channel_limits.js';
+import * as m0010 from './migrations/0010_redemption_expiry_prefill_groups.js';
 import * as m0011 from './migrations/0011_two_factor.js';
 import * as m0012 from './migrations/0012_model_catalog.js';
 import * as m0013 from './migrations/0013_audit_logs.js';
@@ -112,6 +113,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0006_leases': m0006,
   '0008_channel_keys': m0008,
   '0009_channel_limits': m0009,
+  '0010_redemption_expiry_prefill_groups': m0010,
   '0011_two_factor': m0011,
   '0012_model_catalog': m0012,
   '0013_audit_logs': m0013,

@@ -167,6 +167,21 @@ export interface RedemptionsTable {
   redeemed_time: D<number>;
   used_user_id: D<number>;
   deleted_at: number | null;
+  /** Unix seconds; 0 never expires. */
+  expired_time: D<number>;
+}
+
+/** Named lists of models, tags or endpoints an admin prefills channel fields from. */
+export interface PrefillGroupsTable {
+  id: Id;
+  name: string;
+  /** model, tag or endpoint. */
+  type: string;
+  /** A JSON array of strings. */
+  items: string;
+  description: D<string>;
+  created_time: D<number>;
+  updated_time: D<number>;
 }
 
 export interface OptionsTable {
@@ -390,6 +405,7 @@ export interface Database {
   redemptions: RedemptionsTable;
   options: OptionsTable;
   top_ups: TopUpsTable;
+  prefill_groups: PrefillGroupsTable;
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
   quota_data: QuotaDataTable;
@@ -413,6 +429,7 @@ export type Log = Selectable<LogsTable>;
 export type NewLog = Insertable<LogsTable>;
 export type Redemption = Selectable<RedemptionsTable>;
 export type TopUp = Selectable<TopUpsTable>;
+export type PrefillGroup = Selectable<PrefillGroupsTable>;
 export type Midjourney = Selectable<MidjourneysTable>;
 export type Task = Selectable<TasksTable>;
 export type QuotaData = Selectable<QuotaDataTable>;

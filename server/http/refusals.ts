@@ -108,6 +108,9 @@ export const REFUSALS = {
   'user.group_missing': '分组 %{group} 不存在',
   'user.own_quota': '不能修改自己的额度',
   'user.quota_changed': '用户额度已变化，请刷新后重试',
+  'user.quota_mode_invalid': '无效的额度调整方式',
+  'user.quota_value_required': '请输入要调整的额度',
+  'user.quota_change_zero': '额度必须大于 0',
   'user.read_denied': '无权获取同级或更高等级用户的信息',
   'user.update_denied': '无权更新同权限等级或更高权限等级的用户信息',
   'user.delete_denied': '无权删除同权限等级或更高权限等级的用户',
@@ -247,6 +250,9 @@ export const REFUSALS = {
   'redemption.used': '该兑换码已被使用',
   'redemption.group_only': '该兑换码仅限 %{group} 分组的用户使用',
   'redemption.group_missing': '分组 %{group} 不存在',
+  'redemption.expired': '该兑换码已过期',
+  'redemption.expiry_invalid': '过期时间格式错误',
+  'redemption.expiry_past': '过期时间不能早于当前时间',
 
   // The model catalogue: vendors and model metadata
   'vendor.not_found': '供应商不存在',
@@ -261,6 +267,11 @@ export const REFUSALS = {
   'catalog.icon_invalid': '图标必须是图标名称或 http(s) 地址',
 
   // Wallet and online top-up
+  'prefill.not_found': '预填组不存在',
+  'prefill.name_type_required': '组名称和类型不能为空',
+  'prefill.name_taken': '组名称已存在',
+  'prefill.type_invalid': '无效的组类型：%{type}',
+  'prefill.items_invalid': '组内容必须是字符串数组',
   'topup.disabled': '管理员未开启在线充值！',
   'topup.amount_not_integer': '充值数量必须是整数',
   'topup.amount_below_minimum': '充值数量不能小于 %{min}',

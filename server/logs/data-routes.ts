@@ -1,6 +1,7 @@
 /**
  * /api/data: usage statistics from the hourly totals (quota_data). Channel statistics for admins,
- * the dashboard's hourly rows for admins (all users or one) and for each user (their own).
+ * the dashboard's hourly rows for admins (all users or one, and per user for the ranking of users)
+ * and for each user (their own).
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,8 +9,8 @@ import { currentUser, requireAdmin, requireUser } from '../auth/guard.js';
 import { nowSeconds } from '../db/index.js';
 import { ok } from '../http/envelope.js';
 import { findUserByUsername } from '../users/repository.js';
-import { channelUse, hourlyUsage, type QuotaDataFilter } from './quota-data.js';
-import { ChannelUseAnswer, ChannelUseQuery, QuotaDataAnswer, QuotaDataQuery } from './schemas.js';
+import { channelUse, hourlyUsage, hourlyUsageByUser, type QuotaDataFilter } from './quota-data.js';
+import { ChannelUseAnswer, ChannelUseQuery, QuotaDataAnswer, QuotaDataQuery, UserUsageAnswer } from './schemas.js';
 
 /** The dashboard's range when the call names no start. */
 const DEFAULT_SPAN = 7 * 86_400;
@@ -56,6 +57,15 @@ export default async function dataRoutes(base: FastifyInstance): Promise<void> {
         }
         return ok(await hourlyUsage(db, filter));
       },
+    );
+  }
+
+  // The same time window as /api/data/ (`username` plays no part: every user is in the answer).
+  for (const url of ['/api/data/users', '/api/data/users/']) {
+    app.get(
+      url,
+      { onRequest: requireAdmin, schema: { querystring: QuotaDataQuery, response: { 200: UserUsageAnswer } } },
+      async (request) => ok(await hourlyUsageByUser(db, range(request.query))),
     );
   }
 

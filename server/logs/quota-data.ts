@@ -6,7 +6,7 @@
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Database } from '../db/types.js';
-import type { ChannelUseRow, QuotaDataRow } from './schemas.js';
+import type { ChannelUseRow, QuotaDataRow, UserUsageRow } from './schemas.js';
 
 const HOUR = 3600;
 
@@ -103,6 +103,34 @@ export async function hourlyUsage(db: Db, f: QuotaDataFilter): Promise<QuotaData
     .execute();
   return rows.map((r) => ({
     model_name: r.model_name,
+    created_at: Number(r.created_at),
+    token_used: Number(r.token_used ?? 0),
+    count: Number(r.count ?? 0),
+    quota: Number(r.quota ?? 0),
+  }));
+}
+
+/**
+ * Hourly usage per user (by the name stored with the totals) between start and end (inclusive),
+ * oldest first: what the dashboard ranks users by.
+ */
+export async function hourlyUsageByUser(db: Db, f: { start: number; end: number }): Promise<UserUsageRow[]> {
+  const rows = await db
+    .selectFrom('quota_data')
+    .select((eb) => [
+      'username',
+      'created_at',
+      eb.fn.sum<number | string>('token_used').as('token_used'),
+      eb.fn.sum<number | string>('count').as('count'),
+      eb.fn.sum<number | string>('quota').as('quota'),
+    ])
+    .where((eb) => eb.and(inRange(eb, f.start, f.end)))
+    .groupBy(['username', 'created_at'])
+    .orderBy('created_at')
+    .orderBy('username')
+    .execute();
+  return rows.map((r) => ({
+    username: r.username,
     created_at: Number(r.created_at),
     token_used: Number(r.token_used ?? 0),
     count: Number(r.count ?? 0),

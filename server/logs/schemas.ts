@@ -149,9 +149,21 @@ export const QuotaDataRow = Type.Object({
 });
 export type QuotaDataRow = Static<typeof QuotaDataRow>;
 
+/** GET /api/data/users: one hour of one user's usage (summed over models and channels), for the ranking of users. */
+export const UserUsageRow = Type.Object({
+  username: Type.String(),
+  /** Start of the hour, Unix seconds. */
+  created_at: Type.Integer(),
+  token_used: Type.Integer(),
+  count: Type.Integer(),
+  quota: Type.Integer(),
+});
+export type UserUsageRow = Static<typeof UserUsageRow>;
+
 export const LogPageAnswer = Envelope(LogListPage);
 export const LogStatAnswer = Envelope(LogStat);
 export const LogExtendAnswer = Envelope(LogExtend);
 export const LogCleanupAnswer = Envelope(Type.Integer());
 export const ChannelUseAnswer = Envelope(Type.Array(ChannelUseRow));
 export const QuotaDataAnswer = Envelope(Type.Array(QuotaDataRow));
+export const UserUsageAnswer = Envelope(Type.Array(UserUsageRow));

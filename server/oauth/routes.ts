@@ -4,7 +4,8 @@
  * - GET /api/oauth/{github|oidc|linuxdo}?code&state → binds the account to the signed-in user
  *   (message 'bind'), or logs in / signs up and starts the session like a password login;
  * - GET /api/oauth/wechat?code, /api/oauth/telegram/login?… → log in / sign up;
- * - GET /api/oauth/wechat/bind?code, /api/oauth/telegram/bind?… → bind (signed-in users).
+ * - /api/oauth/wechat/bind (POST {code} as the family sends it, or GET ?code), GET
+ *   /api/oauth/telegram/bind?… → bind (signed-in users).
  * Each provider answers only when the admin switched it on. All share the critical rate limit.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -26,7 +27,7 @@ import {
   type Identity,
   type RedirectProvider,
 } from './providers.js';
-import { CallbackQuery, StateQuery, TelegramQuery, WeChatQuery } from './schemas.js';
+import { CallbackQuery, StateQuery, TelegramQuery, WeChatBindBody, WeChatQuery } from './schemas.js';
 import { consumeState, issueState } from './state.js';
 import { TELEGRAM_FIELDS, verifyTelegramLogin, type TelegramData } from './telegram.js';
 
@@ -104,13 +105,21 @@ export default async function oauthRoutes(base: FastifyInstance): Promise<void> 
     return logIn(request, reply, await signInWith(ctx, 'wechat', identity, request.query.aff ?? ''));
   });
 
+  const bindWeChat = async (request: FastifyRequest, code: string | undefined) => {
+    const identity = await wechatIdentity(options, wechatCode({ code }), request.log);
+    return ok(toPublicUser(await bindIdentity(ctx, currentUser(request), 'wechat', identity)), '绑定成功！');
+  };
+
   app.get(
     '/api/oauth/wechat/bind',
     { onRequest: requireUser, preHandler: criticalLimit, schema: { querystring: WeChatQuery } },
-    async (request) => {
-      const identity = await wechatIdentity(options, wechatCode(request.query), request.log);
-      return ok(toPublicUser(await bindIdentity(ctx, currentUser(request), 'wechat', identity)), '绑定成功！');
-    },
+    async (request) => bindWeChat(request, request.query.code),
+  );
+
+  app.post(
+    '/api/oauth/wechat/bind',
+    { onRequest: requireUser, preHandler: criticalLimit, schema: { querystring: WeChatQuery, body: WeChatBindBody } },
+    async (request) => bindWeChat(request, request.body.code ?? request.query.code),
   );
 
   const telegramIdentity = (query: TelegramQuery): Identity => {

@@ -21,6 +21,10 @@ export const WeChatQuery = Type.Object({
 });
 export type WeChatQuery = Static<typeof WeChatQuery>;
 
+/** POST /api/oauth/wechat/bind: the family sends the code as JSON (`?code=` is taken too). */
+export const WeChatBindBody = Type.Object({ code: Type.Optional(Type.String({ maxLength: 64 })) });
+export type WeChatBindBody = Static<typeof WeChatBindBody>;
+
 const field = () => Type.Optional(Type.String({ maxLength: 512 }));
 
 /** GET /api/oauth/telegram/login and /bind: the login widget's fields, as it gave them. */

@@ -15,6 +15,7 @@ import type { Database, Redemption } from '../db/types.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_TOPUP } from '../logs/types.js';
 import { REDEMPTION_DISABLED, REDEMPTION_UNUSED, REDEMPTION_USED, type RedemptionView } from './schemas.js';
+import { isExpired } from './validation.js';
 
 export function toRedemptionView(row: Redemption): RedemptionView {
   return {
@@ -28,6 +29,7 @@ export function toRedemptionView(row: Redemption): RedemptionView {
     created_time: Number(row.created_time),
     redeemed_time: Number(row.redeemed_time),
     used_user_id: row.used_user_id,
+    expired_time: Number(row.expired_time),
   };
 }
 
@@ -83,6 +85,7 @@ export interface NewCodes {
   name: string;
   quota: number;
   group: string;
+  expiredTime: number;
   count: number;
   now: number;
 }
@@ -100,6 +103,7 @@ export async function insertRedemptions(db: Db, input: NewCodes): Promise<string
         name: input.name,
         quota: input.quota,
         group: input.group,
+        expired_time: input.expiredTime,
         created_time: input.now,
       })),
     )
@@ -107,11 +111,11 @@ export async function insertRedemptions(db: Db, input: NewCodes): Promise<string
   return keys;
 }
 
-/** Changes name, quota and group of a code that is still unused; false when it no longer is. */
+/** Changes name, quota, group and expiry of a code that is still unused; false when it no longer is. */
 export async function updateUnusedRedemption(
   db: Db,
   id: number,
-  fields: { name: string; quota: number; group: string },
+  fields: { name: string; quota: number; group: string; expired_time: number },
 ): Promise<boolean> {
   const result = await db
     .updateTable('redemptions')
@@ -145,6 +149,25 @@ export async function deleteRedemption(db: Db, id: number, now: number): Promise
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Deletes (as `deleteRedemption` does) every code that can no longer be redeemed: used, disabled,
+ * or unused past its expiry. Answers how many.
+ */
+export async function deleteInvalidRedemptions(db: Db, now: number): Promise<number> {
+  const result = await db
+    .updateTable('redemptions')
+    .set({ deleted_at: now })
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', [REDEMPTION_USED, REDEMPTION_DISABLED]),
+        eb.and([eb('status', '=', REDEMPTION_UNUSED), eb('expired_time', '!=', 0), eb('expired_time', '<', now)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export interface Redeemer {
   id: number;
   username: string;
@@ -153,7 +176,7 @@ export interface Redeemer {
 
 export type RedeemOutcome =
   | { ok: true; id: number; quota: number }
-  | { ok: false; reason: 'invalid' | 'used' }
+  | { ok: false; reason: 'invalid' | 'used' | 'expired' }
   | { ok: false; reason: 'group'; group: string };
 
 /**
@@ -170,12 +193,13 @@ export async function redeem(
   return db.transaction().execute(async (trx) => {
     const code = await trx
       .selectFrom('redemptions')
-      .select(['id', 'status', 'quota', 'group'])
+      .select(['id', 'status', 'quota', 'group', 'expired_time'])
       .where('key', '=', key)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (!code || code.status === REDEMPTION_DISABLED) return { ok: false, reason: 'invalid' } as const;
     if (code.status !== REDEMPTION_UNUSED) return { ok: false, reason: 'used' } as const;
+    if (isExpired(Number(code.expired_time), now)) return { ok: false, reason: 'expired' } as const;
     if (code.group !== '' && code.group !== user.group) return { ok: false, reason: 'group', group: code.group } as const;
     const claimed = await trx
       .updateTable('redemptions')

@@ -11,12 +11,14 @@ import { nowSeconds } from '../db/index.js';
 import type { Redemption } from '../db/types.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
+import type { RefusalCode } from '../http/refusals.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
 import { groupNames } from '../users/groups.js';
 import { formatQuota } from '../users/quota-format.js';
 import { publishUserChange } from '../users/user-cache.js';
 import {
   countRedemptions,
+  deleteInvalidRedemptions,
   deleteRedemption,
   findRedemption,
   findRedemptionIds,
@@ -28,6 +30,7 @@ import {
   updateUnusedRedemption,
 } from './repository.js';
 import {
+  CountAnswer,
   CreatedKeysAnswer,
   CreateRedemptionBody,
   DEFAULT_REDEMPTION_QUOTA,
@@ -44,7 +47,13 @@ import {
   UpdateRedemptionQuery,
   type RedemptionPage,
 } from './schemas.js';
-import { checkCount, checkGroup, checkName, checkQuota, checkStatus } from './validation.js';
+import { checkCount, checkExpiry, checkGroup, checkName, checkQuota, checkStatus } from './validation.js';
+
+const REDEEM_REFUSALS = {
+  invalid: 'redemption.invalid',
+  used: 'redemption.used',
+  expired: 'redemption.expired',
+} as const satisfies Record<string, RefusalCode>;
 
 /** The codes a batch made, by id: the answer lists their keys, which the audit never writes. */
 const createdCodes = (data: unknown, ctx: GatewayContext) =>
@@ -103,13 +112,16 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
         const quota = checkQuota(body.quota ?? DEFAULT_REDEMPTION_QUOTA);
         const count = checkCount(body.count ?? 1);
         const group = checkGroup(body.group, groupNames(options));
+        const now = nowSeconds();
+        const expiredTime = checkExpiry(body.expired_time ?? 0, now);
         const keys = await insertRedemptions(db, {
           creatorId: currentUser(request).id,
           name,
           quota,
           group,
+          expiredTime,
           count,
-          now: nowSeconds(),
+          now,
         });
         return ok(keys);
       },
@@ -134,6 +146,11 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
             name: body.name === undefined ? code.name : checkName(body.name),
             quota: body.quota === undefined ? Number(code.quota) : checkQuota(body.quota),
             group: body.group === undefined ? code.group : checkGroup(body.group, groupNames(options)),
+            // An unchanged expiry may lie in the past (the code expired); a new one may not.
+            expired_time:
+              body.expired_time === undefined || body.expired_time === Number(code.expired_time)
+                ? Number(code.expired_time)
+                : checkExpiry(body.expired_time, nowSeconds()),
           };
           // Redeemed or disabled between the read and the write.
           if (!(await updateUnusedRedemption(db, code.id, fields))) throw fail('redemption.edit_only_unused');
@@ -142,6 +159,20 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
       },
     );
   }
+
+  // Before `/:id` in meaning, and in Fastify's router a static path wins over a parameter.
+  // Codes that can no longer be redeemed go by the hundred: the row says how many, not which.
+  app.delete(
+    '/api/redemption/invalid',
+    {
+      onRequest: requireAdmin,
+      schema: { response: { 200: CountAnswer } },
+      config: {
+        audit: { subject: 'redemption', action: 'delete_invalid', detail: (_request, data) => ({ deleted: Number(data) || 0 }) },
+      },
+    },
+    async () => ok(await deleteInvalidRedemptions(db, nowSeconds())),
+  );
 
   for (const url of ['/api/redemption/:id/', '/api/redemption/:id']) {
     app.delete(
@@ -174,7 +205,7 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
       );
       if (!outcome.ok) {
         if (outcome.reason === 'group') throw fail('redemption.group_only', { group: outcome.group });
-        throw fail(outcome.reason === 'used' ? 'redemption.used' : 'redemption.invalid');
+        throw fail(REDEEM_REFUSALS[outcome.reason]);
       }
       publishUserChange(ctx.bus, user.id);
       return ok(outcome.quota, '兑换成功');

@@ -32,6 +32,8 @@ export const RedemptionView = Type.Object({
   redeemed_time: Type.Number(),
   /** 0 while unused. */
   used_user_id: Type.Integer(),
+  /** Unix seconds after which the code can no longer be redeemed; 0 never expires. */
+  expired_time: Type.Number(),
 });
 export type RedemptionView = Static<typeof RedemptionView>;
 
@@ -58,9 +60,14 @@ const EditableFields = {
   name: Type.Optional(Type.String({ maxLength: 1000 })),
   quota: Type.Optional(Type.Number()),
   group: Type.Optional(Type.String({ maxLength: 64 })),
+  /** 0 (or absent on create): never expires; otherwise Unix seconds, not in the past. */
+  expired_time: Type.Optional(Type.Number()),
 };
 
-/** POST /api/redemption/: `count` codes (default 1) of `quota` (default 100000). Answers the codes. */
+/**
+ * POST /api/redemption/: `count` codes (default 1) of `quota` (default 100000), expiring at
+ * `expired_time` (default never). Answers the codes.
+ */
 export const CreateRedemptionBody = Type.Object({ ...EditableFields, count: Type.Optional(Type.Number()) });
 export type CreateRedemptionBody = Static<typeof CreateRedemptionBody>;
 
@@ -82,4 +89,6 @@ export const RedemptionAnswer = Envelope(RedemptionView);
 export const RedemptionPageAnswer = Envelope(RedemptionPage);
 export const CreatedKeysAnswer = Envelope(Type.Array(Type.String()));
 export const RedeemAnswer = Envelope(Type.Number());
+/** DELETE /api/redemption/invalid: how many used, disabled or expired codes were deleted. */
+export const CountAnswer = Envelope(Type.Integer());
 export const EmptyAnswer = Type.Object(EnvelopeFields);

@@ -36,3 +36,15 @@ export function checkStatus(status: number | undefined): number {
   if (status !== REDEMPTION_UNUSED && status !== REDEMPTION_DISABLED) throw fail('redemption.status_invalid');
   return status;
 }
+
+/** 0 never expires; anything else is a whole Unix second not before `now`. */
+export function checkExpiry(expiredTime: number, now: number): number {
+  if (!Number.isInteger(expiredTime) || expiredTime < 0) throw fail('redemption.expiry_invalid');
+  if (expiredTime !== 0 && expiredTime < now) throw fail('redemption.expiry_past');
+  return expiredTime;
+}
+
+/** Whether a code with this expiry can no longer be redeemed at `now`. */
+export function isExpired(expiredTime: number, now: number): boolean {
+  return expiredTime !== 0 && expiredTime < now;
+}

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Length of a generated key, without the `sk-` prefix. */
 export const KEY_LENGTH = 48;
-/** The prefix clients put in front of the stored key. */
+/** The prefix clients put in front of the stored key (answers never carry it). */
 export const KEY_PREFIX = 'sk-';
 // Bytes at or above this would favour the first characters of the alphabet: they are drawn again.
 const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length);
@@ -20,11 +20,6 @@ export function generateKey(): string {
     }
   }
   return key;
-}
-
-/** The stored key as clients use it. */
-export function fullKey(key: string): string {
-  return KEY_PREFIX + key;
 }
 
 /** The stored form of a key a client or a search box gives, with or without `sk-`. */

@@ -162,3 +162,33 @@ export async function markTokenStatus(db: Db, id: number, status: typeof TOKEN_E
 export async function deleteOwnToken(db: Db, userId: number, id: number): Promise<void> {
   await db.updateTable('tokens').set({ deleted_at: nowSeconds() }).where(ownedBy(userId)).where('id', '=', id).execute();
 }
+
+/** The user's live tokens among these ids (ids of others' or deleted tokens are left out). */
+export async function findOwnTokens(db: Db, userId: number, ids: readonly number[]): Promise<Token[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('tokens')
+    .selectAll()
+    .where(ownedBy(userId))
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Soft-deletes the user's live tokens among these ids; answers the keys of those deleted. */
+export async function deleteOwnTokens(db: Db, userId: number, ids: readonly number[]): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const owned = await findOwnTokens(trx, userId, ids);
+    if (owned.length === 0) return [];
+    await trx
+      .updateTable('tokens')
+      .set({ deleted_at: nowSeconds() })
+      .where(ownedBy(userId))
+      .where(
+        'id',
+        'in',
+        owned.map((t) => t.id),
+      )
+      .execute();
+    return owned.map((t) => t.key);
+  });
+}

@@ -13,11 +13,13 @@ import { fail } from '../http/errors.js';
 import { searchLimit } from '../ratelimit/hooks.js';
 import { usableGroups } from '../users/groups.js';
 import { publishTokenChange } from './cache.js';
-import { fullKey, generateKey, storedKey } from './keys.js';
+import { generateKey, storedKey } from './keys.js';
 import {
   countOwnTokens,
   deleteOwnToken,
+  deleteOwnTokens,
   findOwnToken,
+  findOwnTokens,
   insertToken,
   listOwnTokens,
   setOwnTokenStatus,
@@ -28,13 +30,16 @@ import {
   type TokenFilter,
 } from './repository.js';
 import {
+  CountAnswer,
   CreateTokenBody,
   EmptyAnswer,
+  KeysByIdAnswer,
   RevealedKeyAnswer,
   RevealedKeysAnswer,
   RevealKeysBody,
   TokenAnswer,
   TokenIdParams,
+  TokenIdsBody,
   TokenPageAnswer,
   TokenPageQuery,
   TokenSearchQuery,
@@ -119,27 +124,53 @@ export default async function tokenRoutes(base: FastifyInstance): Promise<void> 
     );
   }
 
-  // The one way to read a whole key again after creation.
+  // The ways to read a whole key again after creation, all under the search rate limit. Keys are
+  // answered as stored, without `sk-` (see schemas.ts).
   for (const url of ['/api/token/:id/key', '/api/token/new/:id/key']) {
     app.post(
       url,
       { onRequest: [requireUser, searchLimit], schema: { params: TokenIdParams, response: { 200: RevealedKeyAnswer } } },
       async (request) => {
         const token = await ownToken(currentUser(request), request.params.id);
-        return ok({ key: fullKey(token.key) });
+        return ok({ key: token.key });
       },
     );
+  }
+
+  /** The caller's tokens with these ids, in the order asked; any id that is not theirs refuses the whole call. */
+  async function ownTokens(user: User, ids: readonly number[]): Promise<Token[]> {
+    const byId = new Map((await findOwnTokens(db, user.id, ids)).map((t) => [t.id, t]));
+    return ids.map((id) => {
+      const token = byId.get(id);
+      if (!token) throw fail('token.not_found');
+      return token;
+    });
   }
 
   app.post(
     '/api/token/keys',
     { onRequest: [requireUser, searchLimit], schema: { body: RevealKeysBody, response: { 200: RevealedKeysAnswer } } },
+    async (request) => ok((await ownTokens(currentUser(request), request.body.ids)).map((t) => ({ id: t.id, key: t.key }))),
+  );
+
+  // The family's batch reveal: the same keys as an object by id.
+  app.post(
+    '/api/token/batch/keys',
+    { onRequest: [requireUser, searchLimit], schema: { body: TokenIdsBody, response: { 200: KeysByIdAnswer } } },
     async (request) => {
-      const user = currentUser(request);
-      const keys = [];
-      // In the order asked; any id that is not the caller's refuses the whole call.
-      for (const id of request.body.ids) keys.push({ id, key: fullKey((await ownToken(user, id)).key) });
-      return ok(keys);
+      const tokens = await ownTokens(currentUser(request), request.body.ids);
+      return ok({ keys: Object.fromEntries(tokens.map((t) => [String(t.id), t.key])) });
+    },
+  );
+
+  // Deletes the caller's tokens among the ids (others' are not touched) and answers how many.
+  app.post(
+    '/api/token/batch',
+    { onRequest: requireUser, schema: { body: TokenIdsBody, response: { 200: CountAnswer } } },
+    async (request) => {
+      const keys = await deleteOwnTokens(db, currentUser(request).id, request.body.ids);
+      for (const key of keys) publishTokenChange(ctx.bus, key);
+      return ok(keys.length);
     },
   );
 

@@ -3,9 +3,10 @@
  * the schemas to validate input and to serialize answers.
  *
  * Keys: `key` in every list and detail answer is the stored key masked as first 4 + `**********` +
- * last 4, WITHOUT the `sk-` prefix (the console shows `sk-` in front). The full key is only in the
- * answer of POST /api/token/{id}/key, and there WITH the prefix (`sk-` + 48 characters), ready to
- * copy.
+ * last 4. Whole keys are only in the answers of the reveal calls (POST /api/token/{id}/key,
+ * /api/token/keys, /api/token/batch/keys). Every answer gives the key as stored, WITHOUT the `sk-`
+ * prefix, as the family does: its consoles (and ours) put `sk-` in front to show and copy it, and
+ * the relay accepts the key with or without it.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Envelope, EnvelopeFields, Page } from '../http/schemas.js';
@@ -41,7 +42,7 @@ export const TokenPage = Page(TokenView);
 export type TokenPage = Static<typeof TokenPage>;
 
 export const RevealedKey = Type.Object({
-  /** `sk-` + the full key. */
+  /** The whole key, without `sk-`. */
   key: Type.String(),
 });
 export type RevealedKey = Static<typeof RevealedKey>;
@@ -51,6 +52,13 @@ export const RevealKeysBody = Type.Object({ ids: Type.Array(Type.Integer({ minim
 export type RevealKeysBody = Static<typeof RevealKeysBody>;
 export const RevealedKeys = Type.Array(Type.Object({ id: Type.Integer(), key: Type.String() }));
 export type RevealedKeys = Static<typeof RevealedKeys>;
+
+/** POST /api/token/batch (delete) and /api/token/batch/keys (reveal): the family's `{ids}`. */
+export const TokenIdsBody = RevealKeysBody;
+export type TokenIdsBody = Static<typeof TokenIdsBody>;
+/** POST /api/token/batch/keys: `keys` maps each id (a JSON object key) to its whole key. */
+export const KeysById = Type.Object({ keys: Type.Record(Type.String(), Type.String()) });
+export type KeysById = Static<typeof KeysById>;
 
 /** `size` is what the console sends; `page_size` is accepted as everywhere else. */
 export const TokenPageQuery = Type.Object({
@@ -110,4 +118,6 @@ export const TokenAnswer = Envelope(TokenView);
 export const TokenPageAnswer = Envelope(TokenPage);
 export const RevealedKeyAnswer = Envelope(RevealedKey);
 export const RevealedKeysAnswer = Envelope(RevealedKeys);
+export const KeysByIdAnswer = Envelope(KeysById);
+export const CountAnswer = Envelope(Type.Integer());
 export const EmptyAnswer = Type.Object(EnvelopeFields);

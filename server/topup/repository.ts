@@ -6,6 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { creditUser } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
+import { likeExpr } from '../db/helpers.js';
+import type { TopUp } from '../db/types.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_TOPUP } from '../logs/types.js';
 import { findUsername } from '../users/repository.js';
@@ -84,4 +86,30 @@ export async function completeOrder(
     });
     return { kind: 'credited', userId: order.user_id, quota };
   });
+}
+
+export interface OrderFilter {
+  /** One user's orders; all when absent. */
+  userId?: number;
+  /** Part of the order number; empty matches all. */
+  keyword: string;
+}
+
+function orders(db: Db, filter: OrderFilter) {
+  let query = db.selectFrom('top_ups');
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.keyword !== '') query = query.where(likeExpr('trade_no', filter.keyword));
+  return query;
+}
+
+export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
+  const row = await orders(db, filter)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Orders matching the filter, newest first. */
+export async function listOrders(db: Db, filter: OrderFilter, limit: number, offset: number): Promise<TopUp[]> {
+  return orders(db, filter).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
 }

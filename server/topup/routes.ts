@@ -21,8 +21,10 @@ export const NOTIFY_PATH = '/api/user/epay/notify';
 const RETURN_PATH = '/topup';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-function isPaymentMethod(method: string): method is PaymentMethod {
-  return Object.hasOwn(PAY_TYPES, method);
+/** The EPay type of a method as our console (zfb, wx) or the family's (alipay, wxpay) names it. */
+function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined {
+  if (Object.hasOwn(PAY_TYPES, method)) return PAY_TYPES[method as PaymentMethod];
+  return Object.values(PAY_TYPES).find((type) => type === method);
 }
 
 /** The string-valued parameters of a query or form (a repeated name is not a valid parameter). */
@@ -63,8 +65,8 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
     async (request) => {
       if (!onlineTopUpEnabled(options)) throw fail('topup.disabled');
       const user = currentUser(request);
-      const method = request.body.payment_method;
-      if (!isPaymentMethod(method)) throw fail('topup.method_unknown');
+      const type = payType(request.body.payment_method);
+      if (!type) throw fail('topup.method_unknown');
       const { quota, cents } = quote(options, request.body.amount, user.group);
       const serverAddress = withoutSlash(options.string('ServerAddress'));
       const callbackAddress = withoutSlash(options.string('CustomCallbackAddress')) || serverAddress;
@@ -75,14 +77,14 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
         payAddress: withoutSlash(options.string('PayAddress')),
         pid: options.string('EpayId'),
         key: options.string('EpayKey'),
-        type: PAY_TYPES[method],
+        type,
         tradeNo,
         notifyUrl: callbackAddress + NOTIFY_PATH,
         returnUrl: (serverAddress || callbackAddress) + RETURN_PATH,
         name: `TUC${request.body.amount}`,
         money: centsToMoney(cents),
       });
-      await insertOrder(db, { userId: user.id, quota, cents, tradeNo, paymentMethod: PAY_TYPES[method], now });
+      await insertOrder(db, { userId: user.id, quota, cents, tradeNo, paymentMethod: type, now });
       return ok({ ...form, trade_no: tradeNo });
     },
   );

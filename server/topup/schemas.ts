@@ -1,6 +1,6 @@
 /** Request and answer shapes of the wallet's online top-up. The console imports the `Static` types. */
 import { Type, type Static } from '@sinclair/typebox';
-import { Envelope } from '../http/schemas.js';
+import { Envelope, Page } from '../http/schemas.js';
 
 /**
  * POST /api/user/amount. `amount` is dollars when the site shows currency, else quota points;
@@ -15,7 +15,10 @@ export type AmountBody = Static<typeof AmountBody>;
 /** The price in yuan, two decimals. */
 export const AmountAnswer = Envelope(Type.Number());
 
-/** POST /api/user/pay: `payment_method` zfb (Alipay) or wx (WeChat Pay). */
+/**
+ * POST /api/user/pay: `payment_method` zfb (Alipay) or wx (WeChat Pay) as our console names them,
+ * or alipay / wxpay as the family's consoles do (the `type` of GET /api/user/topup/info's methods).
+ */
 export const PayBody = Type.Composite([AmountBody, Type.Object({ payment_method: Type.String({ maxLength: 16 }) })]);
 export type PayBody = Static<typeof PayBody>;
 
@@ -28,3 +31,55 @@ export const PayForm = Type.Object({
 export type PayForm = Static<typeof PayForm>;
 
 export const PayAnswer = Envelope(PayForm);
+
+/** A payment method the wallet offers: `type` is what POST /api/user/pay takes as `payment_method`. */
+export const PayMethod = Type.Object({ name: Type.String(), type: Type.String() });
+
+/**
+ * GET /api/user/topup/info, the family's wallet settings: whether online top-up is on and with
+ * which methods, the least amount, preset amounts and discounts by amount (none are configured
+ * here: the lists are empty). Stripe and Creem are not offered by this gateway.
+ */
+export const TopUpInfo = Type.Object({
+  enable_online_topup: Type.Boolean(),
+  enable_stripe_topup: Type.Boolean(),
+  enable_creem_topup: Type.Boolean(),
+  pay_methods: Type.Array(PayMethod),
+  min_topup: Type.Number(),
+  amount_options: Type.Array(Type.Number()),
+  discount: Type.Record(Type.String(), Type.Number()),
+});
+export type TopUpInfo = Static<typeof TopUpInfo>;
+
+/** An online top-up order. `amount` is the quota it credits (once paid), `money` the yuan to pay. */
+export const TopUpView = Type.Object({
+  id: Type.Integer(),
+  user_id: Type.Integer(),
+  /** The orderer's name ("" when the account is gone). */
+  username: Type.String(),
+  amount: Type.Number(),
+  money: Type.Number(),
+  trade_no: Type.String(),
+  /** The EPay type: alipay or wxpay. */
+  payment_method: Type.String(),
+  /** pending or success. */
+  status: Type.String(),
+  create_time: Type.Number(),
+  /** 0 until paid. */
+  complete_time: Type.Number(),
+});
+export type TopUpView = Static<typeof TopUpView>;
+
+export const TopUpPage = Page(TopUpView);
+export type TopUpPage = Static<typeof TopUpPage>;
+
+/** `keyword`: part of the order number (wildcards taken literally). */
+export const TopUpPageQuery = Type.Object({
+  p: Type.Optional(Type.Integer()),
+  page_size: Type.Optional(Type.Integer()),
+  keyword: Type.Optional(Type.String({ maxLength: 128 })),
+});
+export type TopUpPageQuery = Static<typeof TopUpPageQuery>;
+
+export const TopUpInfoAnswer = Envelope(TopUpInfo);
+export const TopUpPageAnswer = Envelope(TopUpPage);

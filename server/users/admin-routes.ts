@@ -12,11 +12,13 @@ import { nowSeconds } from '../db/index.js';
 import type { User } from '../db/types.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
+import { numericIdOnly } from '../http/numeric-id.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_MANAGE } from '../logs/types.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { groupNames } from './groups.js';
-import { assertCanCreate, assertCanEdit, assertCanRead, manages, planManage } from './permissions.js';
+import { assertCanAdjustQuota, assertCanCreate, assertCanEdit, assertCanRead, manages, planManage } from './permissions.js';
+import { adjustQuota } from './quota-adjust.js';
 import { formatQuota } from './quota-format.js';
 import {
   countUsers,
@@ -120,7 +122,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
 
   app.get(
     '/api/user/:id',
-    { onRequest: requireAdmin, schema: { params: UserIdParams, response: { 200: Envelope(PublicUser) } } },
+    { onRequest: [numericIdOnly, requireAdmin], schema: { params: UserIdParams, response: { 200: Envelope(PublicUser) } } },
     async (request) => {
       const user = await target(request.params.id);
       assertCanRead(currentUser(request), user);
@@ -236,8 +238,15 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
     },
   );
 
-  async function manage(me: User, id: number, action: ManageBody['action']): Promise<ManageResult> {
-    const user = await target(id);
+  async function manage(me: User, body: ManageBody): Promise<ManageResult> {
+    const user = await target(body.id);
+    const { action } = body;
+    if (action === 'add_quota') {
+      assertCanAdjustQuota(me, user);
+      const quota = await adjustQuota(db, options, me, user, body);
+      publishUserChange(app.ctx.bus, user.id);
+      return { status: user.status, role: user.role, quota };
+    }
     const outcome = planManage(me, user, action);
     await db.transaction().execute(async (trx) => {
       await updateLiveUser(trx, user.id, {
@@ -257,19 +266,28 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
     {
       onRequest: requireAdmin,
       schema: { body: ManageBody, response: { 200: Envelope(ManageResult) } },
-      config: { audit: { subject: 'user', action: (request) => textOf(request.body, 'action'), target: fromBody() } },
+      config: {
+        audit: {
+          subject: 'user',
+          action: (request) => textOf(request.body, 'action'),
+          target: fromBody(),
+          // The balance before and after shows the result; the mode says how it was asked.
+          detail: (request): Record<string, string> =>
+            textOf(request.body, 'action') === 'add_quota' ? { mode: textOf(request.body, 'mode') } : {},
+        },
+      },
     },
-    async (request) => ok(await manage(currentUser(request), request.body.id, request.body.action), '操作成功完成'),
+    async (request) => ok(await manage(currentUser(request), request.body), '操作成功完成'),
   );
 
   app.delete(
     '/api/user/:id',
     {
-      onRequest: requireAdmin,
+      onRequest: [numericIdOnly, requireAdmin],
       schema: { params: UserIdParams, response: { 200: Envelope(ManageResult) } },
       config: { audit: { subject: 'user', action: 'delete', target: fromParams } },
     },
-    async (request) => ok(await manage(currentUser(request), request.params.id, 'delete'), '操作成功完成'),
+    async (request) => ok(await manage(currentUser(request), { id: request.params.id, action: 'delete' }), '操作成功完成'),
   );
 
   app.get('/api/group/', { onRequest: requireAdmin, schema: { response: { 200: Envelope(StringList) } } }, async () =>

@@ -55,8 +55,14 @@ const ROOT_REFUSALS: Partial<Record<ManageAction, RefusalCode>> = {
   promote: 'user.already_root',
 };
 
+/** Whether the actor may change the target's balance: like every manage action, only below their rank. */
+export function assertCanAdjustQuota(actor: Actor, target: Target): void {
+  if (target.deleted_at !== null) throw fail('user.deleted');
+  if (target.role >= actor.role) throw fail('user.update_denied');
+}
+
 /** The result of POST /api/user/manage (promote, demote, disable, enable, delete), or a refusal. */
-export function planManage(actor: Actor, target: Target, action: ManageAction): ManageOutcome {
+export function planManage(actor: Actor, target: Target, action: Exclude<ManageAction, 'add_quota'>): ManageOutcome {
   if (target.deleted_at !== null) throw fail('user.deleted');
   const rootRefusal = target.role >= ROLE_ROOT ? ROOT_REFUSALS[action] : undefined;
   if (rootRefusal) throw fail(rootRefusal);

@@ -48,6 +48,17 @@ export async function findUsername(db: Db, id: number): Promise<string | undefin
   return (await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst())?.username;
 }
 
+/** The names of these users, by id (ids of users that are gone are left out). */
+export async function findUsernames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.username]));
+}
+
 /** The id of the user named exactly `username`, if any. */
 export async function findUserIdByUsername(db: Db, username: string): Promise<number | undefined> {
   const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();

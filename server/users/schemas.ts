@@ -187,11 +187,23 @@ export const ManageAction = Type.Union([
   Type.Literal('disable'),
   Type.Literal('enable'),
   Type.Literal('delete'),
+  Type.Literal('add_quota'),
 ]);
 export type ManageAction = Static<typeof ManageAction>;
 
-export const ManageBody = Type.Object({ id: Type.Integer(), action: ManageAction });
+/** How `add_quota` changes the balance by `value`: add it, take it away, or set the balance to it. */
+export const QuotaMode = Type.Union([Type.Literal('add'), Type.Literal('subtract'), Type.Literal('override')]);
+export type QuotaMode = Static<typeof QuotaMode>;
+
+/** POST /api/user/manage. `mode` and `value` (quota) belong to `add_quota` only. */
+export const ManageBody = Type.Object({
+  id: Type.Integer(),
+  action: ManageAction,
+  mode: Type.Optional(QuotaMode),
+  value: Type.Optional(Int53()),
+});
 export type ManageBody = Static<typeof ManageBody>;
 
-export const ManageResult = Type.Object({ status: Type.Integer(), role: Type.Integer() });
+/** The user's status and role after the action; `add_quota` also answers the new balance. */
+export const ManageResult = Type.Object({ status: Type.Integer(), role: Type.Integer(), quota: Type.Optional(Type.Number()) });
 export type ManageResult = Static<typeof ManageResult>;

@@ -9,6 +9,7 @@ import { useDataProvider, type DataProvider } from 'react-admin';
 import type { OptionKey } from '../../server/options/registry';
 import type { UpdateCheck } from '../../server/status/schemas';
 import type { SyncResult } from '../../server/catalog/schemas';
+import type { TopUpPage } from '../../server/topup/schemas';
 import { api } from './client';
 import { securityMethods } from './securityMethods';
 
@@ -38,6 +39,10 @@ export const customMethods = {
   /** The running version against the newest release of the configured feed. */
   checkUpdate(): Promise<UpdateCheck> {
     return api.get<UpdateCheck>('/api/status/update');
+  },
+  /** A page of the signed-in person's own top-up orders, newest first. */
+  getMyTopUpOrders(page: number, pageSize: number): Promise<TopUpPage> {
+    return api.get<TopUpPage>(`/api/user/topup/self?p=${page}&page_size=${pageSize}`);
   },
 };
 

@@ -1,7 +1,7 @@
 /** Channel rows and a small stand-in for the channel API, shared by the channel tests. */
 import { render } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import type { ChannelTagRow, ChannelView } from '../../server/channels/schemas';
+import type { ChannelView } from '../../server/channels/schemas';
 import { ResourceList } from '../../src/resources/schema';
 import channelSchema from '../../src/resources/channel/schema';
 import { AdminHarness, api, calls } from './harness';
@@ -79,32 +79,9 @@ function page(items: unknown[]) {
   return { items, total: items.length, page: 1, page_size: 10 };
 }
 
-export function tagRow(tag: string, children: ChannelView[]): ChannelTagRow {
-  const first = children[0] as ChannelView;
-  return {
-    id: `tag:${tag}`,
-    is_tag: true,
-    tag,
-    name: tag,
-    type: first.type,
-    status: children.some((c) => c.status === 1) ? 1 : 2,
-    priority: first.priority,
-    weight: first.weight,
-    models: [...new Set(children.flatMap((c) => c.models.split(',')))].join(','),
-    group: [...new Set(children.flatMap((c) => c.group.split(',')))].join(','),
-    used_quota: 0,
-    balance: 0,
-    response_time: 0,
-    created_time: 0,
-    children,
-  };
-}
-
-/** In tag mode the tagged channels come as one tag row, like the server answers. */
+/** In tag mode the server answers the tagged channels of the page's tags, flat (untagged ones left out). */
 function listed(tagMode: boolean): unknown[] {
-  if (!tagMode) return channels;
-  const tagged = channels.filter((c) => c.tag === 'team');
-  return [tagRow('team', tagged), ...channels.filter((c) => !c.tag)];
+  return tagMode ? channels.filter((c) => c.tag) : channels;
 }
 
 export const channelHandlers = [
@@ -135,7 +112,7 @@ export const channelHandlers = [
     ...(channels.find((c) => `/api/channel/copy/${c.id}` === call.path) as ChannelView),
     id: 10,
   })),
-  api('post', '/api/channel/fix', 3),
+  api('post', '/api/channel/fix', { success: 3, fails: 0 }),
   api('get', '/api/channel/:id', (call) => channels.find((c) => `/api/channel/${c.id}` === call.path) ?? null),
   api('put', '/api/channel/', (call) => {
     const body = call.body as Partial<ChannelView> & { id: number };

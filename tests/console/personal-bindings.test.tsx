@@ -134,8 +134,13 @@ describe('personal page bindings', () => {
 
   it('WeChat: sends the code to /api/oauth/wechat/bind, then reloads the user', async () => {
     server.use(
-      http.get('/api/oauth/wechat/bind', ({ request }) => {
-        received.push({ method: 'GET', path: '/api/oauth/wechat/bind', search: new URL(request.url).search, body: undefined });
+      http.post('/api/oauth/wechat/bind', async ({ request }) => {
+        received.push({
+          method: 'POST',
+          path: '/api/oauth/wechat/bind',
+          search: new URL(request.url).search,
+          body: await request.json(),
+        });
         current = { ...current, wechat_id: 'openid-wx-9' };
         return HttpResponse.json({ success: true, message: '绑定成功！', data: current });
       }),
@@ -147,12 +152,12 @@ describe('personal page bindings', () => {
     expect(within(dialog).getByRole('img').getAttribute('src')).toBe('https://wx.example.com/qr.png');
     await userEvent.click(within(dialog).getByRole('button', { name: '绑定' }));
     expect(await screen.findByText('请输入验证码')).toBeTruthy();
-    expect(sentTo('GET', '/api/oauth/wechat/bind')).toHaveLength(0);
+    expect(sentTo('POST', '/api/oauth/wechat/bind')).toHaveLength(0);
 
     await userEvent.type(within(dialog).getByLabelText('验证码'), '654321');
     await userEvent.click(within(dialog).getByRole('button', { name: '绑定' }));
     expect(await screen.findByText('绑定成功！')).toBeTruthy();
-    expect(sentTo('GET', '/api/oauth/wechat/bind').map((r) => r.search)).toEqual(['?code=654321']);
+    expect(sentTo('POST', '/api/oauth/wechat/bind').map((r) => [r.search, r.body])).toEqual([['', { code: '654321' }]]);
     expect(await screen.findByText('已绑定：openid-wx-9')).toBeTruthy();
     expect(sentTo('GET', '/api/user/self')).toHaveLength(2);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -160,7 +165,7 @@ describe('personal page bindings', () => {
 
   it('WeChat: shows the server’s refusal and keeps the dialog open', async () => {
     server.use(
-      http.get('/api/oauth/wechat/bind', () => HttpResponse.json({ success: false, message: '该微信账户已被其他用户绑定' })),
+      http.post('/api/oauth/wechat/bind', () => HttpResponse.json({ success: false, message: '该微信账户已被其他用户绑定' })),
     );
     await openBindings();
     await userEvent.click(row('微信').getByRole('button', { name: '绑定' }));

@@ -171,10 +171,11 @@ describe('e-mail binding', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     server.use(
-      http.get('/api/oauth/email/bind', ({ request }) => {
+      http.post('/api/oauth/email/bind', async ({ request }) => {
         const url = new URL(request.url);
-        received.push({ method: 'GET', path: url.pathname, search: url.search, body: undefined });
-        self = { ...baseSelf, email: url.searchParams.get('email') ?? '' };
+        const body = (await request.json()) as { email: string; code: string };
+        received.push({ method: 'POST', path: url.pathname, search: url.search, body });
+        self = { ...baseSelf, email: body.email };
         return HttpResponse.json({ success: true, message: '绑定成功！', data: self.email });
       }),
     );
@@ -213,15 +214,13 @@ describe('e-mail binding', () => {
 
     await user.click(dialog.getByRole('button', { name: '绑定' }));
     expect(await screen.findByText('请输入邮箱地址和验证码')).toBeTruthy();
-    expect(sentTo('GET', '/api/oauth/email/bind')).toHaveLength(0);
+    expect(sentTo('POST', '/api/oauth/email/bind')).toHaveLength(0);
 
     await user.type(dialog.getByLabelText('验证码'), ' ab12cd ');
     await user.click(dialog.getByRole('button', { name: '绑定' }));
     expect(await screen.findByText('绑定成功！')).toBeTruthy();
-    const bound = sentTo('GET', '/api/oauth/email/bind');
-    expect(bound).toHaveLength(1);
-    const query = new URLSearchParams(bound[0]!.search);
-    expect([query.get('email'), query.get('code')]).toEqual(['dave@example.com', 'ab12cd']);
+    const bound = sentTo('POST', '/api/oauth/email/bind');
+    expect(bound.map((r) => [r.search, r.body])).toEqual([['', { email: 'dave@example.com', code: 'ab12cd' }]]);
 
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const account = screen.getByText('账户与安全').closest('.MuiCard-root') as HTMLElement;
@@ -231,7 +230,7 @@ describe('e-mail binding', () => {
   });
 
   it("keeps the dialog open and shows the server's refusal", async () => {
-    server.use(http.get('/api/oauth/email/bind', () => HttpResponse.json({ success: false, message: '验证码错误或已过期' })));
+    server.use(http.post('/api/oauth/email/bind', () => HttpResponse.json({ success: false, message: '验证码错误或已过期' })));
     const dialog = await openDialog();
     await userEvent.type(dialog.getByLabelText('邮箱地址'), 'dave@example.com');
     await userEvent.type(dialog.getByLabelText('验证码'), 'WRONG1');

@@ -25,6 +25,7 @@ const base: RedemptionView = {
   created_time: 1700000000,
   redeemed_time: 0,
   used_user_id: 0,
+  expired_time: 0,
 };
 
 const code = (id: number) => `${'c'.repeat(30)}${String(id).padStart(2, '0')}`;
@@ -174,7 +175,7 @@ describe('create drawer', () => {
     expect((within(drawer).getByLabelText(/生成数量/) as HTMLInputElement).value).toBe('1');
     await save(drawer);
     await waitFor(() => expect(posted()).toHaveLength(1));
-    expect(posted()[0]).toEqual({ name: '$0.20', quota: 100000, count: 1, group: '' });
+    expect(posted()[0]).toEqual({ name: '$0.20', quota: 100000, count: 1, group: '', expired_time: 0 });
     expect(await screen.findByText('成功创建 1 个兑换码')).toBeTruthy();
   });
 
@@ -190,7 +191,7 @@ describe('create drawer', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'vip' }));
     await save(drawer);
     await waitFor(() => expect(posted()).toHaveLength(1));
-    expect(posted()[0]).toEqual({ name: '新年活动', quota: 5000000, count: 3, group: 'vip' });
+    expect(posted()[0]).toEqual({ name: '新年活动', quota: 5000000, count: 3, group: 'vip', expired_time: 0 });
     const dialog = await screen.findByRole('dialog', { name: '已生成 3 个兑换码' });
     const text = within(dialog).getByLabelText('生成的兑换码') as HTMLTextAreaElement;
     const expected = [0, 1, 2].map((i) => `new${i}${'n'.repeat(28)}`).join('\n');
@@ -245,7 +246,13 @@ describe('edit drawer', () => {
     await save(drawer);
     await waitFor(() => expect(callsTo('PUT', '/api/redemption/')).toHaveLength(1));
     expect(callsTo('PUT', '/api/redemption/')[0]?.query).toEqual({});
-    expect(callsTo('PUT', '/api/redemption/')[0]?.body).toEqual({ id: 3, name: 'summer', quota: 1000000, group: 'vip' });
+    expect(callsTo('PUT', '/api/redemption/')[0]?.body).toEqual({
+      id: 3,
+      name: 'summer',
+      quota: 1000000,
+      group: 'vip',
+      expired_time: 0,
+    });
     expect(await screen.findByText('兑换码更新成功！')).toBeTruthy();
   });
 });
@@ -257,12 +264,14 @@ describe('form helpers', () => {
       quota: 500000,
       count: 2,
       group: '',
+      expired_time: 0,
     });
     expect(toCreateBody({ name: ' gift ', quota: '250000', count: '5' })).toEqual({
       name: 'gift',
       quota: 250000,
       count: 5,
       group: '',
+      expired_time: 0,
     });
   });
 });

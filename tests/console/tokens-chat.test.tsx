@@ -14,7 +14,9 @@ import {
 } from '../../src/customPages/chat/chatLink';
 import { ok, received, renderPage, sentTo, siteStatus } from './pages-harness';
 
-const KEY = `sk-${'k'.repeat(48)}`;
+/** The key as the server reveals it (without `sk-`), and as chat links carry it. */
+const STORED = 'k'.repeat(48);
+const KEY = `sk-${STORED}`;
 
 function token(id: number, status: number): TokenView {
   return {
@@ -108,7 +110,7 @@ describe('chat page', () => {
     server.use(
       ok('get', '/api/status', siteStatus({ chats, server_address: 'https://gw.example.com' })),
       ok('get', '/api/token/', { items: [token(3, 2), token(4, 1), token(5, 1)], total: 3, page: 1, page_size: 100 }),
-      ok('post', '/api/token/4/key', { key: KEY }),
+      ok('post', '/api/token/4/key', { key: STORED }),
     );
     renderPage(<ChatPage />, '/chat/:id?', '/chat/1');
     const frame = await screen.findByTitle('聊天');
@@ -155,7 +157,7 @@ describe('chat page', () => {
     server.use(
       ok('get', '/api/status', siteStatus({ chat_link: 'https://link.example/?k={key}&a={address}', chats })),
       ok('get', '/api/token/', { items: [token(4, 1)], total: 1, page: 1, page_size: 100 }),
-      ok('post', '/api/token/4/key', { key: KEY }),
+      ok('post', '/api/token/4/key', { key: STORED }),
     );
     renderPage(<ChatPage />, '/chat2link');
     await waitFor(() => expect(assign).toHaveBeenCalledWith(`https://link.example/?k=${KEY}&a=http://console.local`));

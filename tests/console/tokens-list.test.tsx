@@ -36,7 +36,9 @@ const seed = (): TokenView[] => [
 ];
 let tokens = seed();
 
-const fullKey = (id: string | number) => `sk-full${id}${'x'.repeat(40)}`;
+/** What the server answers (the key as stored, without `sk-`) and what the person copies. */
+const storedKey = (id: string | number) => `full${id}${'x'.repeat(40)}`;
+const fullKey = (id: string | number) => `sk-${storedKey(id)}`;
 const page = (items: TokenView[]) => ({ items, total: items.length, page: 1, page_size: 10 });
 
 const server = setupServer(
@@ -50,8 +52,8 @@ const server = setupServer(
     ),
   ),
   api('get', '/api/token/', () => page(tokens)),
-  api('post', '/api/token/keys', (call) => (call.body as { ids: number[] }).ids.map((id) => ({ id, key: fullKey(id) }))),
-  api('post', '/api/token/:id/key', (call) => ({ key: fullKey(call.path.split('/')[3] ?? '') })),
+  api('post', '/api/token/keys', (call) => (call.body as { ids: number[] }).ids.map((id) => ({ id, key: storedKey(id) }))),
+  api('post', '/api/token/:id/key', (call) => ({ key: storedKey(call.path.split('/')[3] ?? '') })),
   api('put', '/api/token/', (call) => {
     const { id, status } = call.body as { id: number; status: number };
     const token = tokens.find((t) => t.id === id);

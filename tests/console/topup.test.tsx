@@ -38,6 +38,7 @@ const server = setupServer(
     return HttpResponse.json({ success: true, message: '', data: Math.round(body.amount * 730) / 100 });
   }),
   ok('post', '/api/user/pay', payForm),
+  ok('get', '/api/user/topup/self', { items: [], total: 0, page: 1, page_size: 10 }),
 );
 
 let submitted: HTMLFormElement[];

@@ -15,7 +15,7 @@ export interface RelayFixture {
   root: ApiClient;
   user: ApiClient;
   userId: number;
-  /** `sk-…` of the user's first token. */
+  /** The key of the user's first token as revealed (without `sk-`; the relay takes both). */
   key: string;
   tokenId: number;
   openai(key?: string): OpenAI;

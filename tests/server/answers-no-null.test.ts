@@ -10,7 +10,7 @@ import { forEachDatabase } from '../helpers/databases.js';
 import { flushWrites, setupRoot, startTestGateway, type ApiClient, type TestGateway } from '../helpers/gateway.js';
 import { expectOk, newKey } from '../helpers/channels.js';
 import { insertWithId } from '../../server/db/helpers.js';
-import { ChannelTagRow, ChannelView } from '../../server/channels/schemas.js';
+import { ChannelView } from '../../server/channels/schemas.js';
 import { PublicUser, SelfUser, UserListItem } from '../../server/users/schemas.js';
 import { TokenView } from '../../server/tokens/schemas.js';
 import { RedemptionView } from '../../server/redemptions/schemas.js';
@@ -50,7 +50,6 @@ function nullsIn(value: unknown, path = ''): string[] {
 it('describes no row answer with a nullable text or number', () => {
   const views = {
     ChannelView,
-    ChannelTagRow,
     PublicUser,
     SelfUser,
     UserListItem,

@@ -41,6 +41,7 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   redemptions: { files: ['server/redemptions/repository.ts'], why: 'redemption codes' },
   options: { files: ['server/options/store.ts'], why: 'the option store writes through to its table' },
   top_ups: { files: ['server/topup/repository.ts'], why: 'top-up orders' },
+  prefill_groups: { files: ['server/prefill/repository.ts'], why: 'the named lists channel fields are prefilled from' },
   midjourneys: {
     files: ['server/tasks/repository.ts', 'server/tasks/list-repository.ts', 'server/tasks/midjourney/repository.ts'],
     why: 'drawing tasks: their platform, the shared failure and the console list',

@@ -136,7 +136,19 @@ await forEachDatabase('redemption codes', (kind) => {
       const ids = first.items.map((c: { id: number }) => c.id);
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
       expect(Object.keys(first.items[0]).sort()).toEqual(
-        ['created_time', 'group', 'id', 'key', 'name', 'quota', 'redeemed_time', 'status', 'used_user_id', 'user_id'].sort(),
+        [
+          'created_time',
+          'expired_time',
+          'group',
+          'id',
+          'key',
+          'name',
+          'quota',
+          'redeemed_time',
+          'status',
+          'used_user_id',
+          'user_id',
+        ].sort(),
       );
       expect(first.items[0].key).toMatch(/^[0-9a-f]{32}$/);
       const second = expectOk(await admin.get('/api/redemption/?p=2&page_size=10'));

@@ -120,7 +120,7 @@ await forEachDatabase('tokens', (kind) => {
       expect(got.body.data).toMatchObject({ id, name: 'reveal-me', key: maskKey(stored.key) });
       expect(JSON.stringify(got.body)).not.toContain(stored.key);
       const revealed = await alice.post(`/api/token/${id}/key`);
-      expect(revealed.body).toEqual({ success: true, message: '', data: { key: `sk-${stored.key}` } });
+      expect(revealed.body).toEqual({ success: true, message: '', data: { key: stored.key } });
     });
 
     it("reveals several keys in one call, in order, and none of another user's", async () => {
@@ -128,8 +128,8 @@ await forEachDatabase('tokens', (kind) => {
       const b = await create(alice, { name: 'batch-b' });
       const res = await alice.post('/api/token/keys', { ids: [b.id, a.id] });
       expect(res.body.data).toEqual([
-        { id: b.id, key: `sk-${(await row(b.id)).key}` },
-        { id: a.id, key: `sk-${(await row(a.id)).key}` },
+        { id: b.id, key: (await row(b.id)).key },
+        { id: a.id, key: (await row(a.id)).key },
       ]);
       const stolen = await bob.post('/api/token/keys', { ids: [a.id] });
       expect(stolen.body).toMatchObject({ success: false, message: MSG.notFound });

@@ -1,6 +1,6 @@
 /**
  * E-mail binding: the address, a "get code" button (GET /api/verification, then a 30 s resend
- * countdown; Turnstile when the site enables it), the code, and GET /api/oauth/email/bind.
+ * countdown; Turnstile when the site enables it), the code, and POST /api/oauth/email/bind {email, code} (in the body: codes stay out of URLs and logs).
  */
 import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
@@ -39,8 +39,7 @@ export function EmailBindDialog({ onClose, onBound }: { onClose: () => void; onB
     }
     setBusy(true);
     try {
-      const query = new URLSearchParams({ email: email.trim(), code: code.trim() });
-      const bound = await api.get<string>(`/api/oauth/email/bind?${query}`);
+      const bound = await api.post<string>('/api/oauth/email/bind', { email: email.trim(), code: code.trim() });
       const stored = storedUser();
       if (stored && bound) storeUser({ ...stored, email: bound });
       notify('pages.personal.bind_email.done', { type: 'success' });

@@ -1,7 +1,7 @@
 /**
  * WeChat: scan the official account's QR code, then type the code it replies with. Logs in
  * (GET /api/oauth/wechat, with the invitation code) or, in bind mode, binds the account to the
- * logged-in user (GET /api/oauth/wechat/bind) and calls `onBound`.
+ * logged-in user (POST /api/oauth/wechat/bind {code}) and calls `onBound`.
  */
 import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
@@ -44,7 +44,7 @@ export function WeChatDialog({ open, qrcode, onClose, mode = 'login', onBound }:
     setBusy(true);
     try {
       if (binding) {
-        await api.get<StoredUser>(`/api/oauth/wechat/bind?${new URLSearchParams({ code: code.trim() })}`);
+        await api.post<StoredUser>('/api/oauth/wechat/bind', { code: code.trim() });
         notify('pages.oauth.bound', { type: 'success' });
         setCode('');
         onClose();

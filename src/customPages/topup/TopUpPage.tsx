@@ -1,4 +1,4 @@
-/** /topup, the wallet: the balance, redeeming a code, and online top-up. */
+/** /topup, the wallet: the balance, redeeming a code, online top-up, and one's top-up orders. */
 import { useCallback, useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import Card from '@mui/material/Card';
@@ -10,6 +10,7 @@ import type { SelfUser } from '../../../server/users/schemas';
 import { api } from '../../api/client';
 import { formatQuota, useStatus } from '../../status/status';
 import { errorMessage } from '../shared/errors';
+import { MyOrdersCard } from './MyOrdersCard';
 import { OnlineTopUpCard } from './OnlineTopUpCard';
 import { RedeemCard } from './RedeemCard';
 
@@ -51,6 +52,7 @@ export default function TopUpPage() {
           <OnlineTopUpCard status={status} />
         </Grid>
       </Grid>
+      <MyOrdersCard />
     </Stack>
   );
 }

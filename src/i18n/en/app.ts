@@ -43,6 +43,7 @@ export const app = {
     vendor: 'Vendors',
     redemption: 'Redemption codes',
     audit: 'Audit log',
+    topup_order: 'Top-up orders',
     user: 'Users',
     user_new: 'Users (new)',
     setting: 'System settings',

@@ -37,6 +37,7 @@ export const audits = {
     log: 'Usage logs',
     vendor: 'Vendor',
     model: 'Model',
+    prefill_group: 'Prefill group',
   },
   actions: {
     create: 'Create',
@@ -62,6 +63,8 @@ export const audits = {
     get_key_status: 'Read key states',
     enable_key: 'Enable a key',
     disable_key: 'Disable a key',
+    add_quota: 'Adjust balance',
+    delete_invalid: 'Delete unusable codes',
     enable_all_keys: 'Enable every key',
   },
   outcomes: {
@@ -76,6 +79,7 @@ export const audits = {
     count: 'Count',
     tag: 'Tag',
     target_timestamp: 'Cleaned up before',
+    mode: 'Mode',
     deleted: 'Rows deleted',
   },
 };

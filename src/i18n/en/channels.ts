@@ -224,7 +224,7 @@ export const channels = {
     balances_updated: 'Balances updated: %{updated}, failed: %{failed}',
     disabled_deleted: 'Deleted all disabled channels: %{count}',
     batch_deleted: 'Deleted %{count} channels',
-    fixed: 'Fixed %{count} channels',
+    fixed: 'Rebuilt %{success} channels, %{fails} failed',
     tagged: 'Tag %{tag} set on %{count} channels',
     tag_status: 'Status of %{count} channels updated',
     tag_updated: 'Updated successfully!',

@@ -17,12 +17,14 @@ export const redemptions = {
     created_time: 'Created',
     redeemed_time: 'Redeemed',
     used_user_id: 'Redeemed by (user ID)',
+    expired_time: 'Expires',
     actions: 'Actions',
   },
   statuses: {
     unused: 'Unused',
     disabled: 'Disabled',
     used: 'Used',
+    expired: 'Expired',
     unknown: 'Unknown status',
   },
   actions: {
@@ -31,6 +33,7 @@ export const redemptions = {
     copy_all: 'Copy all',
     enable: 'Enable',
     disable: 'Disable',
+    clear_invalid: 'Clear invalid codes',
     delete: 'Delete',
   },
   helper: {
@@ -39,6 +42,7 @@ export const redemptions = {
     group: 'With a group, only users of that group can redeem the code',
     count: 'At most 100 at a time',
     count_preset: '%{count}',
+    expiry: 'After this time the code can no longer be redeemed',
   },
   created: {
     title: '%{smart_count} redemption code created |||| %{smart_count} redemption codes created',
@@ -46,8 +50,13 @@ export const redemptions = {
     codes: 'Generated codes',
   },
   confirm: {
+    clear_invalid_title: 'Clear every invalid code?',
+    clear_invalid_content: 'Every used, disabled and expired code will be deleted. This cannot be undone.',
     delete_title: 'Delete the redemption code %{name}?',
     delete_content: 'A deleted code can no longer be redeemed. This cannot be undone.',
+  },
+  expiry: {
+    never: 'Never expires',
   },
   validation: {
     name_length: 'The name must be 1 to 20 characters long',
@@ -55,11 +64,14 @@ export const redemptions = {
     count_min: 'The number of codes must be greater than 0',
     count_max: 'At most 100 codes can be created at a time',
     select_one: 'Please select at least one redemption code!',
+    expiry_invalid: 'Choose an expiry time',
+    expiry_past: 'The expiry time cannot be in the past',
   },
   notification: {
     created: '%{smart_count} redemption code created |||| %{smart_count} redemption codes created',
     updated: 'Redemption code updated!',
     deleted: 'Redemption code deleted',
     status_changed: 'Done!',
+    invalid_cleared: 'Cleared %{smart_count} invalid code |||| Cleared %{smart_count} invalid codes',
   },
 };

@@ -37,6 +37,7 @@ export const audits = {
     log: '使用日志',
     vendor: '供应商',
     model: '模型',
+    prefill_group: '预填组',
   },
   actions: {
     create: '创建',
@@ -62,6 +63,8 @@ export const audits = {
     get_key_status: '查看密钥状态',
     enable_key: '启用密钥',
     disable_key: '禁用密钥',
+    add_quota: '调整额度',
+    delete_invalid: '清除失效兑换码',
     enable_all_keys: '启用全部密钥',
   },
   outcomes: {
@@ -76,6 +79,7 @@ export const audits = {
     count: '数量',
     tag: '标签',
     target_timestamp: '清理此时间之前',
+    mode: '方式',
     deleted: '删除条数',
   },
 };

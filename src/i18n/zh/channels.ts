@@ -224,7 +224,7 @@ export const channels = {
     balances_updated: '已更新 %{updated} 个已启用渠道的余额，失败 %{failed} 个',
     disabled_deleted: '已删除所有禁用渠道，共计 %{count} 个',
     batch_deleted: '已删除 %{count} 个渠道',
-    fixed: '已修复 %{count} 个渠道',
+    fixed: '已修复 %{success} 个渠道，失败 %{fails} 个渠道',
     tagged: '已为 %{count} 个渠道设置标签 %{tag}',
     tag_status: '已更新 %{count} 个渠道的状态',
     tag_updated: '更新成功！',

@@ -11,6 +11,7 @@ import { redemptions } from './redemptions';
 import { audits } from './audits';
 import { models } from './models';
 import { vendors } from './vendors';
+import { topupOrders } from './topup_orders';
 import { settings } from './settings';
 import { settings_system } from './settings_system';
 import { settings_operation } from './settings_operation';
@@ -46,5 +47,6 @@ export const zh = {
     audit: audits,
     model: models,
     vendor: vendors,
+    topup_order: topupOrders,
   },
 };

@@ -17,12 +17,14 @@ export const redemptions = {
     created_time: '创建时间',
     redeemed_time: '兑换时间',
     used_user_id: '兑换人ID',
+    expired_time: '过期时间',
     actions: '操作',
   },
   statuses: {
     unused: '未使用',
     disabled: '已禁用',
     used: '已使用',
+    expired: '已过期',
     unknown: '未知状态',
   },
   actions: {
@@ -31,6 +33,7 @@ export const redemptions = {
     copy_all: '复制全部',
     enable: '启用',
     disable: '禁用',
+    clear_invalid: '清除失效兑换码',
     delete: '删除',
   },
   helper: {
@@ -39,6 +42,7 @@ export const redemptions = {
     group: '选择分组后，只有该分组的用户可以兑换',
     count: '一次最多生成 100 个',
     count_preset: '%{count} 个',
+    expiry: '到期后兑换码不能再被兑换',
   },
   created: {
     title: '已生成 %{smart_count} 个兑换码',
@@ -46,8 +50,13 @@ export const redemptions = {
     codes: '生成的兑换码',
   },
   confirm: {
+    clear_invalid_title: '确定清除所有失效兑换码？',
+    clear_invalid_content: '将删除所有已使用、已禁用及已过期的兑换码，此操作不可撤销。',
     delete_title: '确定要删除兑换码 %{name} 吗？',
     delete_content: '删除后该兑换码将无法再被兑换，此操作不可撤销。',
+  },
+  expiry: {
+    never: '永不过期',
   },
   validation: {
     name_length: '兑换码名称长度必须在1-20之间',
@@ -55,11 +64,14 @@ export const redemptions = {
     count_min: '生成数量必须大于0',
     count_max: '一次最多生成 100 个兑换码',
     select_one: '请至少选择一个兑换码！',
+    expiry_invalid: '请选择过期时间',
+    expiry_past: '过期时间不能早于当前时间',
   },
   notification: {
     created: '成功创建 %{smart_count} 个兑换码',
     updated: '兑换码更新成功！',
     deleted: '兑换码已删除',
     status_changed: '操作成功完成！',
+    invalid_cleared: '已清除 %{smart_count} 个失效兑换码',
   },
 };

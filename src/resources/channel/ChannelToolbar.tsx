@@ -99,7 +99,7 @@ export function ChannelToolbar() {
     setConfirming(null);
     const N = 'resources.channel.notification.';
     if (action === 'delete_disabled') run(deleteDisabledChannels, `${N}disabled_deleted`, (count) => ({ count }));
-    if (action === 'fix') run(fixChannels, `${N}fixed`, (count) => ({ count }));
+    if (action === 'fix') run(fixChannels, `${N}fixed`, ({ success, fails }) => ({ success, fails }));
     if (action === 'delete_selected') {
       run(
         () => deleteChannels(ids).finally(() => onUnselectItems()),

@@ -4,6 +4,7 @@
  */
 import { api, refusalError, request } from '../../api/client';
 import type { BalanceSweepView, ChannelBalanceAnswer, ChannelTestAnswer } from '../../../server/channels/health-routes';
+import type { FixResult } from '../../../server/channels/schemas';
 import type { ChannelView } from './types';
 import type { ManageKeysBody } from '../../../server/channels/keys/routes';
 
@@ -73,8 +74,9 @@ export function deleteChannels(ids: number[]): Promise<number> {
   return api.post<number>(`${BASE}/batch`, { ids });
 }
 
-export function fixChannels(): Promise<number> {
-  return api.post<number>(`${BASE}/fix`);
+/** Rebuilds the abilities table; answers how many channels were rebuilt and how many failed. */
+export function fixChannels(): Promise<FixResult> {
+  return api.post<FixResult>(`${BASE}/fix`);
 }
 
 export function tagChannels(ids: number[], tag: string): Promise<number> {

@@ -31,6 +31,7 @@ import { HealthCell } from './ChannelHealth';
 import { ChannelKeysInput, MultiKeyModeInput } from './ChannelKeysInput';
 import { ChannelModes, ChannelToolbar, useModeFilter, useModes } from './ChannelToolbar';
 import { emptyValues, endsWithV1, toChannelBody, toFormValues, validateChannel, type ChannelFormValues } from './channelForm';
+import { groupByTag } from './tagRows';
 import { CHANNEL_ENABLED, isTagRow, type ChannelRow, type ChannelView } from './types';
 
 const search = (name: string) => `resources.channel.search.${name}`;
@@ -140,7 +141,11 @@ const channelSchema: ResourceSchema<ChannelRow> = {
     filterMode: 'submit',
     validateFilter: (values) => (values.key && !values.model ? 'resources.channel.validation.key_needs_model' : undefined),
     selection: { useEnabled: () => useModes().batchMode, isSelectable: (record) => !isTagRow(record), bar: false },
-    groups: { useEnabled: () => useModes().tagMode, childrenOf: (record) => (isTagRow(record) ? record.children : undefined) },
+    groups: {
+      useEnabled: () => useModes().tagMode,
+      fold: groupByTag,
+      childrenOf: (record) => (isTagRow(record) ? record.children : undefined),
+    },
     columnSettings: 'channel-columns',
     createAlias: 'add',
   },

@@ -1,4 +1,4 @@
-import type { ChannelListItem, ChannelTagRow, ChannelView } from '../../../server/channels/schemas';
+import type { ChannelView } from '../../../server/channels/schemas';
 import {
   CHANNEL_AUTO_DISABLED,
   CHANNEL_ENABLED,
@@ -7,9 +7,36 @@ import {
   isChannelType,
 } from '../../../server/channels/types';
 
-export type { ChannelView, ChannelTagRow };
+export type { ChannelView };
+
+/**
+ * Tag mode: one row standing for every channel of a tag on the page (the server answers them flat;
+ * the console groups them, see tagRows.ts). Status is enabled when any child is; priority, weight
+ * and type are those of the first child (children are in list order); models and groups are the
+ * union of the children's; quota and balance are sums.
+ */
+export interface ChannelTagRow {
+  /** `tag:<tag>`, so it never collides with a channel id. */
+  id: string;
+  is_tag: true;
+  tag: string;
+  name: string;
+  type: number;
+  status: number;
+  priority: number;
+  weight: number;
+  models: string;
+  group: string;
+  used_quota: number;
+  balance: number;
+  /** Mean of the tested children's response times (ms); 0 when none was tested. */
+  response_time: number;
+  created_time: number;
+  children: ChannelView[];
+}
+
 /** A row of the list: a channel, or in tag mode one row standing for a tag's channels. */
-export type ChannelRow = ChannelListItem;
+export type ChannelRow = ChannelView | ChannelTagRow;
 
 export { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, CHANNEL_TYPES, isChannelType };
 

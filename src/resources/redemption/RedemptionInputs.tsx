@@ -1,14 +1,23 @@
-/** The redemption code form's own inputs (the schema's `input` slots): name, quota with presets, group, batch count. */
-import { TextInput } from 'react-admin';
+/**
+ * The redemption code form's own inputs (the schema's `input` slots): name, quota with presets,
+ * group, expiry (never, or a date and time), batch count.
+ */
+import { FormControlLabel, FormHelperText, Stack, Switch, TextField } from '@mui/material';
+import { InputHelperText, TextInput, useInput, useTranslate } from 'react-admin';
 import { api } from '../../api/client';
 import type { FieldSchema, InputSlotProps } from '../schema';
+import { fromLocalInput, toLocalInput } from '../log/format';
 import { CountInput, CurrentValueSelectInput, QuotaInput } from '../shared/inputs';
 import {
   COUNT_PRESETS,
+  DEFAULT_EXPIRY_SECONDS,
+  NEVER_EXPIRES,
   QUOTA_PRESETS,
+  parseExpiry,
   validateCount,
   validateCreateName,
   validateEditName,
+  validateExpiry,
   validateQuota,
 } from './redemptionForm';
 
@@ -59,4 +68,45 @@ export function GroupInput() {
 
 export function BatchCountInput() {
   return <CountInput resource="redemption" presets={COUNT_PRESETS} validate={validateCount} />;
+}
+
+/** Never expires (0), or a local date and time; turning "never" off starts a week from now. */
+export function ExpiryInput({ mode }: InputSlotProps) {
+  const translate = useTranslate();
+  const {
+    field,
+    fieldState: { error },
+  } = useInput({ source: 'expired_time', validate: validateExpiry(mode === 'create' ? 'create' : 'edit') });
+  const seconds = parseExpiry(field.value);
+  const never = seconds === NEVER_EXPIRES;
+  return (
+    <Stack spacing={0.5} sx={{ mb: 2 }}>
+      <FormControlLabel
+        label={translate('resources.redemption.expiry.never')}
+        control={
+          <Switch
+            checked={never}
+            onChange={(event) =>
+              field.onChange(event.target.checked ? NEVER_EXPIRES : Math.floor(Date.now() / 1000) + DEFAULT_EXPIRY_SECONDS)
+            }
+          />
+        }
+      />
+      {!never && (
+        <TextField
+          type="datetime-local"
+          size="small"
+          label={translate(label('expired_time'))}
+          value={toLocalInput(seconds)}
+          onChange={(event) => field.onChange(fromLocalInput(event.target.value) ?? '')}
+          onBlur={field.onBlur}
+          error={!!error}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+        />
+      )}
+      <FormHelperText error={!!error}>
+        <InputHelperText error={error?.message} helperText="resources.redemption.helper.expiry" />
+      </FormHelperText>
+    </Stack>
+  );
 }

@@ -12,7 +12,12 @@ export const COUNT_PRESETS = [10, 20, 30, 100] as const;
 export const MAX_COUNT = 100;
 export const MAX_NAME_LENGTH = 20;
 
-export const CREATE_DEFAULTS = { name: '', quota: DEFAULT_QUOTA, count: 1, group: '' };
+/** `expired_time` of a code that never expires. */
+export const NEVER_EXPIRES = 0;
+/** What "expires" starts from when the person turns off "never expires": a week from now. */
+export const DEFAULT_EXPIRY_SECONDS = 7 * 86_400;
+
+export const CREATE_DEFAULTS = { name: '', quota: DEFAULT_QUOTA, count: 1, group: '', expired_time: NEVER_EXPIRES };
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || String(value).trim() === '';
@@ -39,6 +44,27 @@ export const validateCount: Validator = (value) => {
   return count > MAX_COUNT ? 'resources.redemption.validation.count_max' : undefined;
 };
 
+/** The expiry as Unix seconds: 0 for never, a positive whole second otherwise; null when unreadable. */
+export function parseExpiry(value: unknown): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  const seconds = Number(value);
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : null;
+}
+
+/** Whether an unused code with this expiry can no longer be redeemed at `now` (Unix seconds). */
+export function isExpired(expiredTime: number, now = Math.floor(Date.now() / 1000)): boolean {
+  return expiredTime !== NEVER_EXPIRES && expiredTime < now;
+}
+
+/** A date must be set once "never" is off; a new code's must lie ahead (an edited one may keep its own). */
+export const validateExpiry =
+  (mode: 'create' | 'edit'): Validator =>
+  (value) => {
+    const seconds = parseExpiry(value);
+    if (seconds === null) return 'resources.redemption.validation.expiry_invalid';
+    return mode === 'create' && isExpired(seconds) ? 'resources.redemption.validation.expiry_past' : undefined;
+  };
+
 /** POST /api/redemption/ from the form; an empty name becomes the formatted quota (e.g. `$0.20`). */
 export function toCreateBody(values: Record<string, unknown>): Required<CreateRedemptionBody> {
   const quota = Math.trunc(Number(values.quota) || 0);
@@ -48,6 +74,7 @@ export function toCreateBody(values: Record<string, unknown>): Required<CreateRe
     quota,
     count: Math.trunc(Number(values.count) || 0),
     group: String(values.group ?? ''),
+    expired_time: parseExpiry(values.expired_time) ?? NEVER_EXPIRES,
   };
 }
 
@@ -58,5 +85,6 @@ export function toEditBody(values: Record<string, unknown>): Record<string, unkn
     name: String(values.name ?? '').trim(),
     quota: Math.trunc(Number(values.quota) || 0),
     group: String(values.group ?? ''),
+    expired_time: parseExpiry(values.expired_time) ?? NEVER_EXPIRES,
   };
 }

@@ -1,10 +1,11 @@
 import type { ResourceSchema } from '../schema';
 import { CopySelectedButton, type SelectedReader } from '../shared/CopySelectedButton';
 import { messageOf } from '../shared/errors';
-import { CodeCell, GroupCell, RedemptionStatusCell, UsedByCell } from './RedemptionCells';
+import { ClearInvalidButton } from './ClearInvalidButton';
+import { CodeCell, ExpiryCell, GroupCell, RedemptionStatusCell, UsedByCell } from './RedemptionCells';
 import { useRedemptionCreate } from './redemptionCreate';
-import { CREATE_DEFAULTS, toEditBody } from './redemptionForm';
-import { BatchCountInput, GroupInput, NameInput, QuotaPresetInput } from './RedemptionInputs';
+import { CREATE_DEFAULTS, isExpired, toEditBody } from './redemptionForm';
+import { BatchCountInput, ExpiryInput, GroupInput, NameInput, QuotaPresetInput } from './RedemptionInputs';
 import { RedemptionRowActions } from './RedemptionRowActions';
 import { REDEMPTION_UNUSED, type RedemptionRecord } from './types';
 
@@ -19,22 +20,27 @@ const selectedCodes: SelectedReader<RedemptionRecord> = async (selectedIds, { da
   return selectedIds.map((id) => known.get(String(id)) ?? '').filter(Boolean);
 };
 
-function CopySelected() {
-  return <CopySelectedButton resource="redemption" read={selectedCodes} />;
+function Actions() {
+  return (
+    <>
+      <CopySelectedButton resource="redemption" read={selectedCodes} />
+      <ClearInvalidButton />
+    </>
+  );
 }
 
 /**
  * /redemption: the admins' redemption codes, with a keyword filter (id, code or part of the
- * name), row selection and an always-visible "copy selected" (the codes, one a line); creating
- * makes a batch and shows the codes made.
+ * name), row selection, an always-visible "copy selected" (the codes, one a line) and "clear
+ * invalid codes"; creating makes a batch (with an optional expiry) and shows the codes made.
  */
 const redemptionSchema: ResourceSchema<RedemptionRecord> = {
   name: 'redemption',
   canCreate: true,
   canEdit: true,
   rowActions: RedemptionRowActions,
-  // Used and disabled codes are greyed.
-  rowSx: (record) => (record.status === REDEMPTION_UNUSED ? {} : { opacity: 0.6 }),
+  // Used, disabled and expired codes are greyed.
+  rowSx: (record) => (record.status === REDEMPTION_UNUSED && !isExpired(record.expired_time) ? {} : { opacity: 0.6 }),
   fields: [
     { source: 'keyword', type: 'text', showInFilter: { alwaysOn: true } },
     { source: 'id', type: 'id', showInList: true },
@@ -51,13 +57,23 @@ const redemptionSchema: ResourceSchema<RedemptionRecord> = {
       render: (record) => <GroupCell record={record} />,
       input: GroupInput,
     },
+    {
+      source: 'expired_time',
+      type: 'virtual',
+      showInList: true,
+      showInCreate: true,
+      showInEdit: true,
+      render: (record) => <ExpiryCell record={record} />,
+      input: ExpiryInput,
+      column: { nowrap: true },
+    },
     { source: 'count', type: 'virtual', showInCreate: true, input: BatchCountInput },
     { source: 'created_time', type: 'date', showInList: true, column: { nowrap: true } },
     { source: 'redeemed_time', type: 'date', showInList: true, column: { nowrap: true } },
     { source: 'used_user_id', type: 'virtual', showInList: true, render: (record) => <UsedByCell record={record} /> },
   ],
   transform: { edit: toEditBody },
-  list: { actions: CopySelected, selection: {} },
+  list: { actions: Actions, selection: {} },
   form: {
     defaults: () => ({ ...CREATE_DEFAULTS }),
     useCreate: useRedemptionCreate,

@@ -14,6 +14,7 @@ import { SchemaCards } from './cards';
 import { ColumnSettingsButton, useColumns, type Columns } from './columns';
 import { SchemaCreateDrawer, SchemaEditDrawer } from './drawers';
 import { SchemaFilterBar } from './filters';
+import { FoldedRows } from './groups';
 import { RememberedPagination, storedPageSize } from './pagination';
 import { SchemaShowDrawer } from './show';
 import { SchemaTable } from './table';
@@ -65,6 +66,8 @@ function Screen<R extends RaRecord>({ schema: declared }: { schema: ResourceSche
   const Header = slots?.header;
   const Summary = slots?.summary;
   const rows = { schema, columns, selectable, grouped, onContextMenu };
+  const fold = grouped ? slots?.groups?.fold : undefined;
+  const body = phone ? <SchemaCards {...rows} /> : <SchemaTable {...rows} />;
   return (
     <>
       {Header && <Header />}
@@ -83,7 +86,7 @@ function Screen<R extends RaRecord>({ schema: declared }: { schema: ResourceSche
         sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
         {Summary && <Summary />}
-        {phone ? <SchemaCards {...rows} /> : <SchemaTable {...rows} />}
+        {fold ? <FoldedRows fold={fold}>{body}</FoldedRows> : body}
       </List>
       {schema.canCreate && <SchemaCreateDrawer schema={schema} />}
       {schema.canEdit && <SchemaEditDrawer schema={schema} />}

@@ -157,8 +157,11 @@ export interface ListSlots<R extends RaRecord = RaRecord> {
   validateFilter?: (values: Record<string, string>) => string | undefined;
   /** Row selection: when it is on (a hook, so a switch can turn it on), which rows, and whether the count bar shows. */
   selection?: { useEnabled?: () => boolean; isSelectable?: (record: R) => boolean; bar?: boolean };
-  /** Tag-grouped rows: a group row's records, shown under it with the same columns, when on. */
-  groups?: { useEnabled?: () => boolean; childrenOf: (record: R) => R[] | undefined };
+  /**
+   * Tag-grouped rows, when on: `fold` turns the page's records (the server answers them flat) into
+   * group rows, and a group row's records (`childrenOf`) show under it with the same columns.
+   */
+  groups?: { useEnabled?: () => boolean; fold?: (records: R[]) => R[]; childrenOf: (record: R) => R[] | undefined };
   /** Column settings, remembered in localStorage under this key. */
   columnSettings?: string;
   /** A right-click on a row (or a long press on a card). */

@@ -1,0 +1,35 @@
+/** List cells of a top-up order: who ordered, the yuan paid, the method and the state. Shared with the wallet page. */
+import { Chip } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import type { TopUpView } from '../../../server/topup/schemas';
+import { formatTimestamp } from '../schema';
+
+const T = 'resources.topup_order';
+
+export function MoneyCell({ order }: { order: TopUpView }) {
+  return <>{`¥${order.money.toFixed(2)}`}</>;
+}
+
+/** The EPay type by its name (alipay, wxpay); an unknown one as it is. */
+export function MethodCell({ order }: { order: TopUpView }) {
+  const translate = useTranslate();
+  return <>{translate(`${T}.methods.${order.payment_method}`, { _: order.payment_method })}</>;
+}
+
+export function OrderStatusCell({ order }: { order: TopUpView }) {
+  const translate = useTranslate();
+  const paid = order.status === 'success';
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={paid ? 'success' : 'default'}
+      label={translate(`${T}.statuses.${order.status}`, { _: order.status })}
+    />
+  );
+}
+
+/** When the order was paid; a dash while it is not. */
+export function PaidTimeCell({ order }: { order: TopUpView }) {
+  return <>{order.complete_time > 0 ? formatTimestamp(order.complete_time) : '—'}</>;
+}

@@ -1,0 +1,31 @@
+import type { TopUpView } from '../../../server/topup/schemas';
+import type { ResourceSchema } from '../schema';
+import { MethodCell, MoneyCell, OrderStatusCell, PaidTimeCell } from './OrderCells';
+
+/**
+ * /topup_order: every user's online top-up orders, newest first, searchable by part of the order
+ * number; `amount` is the quota an order credits once paid.
+ */
+const topupOrderSchema: ResourceSchema<TopUpView> = {
+  name: 'topup_order',
+  fields: [
+    { source: 'keyword', type: 'text', showInFilter: { alwaysOn: true } },
+    { source: 'id', type: 'id', showInList: true },
+    { source: 'trade_no', type: 'text', showInList: true, column: { maxWidth: 260 } },
+    { source: 'username', type: 'virtual', showInList: true, render: (order) => `${order.username} (${order.user_id})` },
+    { source: 'amount', type: 'quota', showInList: true },
+    { source: 'money', type: 'virtual', showInList: true, render: (order) => <MoneyCell order={order} /> },
+    { source: 'payment_method', type: 'virtual', showInList: true, render: (order) => <MethodCell order={order} /> },
+    { source: 'status', type: 'virtual', showInList: true, render: (order) => <OrderStatusCell order={order} /> },
+    { source: 'create_time', type: 'date', showInList: true, column: { nowrap: true } },
+    {
+      source: 'complete_time',
+      type: 'virtual',
+      showInList: true,
+      render: (order) => <PaidTimeCell order={order} />,
+      column: { nowrap: true },
+    },
+  ],
+};
+
+export default topupOrderSchema;
