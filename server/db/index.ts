@@ -19,12 +19,12 @@ import * as m0003 from './migrations/0003_user_oauth_indexes.js';
 import * as m0004 from './migrations/0004_reservations.js';
 import * as m0005 from './migrations/0005_session_epoch.js';
 import * as m0006 from './migrations/0006_leases.js';
-import * as m0008 from './migrations/0008_channel_keys.js';
-import * as m0009 from './migrations/0009_channel_limits.js';
-import * as m0010 from './migrations/0010_redemption_expiry_prefill_groups.js';
-import * as m0011 from './migrations/0011_two_factor.js';
-import * as m0012 from './migrations/0012_model_catalog.js';
-import * as m0013 from './migrations/0013_audit_logs.js';
+import * as m0007 from './migrations/0007_channel_keys.js';
+import * as m0008 from './migrations/0008_channel_limits.js';
+import * as m0009 from './migrations/0009_redemption_expiry_prefill_groups.js';
+import * as m0010 from './migrations/0010_two_factor.js';
+import * as m0011 from './migrations/0011_model_catalog.js';
+import * as m0012 from './migrations/0012_audit_logs.js';
 
 export type Db = Kysely<Database>;
 
@@ -111,12 +111,12 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0004_reservations': m0004,
   '0005_session_epoch': m0005,
   '0006_leases': m0006,
-  '0008_channel_keys': m0008,
-  '0009_channel_limits': m0009,
-  '0010_redemption_expiry_prefill_groups': m0010,
-  '0011_two_factor': m0011,
-  '0012_model_catalog': m0012,
-  '0013_audit_logs': m0013,
+  '0007_channel_keys': m0007,
+  '0008_channel_limits': m0008,
+  '0009_redemption_expiry_prefill_groups': m0009,
+  '0010_two_factor': m0010,
+  '0011_model_catalog': m0011,
+  '0012_audit_logs': m0012,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {
