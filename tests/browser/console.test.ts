@@ -45,7 +45,7 @@ describe.skipIf(missing !== null)('console in Chromium', () => {
     await page.goto(`${tg.url}/login`);
     await page.getByLabel(/用户名/).fill('root');
     await page.getByLabel('密码', { exact: true }).fill('root-pass-123');
-    await page.getByRole('button', { name: '登录' }).click();
+    await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.getByText('登录成功').waitFor();
 
     // Create a user in the admin list.

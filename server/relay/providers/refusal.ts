@@ -8,17 +8,13 @@ import { callUpstream, type CancelSignal, type UpstreamResponse } from '../upstr
 import { jsonAnswer } from './kit/http-like.js';
 import type { PreparedCall } from './types.js';
 
-const refusals = new WeakMap<PreparedCall, string>();
-
 export function refusedCall(message: string): PreparedCall {
-  const call: PreparedCall = { target: { url: 'about:blank', headers: {} }, body: '' };
-  refusals.set(call, message);
-  return call;
+  return { target: { url: 'about:blank', headers: {} }, body: '', refusal: message };
 }
 
 /** The refusal as a 400 answer, or the call POSTed as usual. */
 export function sendUnlessRefused(call: PreparedCall, exchange: { signal: CancelSignal }): Promise<UpstreamResponse> {
-  const message = refusals.get(call);
+  const message = call.refusal;
   if (message !== undefined) {
     return Promise.resolve(jsonAnswer(400, { error: { message, type: 'invalid_request_error' } }));
   }

@@ -12,6 +12,9 @@ import type { GeminiSettings } from './gemini/gemini-settings.js';
 export interface PreparedCall {
   target: UpstreamTarget;
   body: string | Buffer;
+  /** Set by `refusedCall`: the call is answered with this 400 and never sent. A field, not a side
+   * table, so that copies made on the way (header overrides) stay refused. */
+  refusal?: string;
 }
 
 export type ChannelAccess = Pick<Channel, 'key' | 'base_url' | 'other' | 'openai_organization'>;

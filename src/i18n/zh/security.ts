@@ -13,7 +13,7 @@ export const security = {
   personal: {
     title: '登录安全',
     twofa: {
-      title: '两步验证（TOTP）',
+      title: '两步验证（动态验证码）',
       on: '已启用：登录时需要认证器应用中的验证码',
       off: '未启用：登录只需密码',
       backup_remaining: '剩余 %{count} 个备用码',
@@ -51,7 +51,7 @@ export const security = {
     },
     passkeys: {
       title: '通行密钥',
-      hint: '使用指纹、面容、设备 PIN 或安全密钥登录，无需密码。',
+      hint: '使用指纹、面容、设备解锁密码或安全密钥登录，无需密码。',
       none: '尚未添加通行密钥',
       unsupported: '当前浏览器无法在此使用通行密钥（需要 HTTPS 或 localhost）。',
       add: '添加通行密钥',
