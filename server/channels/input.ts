@@ -278,3 +278,19 @@ export function splitBatchKeys(key: string, vertex: boolean): string[] {
   if (keys.length > BATCH_KEYS_MAX) throw fail('channel.batch_too_large', { max: BATCH_KEYS_MAX });
   return keys;
 }
+
+/** Keys as one channel's key field: lines, or (Vertex AI) a JSON array of service accounts. */
+export function joinKeys(keys: readonly string[], vertex: boolean): string {
+  return vertex ? `[${keys.join(',')}]` : keys.join('\n');
+}
+
+/**
+ * An edit's `key_mode: "append"`: the new keys join the stored ones (a key already there is not
+ * added twice), so adding keys to a multi-key channel never asks for the old ones again.
+ */
+export function appendKeys(stored: string, added: string, vertex: boolean): string {
+  if (stored.trim() === '') return added;
+  const keys = [...new Set([...splitBatchKeys(stored, vertex), ...splitBatchKeys(added, vertex)])];
+  if (keys.length > BATCH_KEYS_MAX) throw fail('channel.batch_too_large', { max: BATCH_KEYS_MAX });
+  return joinKeys(keys, vertex);
+}

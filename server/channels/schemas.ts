@@ -248,6 +248,8 @@ export const UpdateChannelBody = Type.Object({
   ...ChannelFields,
   id: Type.Integer(),
   status: Type.Optional(Type.Integer()),
+  /** With a key: `append` adds its keys to the stored ones, `replace` (the default) replaces them. */
+  key_mode: Type.Optional(Type.Union([Type.Literal('append'), Type.Literal('replace')])),
 });
 export type UpdateChannelBody = Static<typeof UpdateChannelBody>;
 

@@ -13,6 +13,8 @@ import {
   parsePriority,
   parseWeight,
   splitBatchKeys,
+  appendKeys,
+  joinKeys,
   type ChannelFieldsInput,
 } from './input.js';
 import { fixAbilities } from './abilities-repository.js';
@@ -144,8 +146,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
       if (mode === 'batch') keys = splitBatchKeys(key, vertex);
       else if (mode === 'multi_to_single') {
         // One channel holding every key: lines, or (Vertex AI) a JSON array of service accounts.
-        const all = splitBatchKeys(key, vertex);
-        keys = [vertex ? `[${all.join(',')}]` : all.join('\n')];
+        keys = [joinKeys(splitBatchKeys(key, vertex), vertex)];
         columns.multi_key_mode ??= 'random';
       }
       const ids = await insertChannels(db, dbKind, { ...columns, status }, keys);
@@ -198,7 +199,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
         requireRootRole(request);
         changes = checkChannelFields(mergedFields(stored, body), true);
         const key = body.key?.trim();
-        if (key) changes.key = key;
+        if (key) changes.key = body.key_mode === 'append' ? appendKeys(stored.key, key, stored.type === VERTEX_TYPE) : key;
       } else {
         changes = quickChanges(body);
         if (Object.keys(changes).length === 0) return ok(await viewOf(body.id));

@@ -180,4 +180,22 @@ await forEachDatabase('multi-key channels', (kind) => {
     });
     expect(badMode.body).toMatchObject({ success: false, code: 'channel.multi_key_mode_invalid' });
   });
+  it('adds keys to a channel with key_mode append, and replaces them otherwise', async () => {
+    const id = await f.addChannel({ name: 'append', key: 'sk-ap-1\nsk-ap-2', base_url: upstream.url, models: 'gpt-4o-mini' });
+    const stored = async () =>
+      (await f.tg.gateway.ctx.db.selectFrom('channels').select('key').where('id', '=', id).executeTakeFirstOrThrow()).key;
+
+    // new-api's console sends only the new keys, with the mode beside them.
+    const appended = await f.root.put('/api/channel/', { id, name: 'append', key: 'sk-ap-2\nsk-ap-3', key_mode: 'append' });
+    expect(appended.body.data.channel_info).toMatchObject({ is_multi_key: true, multi_key_size: 3 });
+    expect(await stored()).toBe('sk-ap-1\nsk-ap-2\nsk-ap-3');
+
+    const replaced = await f.root.put('/api/channel/', { id, name: 'append', key: 'sk-ap-9', key_mode: 'replace' });
+    expect(replaced.body.data.channel_info).toMatchObject({ is_multi_key: false });
+    expect(await stored()).toBe('sk-ap-9');
+
+    const bad = await f.root.put('/api/channel/', { id, name: 'append', key: 'sk-x', key_mode: 'merge' });
+    expect(bad.body.success).toBe(false);
+    expect(await stored()).toBe('sk-ap-9');
+  });
 });
