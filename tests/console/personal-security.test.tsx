@@ -31,7 +31,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const security = async () => {
   renderPage(<PersonalPage />, '/personal');
-  return within(await screen.findByRole('group', { name: '两步验证（TOTP）' }));
+  return within(await screen.findByRole('group', { name: '两步验证（动态验证码）' }));
 };
 
 describe('personal page: sign-in security', () => {
