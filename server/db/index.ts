@@ -25,6 +25,7 @@ import * as m0009 from './migrations/0009_redemption_expiry_prefill_groups.js';
 import * as m0010 from './migrations/0010_two_factor.js';
 import * as m0011 from './migrations/0011_model_catalog.js';
 import * as m0012 from './migrations/0012_audit_logs.js';
+import * as m0013 from './migrations/0013_log_totals.js';
 
 export type Db = Kysely<Database>;
 
@@ -117,6 +118,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0010_two_factor': m0010,
   '0011_model_catalog': m0011,
   '0012_audit_logs': m0012,
+  '0013_log_totals': m0013,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

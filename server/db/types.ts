@@ -248,6 +248,21 @@ export interface TasksTable {
 }
 
 /** Hourly totals per user, model and channel: feed the dashboard and channel statistics. */
+/** Exact hourly totals of the log rows per type and scope (server/logs/totals.ts). */
+export interface LogTotalsTable {
+  scope: number;
+  /** The scope's value: a user id, username, token name, channel id or group ('' for all rows). */
+  dim: string;
+  type: number;
+  /** The start of the hour (Unix seconds). */
+  bucket: number;
+  /** '' in the scopes kept without the model. */
+  model_name: string;
+  count: number;
+  quota: number;
+  tokens: number;
+}
+
 export interface QuotaDataTable {
   id: Id;
   user_id: number;
@@ -402,6 +417,7 @@ export interface Database {
   channel_keys: ChannelKeysTable;
   logs: LogsTable;
   log_extends: LogExtendsTable;
+  log_totals: LogTotalsTable;
   redemptions: RedemptionsTable;
   options: OptionsTable;
   top_ups: TopUpsTable;

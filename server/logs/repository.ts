@@ -5,14 +5,24 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../db/index.js';
+import type { DbKind } from '../db/dsn.js';
 import type { PreparedStatements } from '../db/prepared.js';
 import type { Database, NewLog } from '../db/types.js';
+import { addLogTotals } from './totals.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Writes one log row, in the caller's transaction when it records a balance change. */
-export async function recordLog(executor: Executor, row: NewLog): Promise<void> {
-  await executor.insertInto('logs').values(row).execute();
+/**
+ * Writes one log row and adds it to its totals: in the caller's transaction when it records a
+ * balance change, else in one of its own (row and totals stay equal).
+ */
+export async function recordLog(executor: Executor, kind: DbKind, row: NewLog): Promise<void> {
+  const write = async (trx: Executor) => {
+    await trx.insertInto('logs').values(row).execute();
+    await addLogTotals(trx, kind, [row]);
+  };
+  if (executor.isTransaction) await write(executor);
+  else await (executor as Kysely<Database>).transaction().execute(write);
 }
 
 /** The columns of a batched insert: every row names all of them (see completeLog). */
@@ -71,12 +81,20 @@ const INSERT_CHUNK = 200;
 
 /**
  * Inserts completed rows (see completeLog) a chunk per statement, each statement compiled once per
- * row count by `statements`: the journal's batches run this thousands of times.
+ * row count by `statements` (the journal's batches run this thousands of times), and adds them to
+ * their totals. The caller's transaction holds both.
  */
-export async function insertLogRows(executor: Executor, statements: PreparedStatements, rows: readonly NewLog[]): Promise<void> {
+export async function insertLogRows(
+  executor: Executor,
+  kind: DbKind,
+  statements: PreparedStatements,
+  rows: readonly NewLog[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await statements.insertRows(executor, 'logs', LOG_COLUMNS, rows.slice(i, i + INSERT_CHUNK));
   }
+  // Last: the busiest totals rows are locked for the shortest time.
+  await addLogTotals(executor, kind, rows, statements);
 }
 
 /** Rows removed per statement by the cleanup: short write locks, however much goes. */
