@@ -263,6 +263,25 @@ export interface LogTotalsTable {
   tokens: number;
 }
 
+/** quota_data summed over users, per model and channel (server/logs/hourly-totals.ts). */
+export interface QuotaDataModelsTable {
+  created_at: number;
+  model_name: string;
+  channel_id: number;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
+/** quota_data summed over models and channels, per stored username. */
+export interface QuotaDataUsersTable {
+  created_at: number;
+  username: string;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
 export interface QuotaDataTable {
   id: Id;
   user_id: number;
@@ -425,6 +444,8 @@ export interface Database {
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
   quota_data: QuotaDataTable;
+  quota_data_models: QuotaDataModelsTable;
+  quota_data_users: QuotaDataUsersTable;
   reservations: ReservationsTable;
   nodes: NodesTable;
   leases: LeasesTable;

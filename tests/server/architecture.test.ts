@@ -55,6 +55,14 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
     files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
     why: 'the hourly totals: writer and reads',
   },
+  quota_data_models: {
+    files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
+    why: 'quota_data summed over users: written with it, read by the dashboard and channel statistics',
+  },
+  quota_data_users: {
+    files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
+    why: 'quota_data summed over models and channels: written with it, read by the ranking of users',
+  },
   reservations: {
     files: ['server/billing/journal-batch.ts', 'server/billing/recovery.ts'],
     why: 'holds: the journal and recovery',
@@ -77,6 +85,7 @@ const DYNAMIC: Record<string, string> = {
   'server/tasks/repository.ts': 'either task table',
   'server/tasks/list-repository.ts': 'either task table, and a count over a subquery',
   'server/logs/list-repository.ts': 'a count over a subquery',
+  'server/logs/hourly-totals.ts': 'one upsert for quota_data and its two roll-ups',
 };
 
 /** Columns only the ledger writes in an UPDATE. */

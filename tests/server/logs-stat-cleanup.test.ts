@@ -4,12 +4,11 @@
  * deletes the rows of tests/helpers/logs-fixture.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Insertable } from 'kysely';
 import { forEachDatabase } from '../helpers/databases.js';
 import type { ApiClient, TestGateway } from '../helpers/gateway.js';
 import { logsFixture } from '../helpers/logs-fixture.js';
+import { writeHourlyTotals, type HourlyRow } from '../helpers/hourly-totals.js';
 import { nowSeconds } from '../../server/db/index.js';
-import type { QuotaDataTable } from '../../server/db/types.js';
 import { deleteLogsBefore } from '../../server/logs/repository.js';
 import type { ChannelUseRow, LogStat, QuotaDataRow } from '../../server/logs/schemas.js';
 
@@ -80,7 +79,7 @@ await forEachDatabase('logs', (kind) => {
   describe('channel statistics and dashboard data', () => {
     const H = Math.floor(nowSeconds() / HOUR) * HOUR - 48 * HOUR;
     beforeAll(async () => {
-      const rows: Insertable<QuotaDataTable>[] = [
+      const rows: HourlyRow[] = [
         {
           user_id: aliceId,
           username: 'alice',
@@ -132,7 +131,7 @@ await forEachDatabase('logs', (kind) => {
           quota: 7,
         },
       ];
-      await db().insertInto('quota_data').values(rows).execute();
+      await writeHourlyTotals(tg.gateway.ctx, rows);
     });
 
     const use = (q: string) => data<ChannelUseRow[]>(admin, `/api/data/channelUseData?${q}`);
