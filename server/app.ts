@@ -28,6 +28,7 @@ import { NodeWatch } from './cluster/nodes.js';
 import { LeaseHolder, NEVER_LEADER } from './cluster/leader.js';
 import { TRUSTED_USD } from './relay/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
+import { startLogRetention } from './logs/retention.js';
 import { refuse } from './http/errors.js';
 import { installErrorHandling, notFound } from './http/error-handler.js';
 import { renderError, wireOf } from './http/wire.js';
@@ -174,6 +175,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   const stopSync = syncOptions(ctx);
   const stopChannelScheduler = startChannelScheduler(ctx);
+  const stopLogRetention = startLogRetention(ctx);
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
@@ -235,6 +237,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     async close() {
       await app.close();
       await stopChannelScheduler();
+      await stopLogRetention();
       stopSync();
       ctx.channels.close();
       ctx.channelKeys.close();

@@ -100,12 +100,21 @@ export async function insertLogRows(
 /** Rows removed per statement by the cleanup: short write locks, however much goes. */
 const CLEANUP_BATCH = 10_000;
 
+/** Between two batches of a cleanup: let waiting requests in (better-sqlite3 runs each statement synchronously). */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Deletes the rows created before `before` (and their log_extends rows) CLEANUP_BATCH at a time,
- * each batch in its own short transaction, so the relay's log writes interleave with a large
- * cleanup instead of waiting for all of it. Returns the number of log rows deleted.
+ * Deletes the rows created before `before` (and their log_extends rows) `batch` at a time, each
+ * batch in its own short transaction with `between` awaited after it, so the relay's log writes
+ * interleave with a large cleanup instead of waiting for all of it. Returns the number of log rows
+ * deleted. Their totals (log_totals) stay.
  */
-export async function deleteLogsBefore(db: Db, before: number, batch = CLEANUP_BATCH): Promise<number> {
+export async function deleteLogsBefore(
+  db: Db,
+  before: number,
+  batch = CLEANUP_BATCH,
+  between: () => Promise<void> = yieldTurn,
+): Promise<number> {
   let deleted = 0;
   for (;;) {
     const ids = (await db.selectFrom('logs').select('id').where('created_at', '<', before).limit(batch).execute()).map(
@@ -118,7 +127,6 @@ export async function deleteLogsBefore(db: Db, before: number, batch = CLEANUP_B
       return Number(result.numDeletedRows);
     });
     if (ids.length < batch) return deleted;
-    // Let waiting requests in between batches (better-sqlite3 runs each statement synchronously).
-    await new Promise((resolve) => setImmediate(resolve));
+    await between();
   }
 }
