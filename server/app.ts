@@ -147,6 +147,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     id: ctx.holds.node,
     isLive: (id) => ctx.holds.live.has(id),
     timeoutMs: config.nodeTimeoutMs,
+    leads: () => ctx.leader.isLeader,
     onRecovered: (resolved) => {
       console.warn(`resolved ${resolved.length} held reservation(s) no call will settle`);
       for (const { row, charged, record } of resolved) {
