@@ -180,6 +180,8 @@ const { db } = handle;
 const t0 = performance.now();
 await migrate(handle);
 console.log(`migrations: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+// What autovacuum would soon do after a migration's backfill: statistics for the planner.
+if (kind === 'postgres') await sql`analyze`.execute(db);
 const count = async () =>
   Number(
     (

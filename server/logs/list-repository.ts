@@ -9,6 +9,8 @@
  *   offset of a deep page therefore touches index entries, never whole rows.
  * - `total` counts at most LOG_COUNT_WINDOW rows past the page (see LogListPage): an exact count of
  *   an unfiltered table costs as much as reading it.
+ * - The stat's quota reads the exact hourly totals (server/logs/totals.ts) for the whole hours of
+ *   its range and the rows only for the partial hours at its ends.
  */
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.js';
