@@ -15,7 +15,7 @@
 // (server/logs/quota-data.ts): the median of RUNS runs after a warm-up (one run when a query takes
 // over a second). Target: every query under 100 ms. The "(before)" lines sum the stat over the rows
 // alone, as logStat did before log_totals, for comparison; they are not held to the target.
-// Last, the cleanup of the oldest day is timed once (DELETE /api/log/, batches of 10 000).
+// Last, the cleanup of the oldest day is timed once (DELETE /api/log/, batches of about 50 ms).
 //
 // LOGS_BENCH_DSN names a PostgreSQL database the bench creates (on the same server, through its
 // `postgres` database) and drops at the end. LOGS_BENCH_KEEP=1 keeps the filled database (SQLite:

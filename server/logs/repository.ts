@@ -97,36 +97,51 @@ export async function insertLogRows(
   await addLogTotals(executor, kind, rows, statements);
 }
 
-/** Rows removed per statement by the cleanup: short write locks, however much goes. */
-const CLEANUP_BATCH = 10_000;
+/**
+ * A cleanup's batches are sized to hold the write lock about this long: deleting a row touches each
+ * of the table's eight indexes, which at 10M rows costs SQLite some 0.1–0.2 ms a row (5,000 rows:
+ * half a second of refused writes) and PostgreSQL about a tenth of that.
+ */
+const BATCH_TARGET_MS = 50;
+const FIRST_BATCH = 500;
+const MIN_BATCH = 100;
+export const MAX_CLEANUP_BATCH = 5_000;
 
 /** Between two batches of a cleanup: let waiting requests in (better-sqlite3 runs each statement synchronously). */
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+export interface CleanupPace {
+  /** The most rows one batch deletes. */
+  maxBatch?: number;
+  /** Awaited after each full batch. */
+  between?: () => Promise<void>;
+}
+
 /**
- * Deletes the rows created before `before` (and their log_extends rows) `batch` at a time, each
- * batch in its own short transaction with `between` awaited after it, so the relay's log writes
- * interleave with a large cleanup instead of waiting for all of it. Returns the number of log rows
- * deleted. Their totals (log_totals) stay.
+ * Deletes the rows created before `before` (and their log_extends rows) in batches, each in its own
+ * short transaction sized from the last one's time to take about BATCH_TARGET_MS, with `between`
+ * awaited after it, so the relay's log writes interleave with a large cleanup instead of waiting
+ * for all of it. Returns the number of log rows deleted. Their totals (log_totals) stay.
  */
-export async function deleteLogsBefore(
-  db: Db,
-  before: number,
-  batch = CLEANUP_BATCH,
-  between: () => Promise<void> = yieldTurn,
-): Promise<number> {
+export async function deleteLogsBefore(db: Db, before: number, pace: CleanupPace = {}): Promise<number> {
+  const max = pace.maxBatch ?? MAX_CLEANUP_BATCH;
+  const min = Math.min(MIN_BATCH, max);
+  let size = Math.min(FIRST_BATCH, max);
   let deleted = 0;
   for (;;) {
-    const ids = (await db.selectFrom('logs').select('id').where('created_at', '<', before).limit(batch).execute()).map(
+    const ids = (await db.selectFrom('logs').select('id').where('created_at', '<', before).limit(size).execute()).map(
       (r) => r.id,
     );
     if (ids.length === 0) return deleted;
+    const started = performance.now();
     deleted += await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('log_extends').where('log_id', 'in', ids).execute();
       const result = await trx.deleteFrom('logs').where('id', 'in', ids).executeTakeFirst();
       return Number(result.numDeletedRows);
     });
-    if (ids.length < batch) return deleted;
-    await between();
+    if (ids.length < size) return deleted;
+    const ms = Math.max(1, performance.now() - started);
+    size = Math.max(min, Math.min(max, Math.round((size * BATCH_TARGET_MS) / ms)));
+    await (pace.between ?? yieldTurn)();
   }
 }

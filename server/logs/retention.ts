@@ -1,18 +1,18 @@
 /**
  * LogRetentionDays (0: keep every row): the process holding the jobs lease deletes the log rows
- * older than that many days, checked every hour. The rows go RETENTION_BATCH at a time, each batch
- * in a short transaction of its own with a pause after it, so the relay's log writes (and SQLite's
- * single writer) get their turn between batches however much is due. The totals the stat and the
+ * older than that many days, checked every hour. The rows go in batches of about 50 ms each (at
+ * most 5,000 rows, server/logs/repository.ts), each in a short transaction of its own with a pause
+ * after it, so the relay's log writes (and SQLite's single writer) get their turn between batches
+ * however much is due. The totals the stat and the
  * dashboard read (log_totals, quota_data) stay: they are totals, not rows.
  */
 import type { GatewayContext } from '../context.js';
-import { deleteLogsBefore } from './repository.js';
+import { deleteLogsBefore, MAX_CLEANUP_BATCH } from './repository.js';
 
 const DAY = 86_400;
 const CHECK_MS = 3_600_000;
 /** The first check after start, so a restart does not run it while the process warms up. */
 const FIRST_CHECK_MS = 60_000;
-export const RETENTION_BATCH = 5_000;
 const PAUSE_MS = 20;
 
 export interface RetentionRun {
@@ -23,18 +23,19 @@ export interface RetentionRun {
 
 /**
  * One retention pass at `now` (Unix seconds): null when this process does not hold the jobs lease
- * or retention is off. `between` runs after each full batch (by default a short pause).
+ * or retention is off. `between` runs after each full batch (by default a short pause); `maxBatch`
+ * caps a batch.
  */
 export async function runLogRetention(
   ctx: GatewayContext,
   now: number,
-  batch = RETENTION_BATCH,
+  maxBatch = MAX_CLEANUP_BATCH,
   between: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS)),
 ): Promise<RetentionRun | null> {
   const days = Math.floor(ctx.options.number('LogRetentionDays'));
   if (!ctx.leader.isLeader || days <= 0) return null;
   const before = now - days * DAY;
-  const deleted = await deleteLogsBefore(ctx.db, before, batch, between);
+  const deleted = await deleteLogsBefore(ctx.db, before, { maxBatch, between });
   if (deleted > 0) {
     console.info(
       `log retention (${days} days): deleted ${deleted} log rows created before ${new Date(before * 1000).toISOString()}`,

@@ -249,7 +249,7 @@ await forEachDatabase('logs', (kind) => {
     });
 
     it('works through many batches', async () => {
-      const deleted = await deleteLogsBefore(db(), T + 41, 2);
+      const deleted = await deleteLogsBefore(db(), T + 41, { maxBatch: 2 });
       expect(deleted).toBe(4);
       expect(names(await list(admin, '/api/log/?page_size=20'))).toEqual(['r7', 'r6', 'r8']);
       expect(await db().selectFrom('log_extends').select('log_id').execute()).toEqual([]);
