@@ -28,6 +28,7 @@ import { NodeWatch } from './cluster/nodes.js';
 import { LeaseHolder, NEVER_LEADER } from './cluster/leader.js';
 import { TRUSTED_USD } from './relay/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
+import { startLogRetention } from './logs/retention.js';
 import { refuse } from './http/errors.js';
 import { installErrorHandling, notFound } from './http/error-handler.js';
 import { renderError, wireOf } from './http/wire.js';
@@ -146,6 +147,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     id: ctx.holds.node,
     isLive: (id) => ctx.holds.live.has(id),
     timeoutMs: config.nodeTimeoutMs,
+    leads: () => ctx.leader.isLeader,
     onRecovered: (resolved) => {
       console.warn(`resolved ${resolved.length} held reservation(s) no call will settle`);
       for (const { row, charged, record } of resolved) {
@@ -174,6 +176,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   const stopSync = syncOptions(ctx);
   const stopChannelScheduler = startChannelScheduler(ctx);
+  const stopLogRetention = startLogRetention(ctx);
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
@@ -235,6 +238,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     async close() {
       await app.close();
       await stopChannelScheduler();
+      await stopLogRetention();
       stopSync();
       ctx.channels.close();
       ctx.channelKeys.close();

@@ -141,7 +141,7 @@ export async function createAccount(
         });
       }
     }
-    for (const log of logs) await recordLog(trx, { ...log, type: LOG_SYSTEM, created_at: now });
+    for (const log of logs) await recordLog(trx, ctx.dbKind, { ...log, type: LOG_SYSTEM, created_at: now });
     return userId;
   });
 }

@@ -219,7 +219,7 @@ export async function commitBatch(
     );
     (Number(result.numAffectedRows ?? 0) === 1 ? out.landed : out.lost).add(c);
   }
-  await insertLogRows(trx, st, logs);
+  await insertLogRows(trx, kind, st, logs);
 
   if (kind === 'mysql') await readBalances(trx, out.balances, [...users.keys()], [...tokens.keys()]);
   return out;

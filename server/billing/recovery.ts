@@ -92,7 +92,7 @@ async function resolveRow(trx: Trx, kind: DbKind, id: string): Promise<Recovered
       .execute();
   }
   const record = parseRecord(row.record);
-  await recordLog(trx, recoveryLog(row, record, charged, now));
+  await recordLog(trx, kind, recoveryLog(row, record, charged, now));
   return { row, charged, record };
 }
 

@@ -5,6 +5,12 @@
  * once when it ran beside this process and is gone (server/cluster/process-identity.ts): a restart
  * after a crash resolves the crashed process's holds on start. The holds of dead processes, and this process's own holds that no call
  * owns any more, are resolved through server/billing/recovery.ts.
+ *
+ * Who resolves another process's holds: a process seen gone on this very host (its pid no longer
+ * runs) is certainly dead, and any process resolves its holds; a silent heartbeat, or holds of a
+ * process no longer registered, is a judgement, made only by the holder of the jobs lease
+ * (`leads`), so that one process decides and a process cut off from the others does not.
+ * Resolving is safe to race either way: each hold row is taken by one transaction only.
  */
 import { hostname } from 'node:os';
 import type { Db } from '../db/index.js';
@@ -21,6 +27,8 @@ export interface NodeWatchOptions {
   /** Whether a hold id of this process is still owned by a call. */
   isLive: (holdId: string) => boolean;
   timeoutMs: number;
+  /** Whether this process holds the jobs lease (server/cluster/leader.ts). */
+  leads: () => boolean;
   onRecovered: (recovered: Recovered[]) => void;
   onError: (err: unknown) => void;
 }
@@ -90,13 +98,16 @@ export class NodeWatch {
     const holders = await holdingNodes(db);
     const known = new Map(nodes.map((n) => [n.id, n]));
     const dead = new Set<string>();
+    const leads = this.o.leads();
     for (const n of nodes) {
       if (n.id === id) continue;
-      if (knownGone(n.scope, n.pid, Number(n.pid_start)) || this.silent(n.id, Number(n.seen_at), now)) dead.add(n.id);
+      // silent() runs on every process: a process that becomes the leader knows how long each has been still.
+      const silent = this.silent(n.id, Number(n.seen_at), now);
+      if (knownGone(n.scope, n.pid, Number(n.pid_start)) || (silent && leads)) dead.add(n.id);
     }
     for (const id of this.seen.keys()) if (!known.has(id)) this.seen.delete(id);
     // Rows whose process is not registered at all: it was removed as dead before they were resolved.
-    for (const node of holders) if (node !== id && !known.has(node)) dead.add(node);
+    if (leads) for (const node of holders) if (node !== id && !known.has(node)) dead.add(node);
 
     const recovered: Recovered[] = [];
     if (holders.includes(id)) recovered.push(...(await recoverNode(db, this.o.kind, id, this.o.isLive)));

@@ -25,6 +25,8 @@ import * as m0009 from './migrations/0009_redemption_expiry_prefill_groups.js';
 import * as m0010 from './migrations/0010_two_factor.js';
 import * as m0011 from './migrations/0011_model_catalog.js';
 import * as m0012 from './migrations/0012_audit_logs.js';
+import * as m0013 from './migrations/0013_log_totals.js';
+import * as m0014 from './migrations/0014_quota_data_rollups.js';
 
 export type Db = Kysely<Database>;
 
@@ -117,6 +119,8 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0010_two_factor': m0010,
   '0011_model_catalog': m0011,
   '0012_audit_logs': m0012,
+  '0013_log_totals': m0013,
+  '0014_quota_data_rollups': m0014,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

@@ -248,6 +248,40 @@ export interface TasksTable {
 }
 
 /** Hourly totals per user, model and channel: feed the dashboard and channel statistics. */
+/** Exact hourly totals of the log rows per type and scope (server/logs/totals.ts). */
+export interface LogTotalsTable {
+  scope: number;
+  /** The scope's value: a user id, username, token name, channel id or group ('' for all rows). */
+  dim: string;
+  type: number;
+  /** The start of the hour (Unix seconds). */
+  bucket: number;
+  /** '' in the scopes kept without the model. */
+  model_name: string;
+  count: number;
+  quota: number;
+  tokens: number;
+}
+
+/** quota_data summed over users, per model and channel (server/logs/hourly-totals.ts). */
+export interface QuotaDataModelsTable {
+  created_at: number;
+  model_name: string;
+  channel_id: number;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
+/** quota_data summed over models and channels, per stored username. */
+export interface QuotaDataUsersTable {
+  created_at: number;
+  username: string;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
 export interface QuotaDataTable {
   id: Id;
   user_id: number;
@@ -402,6 +436,7 @@ export interface Database {
   channel_keys: ChannelKeysTable;
   logs: LogsTable;
   log_extends: LogExtendsTable;
+  log_totals: LogTotalsTable;
   redemptions: RedemptionsTable;
   options: OptionsTable;
   top_ups: TopUpsTable;
@@ -409,6 +444,8 @@ export interface Database {
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
   quota_data: QuotaDataTable;
+  quota_data_models: QuotaDataModelsTable;
+  quota_data_users: QuotaDataUsersTable;
   reservations: ReservationsTable;
   nodes: NodesTable;
   leases: LeasesTable;

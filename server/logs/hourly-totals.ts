@@ -1,12 +1,14 @@
 /**
  * The hourly totals per user, model and channel (`quota_data`, behind the dashboard and the channel
- * statistics), added up in memory and written every DataExportInterval minutes. Quota, the usage
+ * statistics) and their roll-ups over users and over models (migration 0014), added up in memory
+ * and written every DataExportInterval minutes. Quota, the usage
  * counters and the log rows that account for them are not here: they are written with each call
  * (server/billing/journal.ts).
  */
-import { sql } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
+import type { Database } from '../db/types.js';
 import type { OptionStore } from '../options/store.js';
 
 interface HourlyTotal {
@@ -105,29 +107,72 @@ export class HourlyTotals {
     this.hourly = new Map();
     this.writtenAt = Date.now();
     if (totals.length === 0) return;
+    const byModel = new Map<string, ModelTotal>();
+    const byUser = new Map<string, UserTotal>();
+    for (const t of totals) {
+      const sums = { token_used: t.token_used, count: t.count, quota: t.quota };
+      addTo(byModel, `${t.created_at}\u0000${t.model_name}\u0000${t.channel_id}`, {
+        created_at: t.created_at,
+        model_name: t.model_name,
+        channel_id: t.channel_id,
+        ...sums,
+      });
+      addTo(byUser, `${t.created_at}\u0000${t.username}`, { created_at: t.created_at, username: t.username, ...sums });
+    }
+    // The totals and their roll-ups together: each roll-up stays the sum of what it stands for.
     await this.db.transaction().execute(async (trx) => {
-      for (const t of totals) {
-        const insert = trx.insertInto('quota_data').values(t);
-        if (this.kind === 'mysql') {
-          await insert
-            .onDuplicateKeyUpdate({
-              token_used: sql<number>`token_used + ${t.token_used}`,
-              count: sql<number>`count + ${t.count}`,
-              quota: sql<number>`quota + ${t.quota}`,
-            })
-            .execute();
-        } else {
-          await insert
-            .onConflict((oc) =>
-              oc.columns(['user_id', 'model_name', 'channel_id', 'created_at']).doUpdateSet({
-                token_used: sql<number>`quota_data.token_used + ${t.token_used}`,
-                count: sql<number>`quota_data.count + ${t.count}`,
-                quota: sql<number>`quota_data.quota + ${t.quota}`,
-              }),
-            )
-            .execute();
-        }
-      }
+      for (const t of totals) await this.upsert(trx, 'quota_data', t, ['user_id', 'model_name', 'channel_id', 'created_at']);
+      for (const t of byModel.values())
+        await this.upsert(trx, 'quota_data_models', t, ['created_at', 'model_name', 'channel_id']);
+      for (const t of byUser.values()) await this.upsert(trx, 'quota_data_users', t, ['created_at', 'username']);
     });
   }
+
+  private async upsert<T extends 'quota_data' | 'quota_data_models' | 'quota_data_users'>(
+    trx: Transaction<Database>,
+    table: T,
+    t: Insertable<Database[T]> & Sums,
+    key: ReadonlyArray<keyof Database[T] & string>,
+  ): Promise<void> {
+    const insert = trx.insertInto(table).values(t as never);
+    if (this.kind === 'mysql') {
+      await insert
+        .onDuplicateKeyUpdate({
+          token_used: sql<number>`token_used + ${t.token_used}`,
+          count: sql<number>`count + ${t.count}`,
+          quota: sql<number>`quota + ${t.quota}`,
+        } as never)
+        .execute();
+      return;
+    }
+    await insert
+      .onConflict((oc) =>
+        oc.columns(key as never).doUpdateSet({
+          token_used: sql<number>`${sql.ref(`${table}.token_used`)} + ${t.token_used}`,
+          count: sql<number>`${sql.ref(`${table}.count`)} + ${t.count}`,
+          quota: sql<number>`${sql.ref(`${table}.quota`)} + ${t.quota}`,
+        } as never),
+      )
+      .execute();
+  }
+}
+
+interface Sums {
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
+type ModelTotal = Pick<HourlyTotal, 'created_at' | 'model_name' | 'channel_id'> & Sums;
+type UserTotal = Pick<HourlyTotal, 'created_at' | 'username'> & Sums;
+
+function addTo<T extends Sums>(map: Map<string, T>, key: string, total: T): void {
+  const seen = map.get(key);
+  if (!seen) {
+    map.set(key, total);
+    return;
+  }
+  seen.token_used += total.token_used;
+  seen.count += total.count;
+  seen.quota += total.quota;
 }

@@ -9,12 +9,15 @@
  *   offset of a deep page therefore touches index entries, never whole rows.
  * - `total` counts at most LOG_COUNT_WINDOW rows past the page (see LogListPage): an exact count of
  *   an unfiltered table costs as much as reading it.
+ * - The stat's quota reads the exact hourly totals (server/logs/totals.ts) for the whole hours of
+ *   its range and the rows only for the partial hours at its ends.
  */
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { Database, LogsTable } from '../db/types.js';
 import { LOG_COUNT_WINDOW, type LogStat } from './schemas.js';
+import { HOUR, LOG_TOTAL_SCOPES, sumTotalsQuota, type LogTotalScope } from './totals.js';
 import { LOG_CONSUME } from './types.js';
 
 /** What a list, a count or a stat is narrowed by; absent, empty or 0 means "any". */
@@ -186,17 +189,69 @@ async function countWindow(
 }
 
 /**
+ * The scope of log_totals that holds the rows `filter` names (time aside), or null when only the
+ * rows themselves can answer: a key (token id), two narrowing columns at once, or a model in a
+ * scope kept without models.
+ */
+function totalsScope(f: LogFilter): { scope: LogTotalScope; dim: string } | null {
+  if (present(f.tokenId)) return null;
+  const named = (
+    [
+      ['user', f.userId],
+      ['username', f.username],
+      ['token', f.tokenName],
+      ['channel', f.channelId],
+      ['group', f.group],
+    ] as const
+  ).filter(([, v]) => present(v));
+  if (named.length > 1) return null;
+  const [scope, value] = named[0] ?? ['all', ''];
+  if (present(f.modelName) && !LOG_TOTAL_SCOPES[scope].perModel) return null;
+  return { scope, dim: String(value) };
+}
+
+async function rowsQuota(db: Db, kind: DbKind, filter: LogFilter): Promise<number> {
+  const spent = await db
+    .selectFrom('logs')
+    .select((eb) => eb.fn.sum<number | string>('quota').as('quota'))
+    .where(matches(filter, kind))
+    .executeTakeFirst();
+  return Number(spent?.quota ?? 0);
+}
+
+/**
+ * The quota of the rows matching `filter` (which names a type): the whole hours of its range from
+ * their totals, the partial hours at either end from the rows, so the sum is exact whatever the
+ * bounds. At 10M rows a sum over the rows of all time takes seconds; over the totals, milliseconds.
+ */
+async function quotaOf(db: Db, kind: DbKind, f: LogFilter): Promise<number> {
+  const scope = totalsScope(f);
+  // The whole hours: buckets from `from` up to, not including, `until`.
+  const from = f.start ? Math.ceil(f.start / HOUR) * HOUR : undefined;
+  const until = f.end ? Math.floor((f.end + 1) / HOUR) * HOUR : undefined;
+  if (!scope || (from !== undefined && until !== undefined && from >= until)) return rowsQuota(db, kind, f);
+  const parts = [
+    sumTotalsQuota(db, {
+      ...scope,
+      model: f.modelName || undefined,
+      type: f.type ?? LOG_CONSUME,
+      from,
+      to: until === undefined ? undefined : until - HOUR,
+    }),
+  ];
+  if (f.start && from !== undefined && from > f.start) parts.push(rowsQuota(db, kind, { ...f, end: from - 1 }));
+  if (f.end && until !== undefined && until <= f.end) parts.push(rowsQuota(db, kind, { ...f, start: until }));
+  return (await Promise.all(parts)).reduce((a, b) => a + b, 0);
+}
+
+/**
  * quota: spend of the consume rows matching `filter` (its type is ignored); rpm and tpm: consume
  * rows and their prompt + completion tokens in the 60 s up to `now`, under the same filters except
  * the time range.
  */
 export async function logStat(db: Db, kind: DbKind, filter: LogFilter, now: number): Promise<LogStat> {
   const consume = { ...filter, type: LOG_CONSUME };
-  const spent = await db
-    .selectFrom('logs')
-    .select((eb) => eb.fn.sum<number | string>('quota').as('quota'))
-    .where(matches(consume, kind))
-    .executeTakeFirst();
+  const quota = await quotaOf(db, kind, consume);
   const recent = await db
     .selectFrom('logs')
     .select((eb) => [
@@ -206,7 +261,7 @@ export async function logStat(db: Db, kind: DbKind, filter: LogFilter, now: numb
     .where(matches({ ...consume, start: now - 60, end: undefined }, kind))
     .executeTakeFirst();
   return {
-    quota: Number(spent?.quota ?? 0),
+    quota,
     rpm: Number(recent?.requests ?? 0),
     tpm: Number(recent?.tokens ?? 0),
   };

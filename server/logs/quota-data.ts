@@ -1,7 +1,9 @@
 /**
- * Reads of `quota_data`, the hourly totals per user, model and channel that the UsageWriter keeps:
+ * Reads of `quota_data`, the hourly totals per user, model and channel that HourlyTotals keeps, and
+ * of its roll-ups over users (quota_data_models) and over models and channels (quota_data_users):
  * channel statistics, the dashboard and the admin's user list read these instead of summing
- * millions of log rows.
+ * millions of log rows. A question about every user reads a roll-up: at 10M log rows a month,
+ * quota_data holds millions of rows too.
  */
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.js';
@@ -11,15 +13,16 @@ import type { ChannelUseRow, QuotaDataRow, UserUsageRow } from './schemas.js';
 const HOUR = 3600;
 
 type QuotaEb = ExpressionBuilder<Database, 'quota_data'>;
+type ModelsEb = ExpressionBuilder<Database, 'quota_data_models'>;
 
 /**
  * Hour buckets overlapping [start, end]: a bucket is stamped with the start of its hour, so the one
  * holding `start` begins before it and still counts.
  */
-function inRange(eb: QuotaEb, start: number | undefined, end: number | undefined): Expression<SqlBool>[] {
+function inRange(start: number | undefined, end: number | undefined): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
-  if (start) out.push(eb('created_at', '>=', Math.floor(start / HOUR) * HOUR));
-  if (end) out.push(eb('created_at', '<=', end));
+  if (start) out.push(sql<SqlBool>`${sql.ref('created_at')} >= ${Math.floor(start / HOUR) * HOUR}`);
+  if (end) out.push(sql<SqlBool>`${sql.ref('created_at')} <= ${end}`);
   return out;
 }
 
@@ -34,18 +37,18 @@ export interface ChannelUseFilter {
 
 /** Usage per channel and model (or per channel), highest spend first. */
 export async function channelUse(db: Db, f: ChannelUseFilter): Promise<ChannelUseRow[]> {
-  const sums = (eb: QuotaEb) => [
+  const sums = (eb: ModelsEb) => [
     eb.fn.sum<number | string>('token_used').as('token_used'),
     eb.fn.sum<number | string>('count').as('count'),
     eb.fn.sum<number | string>('quota').as('quota'),
   ];
-  const where = (eb: QuotaEb) => {
-    const c = inRange(eb, f.start, f.end);
+  const where = (eb: ModelsEb) => {
+    const c = inRange(f.start, f.end);
     if (f.modelName) c.push(eb('model_name', '=', f.modelName));
     if (f.channelId) c.push(eb('channel_id', '=', f.channelId));
     return eb.and(c);
   };
-  const base = db.selectFrom('quota_data').where(where);
+  const base = db.selectFrom('quota_data_models').where(where);
   const rows = f.merge
     ? (
         await base
@@ -82,25 +85,34 @@ export interface QuotaDataFilter {
 
 /** Hourly usage per model between start and end (inclusive), oldest first. */
 export async function hourlyUsage(db: Db, f: QuotaDataFilter): Promise<QuotaDataRow[]> {
-  const rows = await db
-    .selectFrom('quota_data')
-    .select((eb) => [
-      'model_name',
-      'created_at',
-      eb.fn.sum<number | string>('token_used').as('token_used'),
-      eb.fn.sum<number | string>('count').as('count'),
-      eb.fn.sum<number | string>('quota').as('quota'),
-    ])
-    .where((eb) => {
-      const c = inRange(eb, f.start, f.end);
-      if (f.userId !== undefined) c.push(eb('user_id', '=', f.userId));
-      else if (f.username !== undefined) c.push(eb('username', '=', f.username));
-      return eb.and(c);
-    })
-    .groupBy(['created_at', 'model_name'])
-    .orderBy('created_at')
-    .orderBy('model_name')
-    .execute();
+  const sums = (eb: ExpressionBuilder<Database, 'quota_data' | 'quota_data_models'>) => [
+    eb.fn.sum<number | string>('token_used').as('token_used'),
+    eb.fn.sum<number | string>('count').as('count'),
+    eb.fn.sum<number | string>('quota').as('quota'),
+  ];
+  const one = f.userId !== undefined || f.username !== undefined;
+  const rows = one
+    ? await db
+        .selectFrom('quota_data')
+        .select((eb) => ['model_name', 'created_at', ...sums(eb)])
+        .where((eb: QuotaEb) => {
+          const c = inRange(f.start, f.end);
+          if (f.userId !== undefined) c.push(eb('user_id', '=', f.userId));
+          else if (f.username !== undefined) c.push(eb('username', '=', f.username));
+          return eb.and(c);
+        })
+        .groupBy(['created_at', 'model_name'])
+        .orderBy('created_at')
+        .orderBy('model_name')
+        .execute()
+    : await db
+        .selectFrom('quota_data_models')
+        .select((eb) => ['model_name', 'created_at', ...sums(eb)])
+        .where((eb) => eb.and(inRange(f.start, f.end)))
+        .groupBy(['created_at', 'model_name'])
+        .orderBy('created_at')
+        .orderBy('model_name')
+        .execute();
   return rows.map((r) => ({
     model_name: r.model_name,
     created_at: Number(r.created_at),
@@ -116,25 +128,18 @@ export async function hourlyUsage(db: Db, f: QuotaDataFilter): Promise<QuotaData
  */
 export async function hourlyUsageByUser(db: Db, f: { start: number; end: number }): Promise<UserUsageRow[]> {
   const rows = await db
-    .selectFrom('quota_data')
-    .select((eb) => [
-      'username',
-      'created_at',
-      eb.fn.sum<number | string>('token_used').as('token_used'),
-      eb.fn.sum<number | string>('count').as('count'),
-      eb.fn.sum<number | string>('quota').as('quota'),
-    ])
-    .where((eb) => eb.and(inRange(eb, f.start, f.end)))
-    .groupBy(['username', 'created_at'])
+    .selectFrom('quota_data_users')
+    .select(['username', 'created_at', 'token_used', 'count', 'quota'])
+    .where((eb) => eb.and(inRange(f.start, f.end)))
     .orderBy('created_at')
     .orderBy('username')
     .execute();
   return rows.map((r) => ({
     username: r.username,
     created_at: Number(r.created_at),
-    token_used: Number(r.token_used ?? 0),
-    count: Number(r.count ?? 0),
-    quota: Number(r.quota ?? 0),
+    token_used: Number(r.token_used),
+    count: Number(r.count),
+    quota: Number(r.quota),
   }));
 }
 

@@ -5,14 +5,24 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../db/index.js';
+import type { DbKind } from '../db/dsn.js';
 import type { PreparedStatements } from '../db/prepared.js';
 import type { Database, NewLog } from '../db/types.js';
+import { addLogTotals } from './totals.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Writes one log row, in the caller's transaction when it records a balance change. */
-export async function recordLog(executor: Executor, row: NewLog): Promise<void> {
-  await executor.insertInto('logs').values(row).execute();
+/**
+ * Writes one log row and adds it to its totals: in the caller's transaction when it records a
+ * balance change, else in one of its own (row and totals stay equal).
+ */
+export async function recordLog(executor: Executor, kind: DbKind, row: NewLog): Promise<void> {
+  const write = async (trx: Executor) => {
+    await trx.insertInto('logs').values(row).execute();
+    await addLogTotals(trx, kind, [row]);
+  };
+  if (executor.isTransaction) await write(executor);
+  else await (executor as Kysely<Database>).transaction().execute(write);
 }
 
 /** The columns of a batched insert: every row names all of them (see completeLog). */
@@ -71,36 +81,67 @@ const INSERT_CHUNK = 200;
 
 /**
  * Inserts completed rows (see completeLog) a chunk per statement, each statement compiled once per
- * row count by `statements`: the journal's batches run this thousands of times.
+ * row count by `statements` (the journal's batches run this thousands of times), and adds them to
+ * their totals. The caller's transaction holds both.
  */
-export async function insertLogRows(executor: Executor, statements: PreparedStatements, rows: readonly NewLog[]): Promise<void> {
+export async function insertLogRows(
+  executor: Executor,
+  kind: DbKind,
+  statements: PreparedStatements,
+  rows: readonly NewLog[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await statements.insertRows(executor, 'logs', LOG_COLUMNS, rows.slice(i, i + INSERT_CHUNK));
   }
+  // Last: the busiest totals rows are locked for the shortest time.
+  await addLogTotals(executor, kind, rows, statements);
 }
 
-/** Rows removed per statement by the cleanup: short write locks, however much goes. */
-const CLEANUP_BATCH = 10_000;
+/**
+ * A cleanup's batches are sized to hold the write lock about this long: deleting a row touches each
+ * of the table's eight indexes, which at 10M rows costs SQLite some 0.1–0.2 ms a row (5,000 rows:
+ * half a second of refused writes) and PostgreSQL about a tenth of that.
+ */
+const BATCH_TARGET_MS = 50;
+const FIRST_BATCH = 500;
+const MIN_BATCH = 100;
+export const MAX_CLEANUP_BATCH = 5_000;
+
+/** Between two batches of a cleanup: let waiting requests in (better-sqlite3 runs each statement synchronously). */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface CleanupPace {
+  /** The most rows one batch deletes. */
+  maxBatch?: number;
+  /** Awaited after each full batch. */
+  between?: () => Promise<void>;
+}
 
 /**
- * Deletes the rows created before `before` (and their log_extends rows) CLEANUP_BATCH at a time,
- * each batch in its own short transaction, so the relay's log writes interleave with a large
- * cleanup instead of waiting for all of it. Returns the number of log rows deleted.
+ * Deletes the rows created before `before` (and their log_extends rows) in batches, each in its own
+ * short transaction sized from the last one's time to take about BATCH_TARGET_MS, with `between`
+ * awaited after it, so the relay's log writes interleave with a large cleanup instead of waiting
+ * for all of it. Returns the number of log rows deleted. Their totals (log_totals) stay.
  */
-export async function deleteLogsBefore(db: Db, before: number, batch = CLEANUP_BATCH): Promise<number> {
+export async function deleteLogsBefore(db: Db, before: number, pace: CleanupPace = {}): Promise<number> {
+  const max = pace.maxBatch ?? MAX_CLEANUP_BATCH;
+  const min = Math.min(MIN_BATCH, max);
+  let size = Math.min(FIRST_BATCH, max);
   let deleted = 0;
   for (;;) {
-    const ids = (await db.selectFrom('logs').select('id').where('created_at', '<', before).limit(batch).execute()).map(
+    const ids = (await db.selectFrom('logs').select('id').where('created_at', '<', before).limit(size).execute()).map(
       (r) => r.id,
     );
     if (ids.length === 0) return deleted;
+    const started = performance.now();
     deleted += await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('log_extends').where('log_id', 'in', ids).execute();
       const result = await trx.deleteFrom('logs').where('id', 'in', ids).executeTakeFirst();
       return Number(result.numDeletedRows);
     });
-    if (ids.length < batch) return deleted;
-    // Let waiting requests in between batches (better-sqlite3 runs each statement synchronously).
-    await new Promise((resolve) => setImmediate(resolve));
+    if (ids.length < size) return deleted;
+    const ms = Math.max(1, performance.now() - started);
+    size = Math.max(min, Math.min(max, Math.round((size * BATCH_TARGET_MS) / ms)));
+    await (pace.between ?? yieldTurn)();
   }
 }

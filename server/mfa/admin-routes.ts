@@ -23,7 +23,7 @@ import { countEnabledTwoFa, removeTwoFa } from './twofa-repository.js';
 
 export default async function mfaAdminRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = app.ctx;
+  const { db, dbKind } = app.ctx;
 
   async function target(me: User, id: number): Promise<User> {
     const user = await findUserById(db, id);
@@ -34,7 +34,7 @@ export default async function mfaAdminRoutes(base: FastifyInstance): Promise<voi
   }
 
   async function note(me: User, user: User, content: string): Promise<void> {
-    await recordLog(db, {
+    await recordLog(db, dbKind, {
       user_id: user.id,
       username: user.username,
       created_at: nowSeconds(),

@@ -38,7 +38,7 @@ export default async function twoFaRoutes(base: FastifyInstance): Promise<void> 
   const { db, options } = ctx;
 
   async function note(user: User, content: string): Promise<void> {
-    await recordLog(db, {
+    await recordLog(db, ctx.dbKind, {
       user_id: user.id,
       username: user.username,
       created_at: nowSeconds(),

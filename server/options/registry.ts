@@ -139,6 +139,8 @@ export const OPTION_REGISTRY = {
   SensitiveWords: str(),
   // Logs and data
   LogConsumeEnabled: bool(true),
+  /** Log rows older than this many days are deleted by the jobs leader (server/logs/retention.ts); 0 keeps them. */
+  LogRetentionDays: int(0),
   DataExportEnabled: bool(true),
   DataExportInterval: int(5),
   DataExportDefaultTime: str('hour'),

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { creditUser } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
+import type { DbKind } from '../db/dsn.js';
 import { likeExpr } from '../db/helpers.js';
 import type { Database, Redemption } from '../db/types.js';
 import { recordLog } from '../logs/repository.js';
@@ -185,6 +186,7 @@ export type RedeemOutcome =
  */
 export async function redeem(
   db: Db,
+  kind: DbKind,
   key: string,
   user: Redeemer,
   now: number,
@@ -212,7 +214,7 @@ export async function redeem(
     if (Number(claimed.numUpdatedRows) !== 1) return { ok: false, reason: 'used' } as const;
     const quota = Number(code.quota);
     await creditUser(trx, user.id, quota);
-    await recordLog(trx, {
+    await recordLog(trx, kind, {
       user_id: user.id,
       username: user.username,
       created_at: now,

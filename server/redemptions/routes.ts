@@ -198,6 +198,7 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
       const user = currentUser(request);
       const outcome = await redeem(
         db,
+        ctx.dbKind,
         key,
         user,
         nowSeconds(),

@@ -10,6 +10,7 @@
 import type { Transaction, Updateable } from 'kysely';
 import type { GatewayContext } from '../context.js';
 import type { Database, MidjourneysTable, TasksTable } from '../db/types.js';
+import type { DbKind } from '../db/dsn.js';
 import { refundCharge } from '../billing/ledger.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_REFUND } from '../logs/types.js';
@@ -41,7 +42,7 @@ export async function failAndRefund<T extends TaskTable>(
   const now = Math.floor(Date.now() / 1000);
   const task = await ctx.db.transaction().execute(async (trx) => {
     const failed = await markFailed(trx, table, id, fields);
-    if (failed && failed.quota > 0) await refund(trx, failed, detail, now);
+    if (failed && failed.quota > 0) await refund(trx, ctx.dbKind, failed, detail, now);
     return failed;
   });
   if (!task) return false;
@@ -61,12 +62,18 @@ export async function failAndRefund<T extends TaskTable>(
   return true;
 }
 
-async function refund(trx: Transaction<Database>, task: FailedTask, detail: RefundDetail, now: number): Promise<void> {
+async function refund(
+  trx: Transaction<Database>,
+  kind: DbKind,
+  task: FailedTask,
+  detail: RefundDetail,
+  now: number,
+): Promise<void> {
   const payer = payerFromProperties(task.user_id, task.properties);
   const q = task.quota;
   await refundCharge(trx, { ...payer, channelId: task.channel_id, quota: q });
   const tokenName = payer.tokenName || (payer.tokenId > 0 ? ((await findTokenName(trx, payer.tokenId)) ?? '') : '');
-  await recordLog(trx, {
+  await recordLog(trx, kind, {
     user_id: task.user_id,
     created_at: now,
     type: LOG_REFUND,

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { creditUser } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
+import type { DbKind } from '../db/dsn.js';
 import { likeExpr } from '../db/helpers.js';
 import type { TopUp } from '../db/types.js';
 import { recordLog } from '../logs/repository.js';
@@ -54,6 +55,7 @@ export type PaidOutcome =
  */
 export async function completeOrder(
   db: Db,
+  kind: DbKind,
   tradeNo: string,
   paidCents: number,
   now: number,
@@ -76,7 +78,7 @@ export async function completeOrder(
     if (Number(done.numUpdatedRows) !== 1) return { kind: 'already' };
     const quota = Number(order.amount);
     await creditUser(trx, order.user_id, quota);
-    await recordLog(trx, {
+    await recordLog(trx, kind, {
       user_id: order.user_id,
       username: (await findUsername(trx, order.user_id)) ?? '',
       created_at: now,

@@ -102,6 +102,7 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
     if (cents === null || !params.out_trade_no) return 'fail';
     const outcome = await completeOrder(
       db,
+      ctx.dbKind,
       params.out_trade_no,
       cents,
       nowSeconds(),

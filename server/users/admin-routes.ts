@@ -221,7 +221,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
         if (quota === undefined) return;
         // Only while the balance is what was read: a relay charge landing in between is not overwritten.
         if (!(await setUserQuota(trx, user.id, user.quota, quota))) throw fail('user.quota_changed');
-        await recordLog(trx, {
+        await recordLog(trx, dbKind, {
           user_id: user.id,
           username: changes.username ?? user.username,
           created_at: nowSeconds(),
@@ -243,7 +243,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
     const { action } = body;
     if (action === 'add_quota') {
       assertCanAdjustQuota(me, user);
-      const quota = await adjustQuota(db, options, me, user, body);
+      const quota = await adjustQuota(db, dbKind, options, me, user, body);
       publishUserChange(app.ctx.bus, user.id);
       return { status: user.status, role: user.role, quota };
     }

@@ -6,6 +6,7 @@
  */
 import { changeUserQuota, setUserQuota } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
+import type { DbKind } from '../db/dsn.js';
 import { nowSeconds } from '../db/index.js';
 import type { User } from '../db/types.js';
 import { fail } from '../http/errors.js';
@@ -22,7 +23,14 @@ export interface QuotaChange {
 }
 
 /** Applies the change to `user` (whose rights the caller has checked) and answers the new balance. */
-export async function adjustQuota(db: Db, options: OptionStore, admin: User, user: User, change: QuotaChange): Promise<number> {
+export async function adjustQuota(
+  db: Db,
+  kind: DbKind,
+  options: OptionStore,
+  admin: User,
+  user: User,
+  change: QuotaChange,
+): Promise<number> {
   const { mode, value } = change;
   if (mode === undefined) throw fail('user.quota_mode_invalid');
   if (value === undefined) throw fail('user.quota_value_required');
@@ -48,7 +56,7 @@ export async function adjustQuota(db: Db, options: OptionStore, admin: User, use
         break;
       }
     }
-    await recordLog(trx, {
+    await recordLog(trx, kind, {
       user_id: user.id,
       username: user.username,
       created_at: nowSeconds(),

@@ -11,6 +11,7 @@ import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from '.
 import { loginAs, PASSWORD } from './users.js';
 import { createUser } from '../../server/users/repository.js';
 import { insertWithId } from '../../server/db/helpers.js';
+import { addLogTotals } from '../../server/logs/totals.js';
 import { nowSeconds, type Db } from '../../server/db/index.js';
 import type { LogsTable } from '../../server/db/types.js';
 import type { LogListPage } from '../../server/logs/schemas.js';
@@ -60,7 +61,9 @@ export function logsFixture(kind: DbName): LogsFixture {
   const db = () => tg.gateway.ctx.db;
 
   async function insertLog(name: string, row: Insertable<LogsTable>): Promise<void> {
+    // The row and its totals, as recordLog writes them (this needs the row's id back).
     ids[name] = await insertWithId(db(), tg.gateway.ctx.dbKind, 'logs', row);
+    await addLogTotals(db(), tg.gateway.ctx.dbKind, [row]);
   }
 
   async function data<T>(client: ApiClient, path: string): Promise<T> {

@@ -37,6 +37,7 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   abilities: { files: ['server/channels/abilities-repository.ts'], why: 'derived from channel rows, rewritten with them' },
   channel_keys: { files: ['server/channels/keys/repository.ts'], why: 'the disabled keys of multi-key channels' },
   logs: { files: ['server/logs/repository.ts', 'server/logs/list-repository.ts'], why: 'one recordLog(), one batched insert' },
+  log_totals: { files: ['server/logs/totals.ts'], why: 'written with the log rows, read by the log stat' },
   log_extends: { files: ['server/logs/repository.ts', 'server/logs/list-repository.ts'], why: 'part of a log row' },
   redemptions: { files: ['server/redemptions/repository.ts'], why: 'redemption codes' },
   options: { files: ['server/options/store.ts'], why: 'the option store writes through to its table' },
@@ -53,6 +54,14 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   quota_data: {
     files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
     why: 'the hourly totals: writer and reads',
+  },
+  quota_data_models: {
+    files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
+    why: 'quota_data summed over users: written with it, read by the dashboard and channel statistics',
+  },
+  quota_data_users: {
+    files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
+    why: 'quota_data summed over models and channels: written with it, read by the ranking of users',
   },
   reservations: {
     files: ['server/billing/journal-batch.ts', 'server/billing/recovery.ts'],
@@ -76,6 +85,7 @@ const DYNAMIC: Record<string, string> = {
   'server/tasks/repository.ts': 'either task table',
   'server/tasks/list-repository.ts': 'either task table, and a count over a subquery',
   'server/logs/list-repository.ts': 'a count over a subquery',
+  'server/logs/hourly-totals.ts': 'one upsert for quota_data and its two roll-ups',
 };
 
 /** Columns only the ledger writes in an UPDATE. */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from '../helpers/gateway.js';
 import { loginAs, PASSWORD } from '../helpers/users.js';
+import { writeHourlyTotals } from '../helpers/hourly-totals.js';
 import { createUser } from '../../server/users/repository.js';
 import { nowSeconds } from '../../server/db/index.js';
 
@@ -32,16 +33,13 @@ await forEachDatabase('consumption by user', (kind) => {
       count: n,
       quota: n * 100,
     });
-    await db
-      .insertInto('quota_data')
-      .values([
-        row(ann, 'ann', 'gpt-4o', 1, H, 1),
-        row(ann, 'ann', 'gpt-4o-mini', 2, H, 2),
-        row(ben, 'ben', 'gpt-4o', 1, H, 5),
-        row(ann, 'ann', 'gpt-4o', 1, H + HOUR, 3),
-        row(ben, 'ben', 'gpt-4o', 1, H - 30 * 24 * HOUR, 9),
-      ])
-      .execute();
+    await writeHourlyTotals(tg.gateway.ctx, [
+      row(ann, 'ann', 'gpt-4o', 1, H, 1),
+      row(ann, 'ann', 'gpt-4o-mini', 2, H, 2),
+      row(ben, 'ben', 'gpt-4o', 1, H, 5),
+      row(ann, 'ann', 'gpt-4o', 1, H + HOUR, 3),
+      row(ben, 'ben', 'gpt-4o', 1, H - 30 * 24 * HOUR, 9),
+    ]);
   });
   afterAll(async () => tg?.close());
 

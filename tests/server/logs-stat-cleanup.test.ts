@@ -4,12 +4,11 @@
  * deletes the rows of tests/helpers/logs-fixture.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Insertable } from 'kysely';
 import { forEachDatabase } from '../helpers/databases.js';
 import type { ApiClient, TestGateway } from '../helpers/gateway.js';
 import { logsFixture } from '../helpers/logs-fixture.js';
+import { writeHourlyTotals, type HourlyRow } from '../helpers/hourly-totals.js';
 import { nowSeconds } from '../../server/db/index.js';
-import type { QuotaDataTable } from '../../server/db/types.js';
 import { deleteLogsBefore } from '../../server/logs/repository.js';
 import type { ChannelUseRow, LogStat, QuotaDataRow } from '../../server/logs/schemas.js';
 
@@ -80,7 +79,7 @@ await forEachDatabase('logs', (kind) => {
   describe('channel statistics and dashboard data', () => {
     const H = Math.floor(nowSeconds() / HOUR) * HOUR - 48 * HOUR;
     beforeAll(async () => {
-      const rows: Insertable<QuotaDataTable>[] = [
+      const rows: HourlyRow[] = [
         {
           user_id: aliceId,
           username: 'alice',
@@ -132,7 +131,7 @@ await forEachDatabase('logs', (kind) => {
           quota: 7,
         },
       ];
-      await db().insertInto('quota_data').values(rows).execute();
+      await writeHourlyTotals(tg.gateway.ctx, rows);
     });
 
     const use = (q: string) => data<ChannelUseRow[]>(admin, `/api/data/channelUseData?${q}`);
@@ -250,7 +249,7 @@ await forEachDatabase('logs', (kind) => {
     });
 
     it('works through many batches', async () => {
-      const deleted = await deleteLogsBefore(db(), T + 41, 2);
+      const deleted = await deleteLogsBefore(db(), T + 41, { maxBatch: 2 });
       expect(deleted).toBe(4);
       expect(names(await list(admin, '/api/log/?page_size=20'))).toEqual(['r7', 'r6', 'r8']);
       expect(await db().selectFrom('log_extends').select('log_id').execute()).toEqual([]);

@@ -3,6 +3,7 @@ import { forEachDatabase } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { moneyOf, tokenWith } from '../helpers/money.js';
 import { recoverNode } from '../../server/billing/recovery.js';
+import { NodeWatch } from '../../server/cluster/nodes.js';
 import type { Hold } from '../../server/billing/holds.js';
 
 // Holds that nobody will settle are resolved once: charged what their last checkpoint recorded as
@@ -113,5 +114,51 @@ await forEachDatabase('recovering holds', (kind) => {
     expect(recovered).toEqual([]);
     await hold.settle(80, 1, settleLog(80));
     expect((await moneyOf(f, f.userId, token.id)).reservations).toBe(0);
+  });
+
+  it('resolves a silent process only on the holder of the jobs lease', async () => {
+    const ctx = f.tg.gateway.ctx;
+    const hold = await take(100);
+    hold.checkpoint(30, 5, 25, 1);
+    await f.flush();
+    // The hold now belongs to a process on another host whose heartbeat has stopped.
+    await ctx.db.updateTable('reservations').set({ node: 'ghost' }).where('node', '=', ctx.holds.node).execute();
+    const long = Date.now() - 3_600_000;
+    await ctx.db
+      .insertInto('nodes')
+      .values({ id: 'ghost', host: 'elsewhere', scope: 'another-host', pid: 1, pid_start: 1, started_at: long, seen_at: long })
+      .execute();
+    let leads = false;
+    const recovered: number[] = [];
+    const watch = new NodeWatch({
+      db: ctx.db,
+      kind: ctx.dbKind,
+      id: 'watcher',
+      isLive: () => false,
+      timeoutMs: 50,
+      leads: () => leads,
+      onRecovered: (r) => recovered.push(...r.map((x) => x.charged)),
+      onError: (err) => {
+        throw err;
+      },
+    });
+    const twoTicks = async () => {
+      await watch.tick();
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      // This gateway's own heartbeat moves meanwhile: only the ghost is silent.
+      await ctx.db.updateTable('nodes').set({ seen_at: Date.now() }).where('id', '=', ctx.holds.node).execute();
+      await watch.tick();
+    };
+    await twoTicks();
+    expect(recovered).toEqual([]);
+    expect((await moneyOf(f, f.userId, token.id)).reservations).toBe(1);
+    leads = true;
+    await twoTicks();
+    expect(recovered).toEqual([30]);
+    expect((await moneyOf(f, f.userId, token.id)).reservations).toBe(0);
+    const left = await ctx.db.selectFrom('nodes').select('id').orderBy('id').execute();
+    expect(left.map((n) => n.id).sort()).toEqual([ctx.holds.node, 'watcher'].sort());
+    await ctx.db.deleteFrom('nodes').where('id', '=', 'watcher').execute();
+    await hold.settle(30, 1, settleLog(30));
   });
 });

@@ -3,6 +3,7 @@ import { forEachDatabase } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { moneyOf, setOptions, streamChat, tokenWith } from '../helpers/money.js';
 import { countTokens } from '../../server/relay/tokenizer.js';
+import { expectTotalsMatchRows } from '../helpers/log-totals.js';
 
 // Billed = served, under concurrency: every answered call is charged its full cost with a log row,
 // the log rows add up to what the balances lost, a balance goes below zero only by what calls in
@@ -46,6 +47,12 @@ await forEachDatabase('the money path', (kind) => {
 
     const after = await streamChat(f.tg.url, f.key, 'drip-20');
     expect(after).toMatchObject({ status: 429, code: 'insufficient_quota' });
+    // Every charge is in the exact log totals, and the stat read from them is the logged spend.
+    await f.flush();
+    await expectTotalsMatchRows(f.tg.gateway.ctx.db);
+    expect((await f.root.get(`/api/log/stat?username=${encodeURIComponent(m.consume[0]!.username)}`)).body.data.quota).toBe(
+      m.logged,
+    );
   });
 
   it('holds a token cap the same way: its calls billed in full, refused once it is spent', async () => {

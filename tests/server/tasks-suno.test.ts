@@ -3,6 +3,7 @@ import { forEachDatabase } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startSunoStandIn, type SunoStandIn } from '../helpers/upstreams/suno.js';
 import { balancesOf, callRelay, limitedToken, pollerOnDemand, usedOf, userLogs } from '../helpers/task-relay.js';
+import { expectTotalsMatchRows } from '../helpers/log-totals.js';
 import { startTaskPoller, type TaskPoller } from '../../server/tasks/poller.js';
 import { applySunoTask } from '../../server/tasks/suno/poll.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -145,6 +146,14 @@ await forEachDatabase('suno relay', (kind) => {
       .where('model_name', '=', 'suno_music')
       .execute();
     expect(totals.reduce((s, t) => s + t.quota, 0)).toBe(consumed - refunded);
+    // The exact totals of the log rows, consume and refund rows alike, and the stat read from them.
+    await expectTotalsMatchRows(ctx.db);
+    const stat = await f.root.get('/api/log/stat?model_name=suno_music');
+    expect(stat.body.data.quota).toBe(
+      (
+        await ctx.db.selectFrom('logs').select('quota').where('type', '=', 2).where('model_name', '=', 'suno_music').execute()
+      ).reduce((s, l) => s + l.quota, 0),
+    );
 
     // A stale read applied again changes nothing.
     const stale = { ...(await task(id)), status: 'IN_PROGRESS' };

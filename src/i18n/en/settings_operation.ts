@@ -52,6 +52,7 @@ export const settings_operation = {
     CheckSensitiveOnCompletionEnabled: 'Check completions',
     StopOnSensitiveEnabled: 'Stop generating on a sensitive word',
     LogConsumeEnabled: 'Log quota consumption',
+    LogRetentionDays: 'Keep logs for (days)',
     DataExportInterval: 'Dashboard update interval (minutes)',
     DataExportDefaultTime: 'Dashboard default granularity',
     DataExportEnabled: 'Enable the data dashboard (experimental)',
@@ -113,6 +114,8 @@ export const settings_operation = {
     MjActionCheckSuccessEnabled: 'Unfinished tasks cannot be acted on',
     SensitiveWords: 'One word per line, no separators needed',
     DataExportInterval: 'At least 1 minute',
+    LogRetentionDays:
+      'Older log rows are deleted every hour, a few thousand at a time; 0 keeps them all. Statistics keep their totals',
     ChannelDisableThreshold: 'Channels slower than this are disabled when all channels are tested',
     QuotaRemindThreshold: 'Users are reminded when their balance falls below this',
     AutomaticDisableKeywords: 'One per line, case-insensitive; an upstream error containing one disables the channel',

@@ -32,7 +32,10 @@ export const SENSITIVE_FIELDS: readonly FieldSpec[] = [
   { key: 'StopOnSensitiveEnabled', kind: 'switch' },
 ];
 
-export const LOG_FIELDS: readonly FieldSpec[] = [{ key: 'LogConsumeEnabled', kind: 'switch' }];
+export const LOG_FIELDS: readonly FieldSpec[] = [
+  { key: 'LogConsumeEnabled', kind: 'switch' },
+  { key: 'LogRetentionDays', kind: 'int', min: 0, hint: true },
+];
 
 export const DATA_EXPORT_TIMES = ['hour', 'day', 'week'] as const;
 
