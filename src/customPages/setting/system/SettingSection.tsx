@@ -16,7 +16,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { loadStatus } from '../../../status/status';
+import { useReloadStatus } from '../../../status/status';
 import type { OptionKey, OptionsState, OptionValues } from '../useOptions';
 import { clearSecrets, initialForm, isTrue, savePayload, SECRET_KEYS } from './systemForm';
 
@@ -36,6 +36,7 @@ export interface Section {
 
 export function useSection(options: OptionsState, keys: readonly OptionKey[]): Section {
   const notify = useNotify();
+  const reloadStatus = useReloadStatus();
   const [form, setForm] = useState<OptionValues>(() => initialForm(options.values, keys));
   const [busy, setBusy] = useState(false);
   const set = useCallback((key: OptionKey, value: string) => setForm((f) => ({ ...f, [key]: value })), []);
@@ -53,7 +54,7 @@ export function useSection(options: OptionsState, keys: readonly OptionKey[]): S
       if (await options.save(savePayload(prepared))) {
         setForm(clearSecrets);
         // The header, footer and login page read the public status: refresh it.
-        loadStatus().catch(() => undefined);
+        reloadStatus().catch(() => undefined);
       }
     } finally {
       setBusy(false);
