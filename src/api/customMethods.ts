@@ -15,6 +15,9 @@ import { logMethods } from './logMethods';
 import { securityMethods } from './securityMethods';
 
 export type { OptionKey };
+/** The admin-authored texts the public pages show, by their route under /api/. */
+export type PublicText = 'notice' | 'about' | 'home_page_content';
+
 /** Options as the server stores them: strings, by key. */
 export type OptionValues = Partial<Record<OptionKey, string>>;
 
@@ -37,6 +40,10 @@ export const customMethods = {
   /** Creates rows (and vendors) for the served models the official catalogue knows. */
   syncOfficialModels(): Promise<SyncResult> {
     return api.post<SyncResult>('/api/models/sync_upstream', {});
+  },
+  /** An admin-authored text ('' when none is set). */
+  async getPublicText(name: PublicText): Promise<string> {
+    return (await api.get<string | null>(`/api/${name}`)) ?? '';
   },
   /** The public site status (name, flags, login methods, setup state). */
   getStatus(): Promise<SiteStatus> {
