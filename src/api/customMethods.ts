@@ -11,6 +11,7 @@ import type { SiteStatus, UpdateCheck } from '../../server/status/schemas';
 import type { SyncResult } from '../../server/catalog/schemas';
 import type { TopUpPage } from '../../server/topup/schemas';
 import { api } from './client';
+import { channelMethods } from './channelMethods';
 import { logMethods } from './logMethods';
 import { securityMethods } from './securityMethods';
 
@@ -24,6 +25,7 @@ export type OptionValues = Partial<Record<OptionKey, string>>;
 export const customMethods = {
   ...securityMethods,
   ...logMethods,
+  ...channelMethods,
   /** Every option the root may read (secrets are never sent back). */
   async getOptions(): Promise<OptionValues> {
     const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');
