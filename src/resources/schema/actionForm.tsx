@@ -43,6 +43,8 @@ function ActionFormBody<S>({
       record={initial}
       validate={validate ? (values) => validate(values) : undefined}
       onSubmit={submit}
+      // The message shows under the field; a toast on top would queue before the save's own notice.
+      disableInvalidFormNotification
       toolbar={
         <Toolbar>
           <SaveButton alwaysEnable label={form.submitLabel} />
