@@ -1,6 +1,6 @@
 /**
- * The channel form's model lookups, as custom dataProvider methods (spread into customMethods):
- * every model some channel serves, and each channel type's provider models.
+ * Channel model lookups, as custom dataProvider methods (spread into customMethods): every model
+ * some channel serves, those of enabled channels, and each channel type's provider models.
  */
 import { api } from './client';
 
@@ -17,6 +17,10 @@ export const channelMethods = {
   /** Every model name some channel serves. */
   async getServedModels(): Promise<string[]> {
     return modelNames(await api.get<unknown>('/api/channel/models'));
+  },
+  /** Models some enabled channel serves (the pricing editor's unpriced list starts from them). */
+  async getEnabledModels(): Promise<string[]> {
+    return (await api.get<string[] | null>('/api/channel/models_enabled')) ?? [];
   },
   /** Channel type → its provider's models. */
   async getTypeModels(): Promise<Record<string, string[]>> {
