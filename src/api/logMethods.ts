@@ -1,8 +1,9 @@
 /**
  * The usage log's calls besides its list, as custom dataProvider methods (spread into
- * customMethods): the figures over a filter and a row's kept prompt and completion.
+ * customMethods): the figures over a filter, a row's kept prompt and completion, and the usage
+ * per channel and model.
  */
-import type { LogExtend, LogStat } from '../../server/logs/schemas';
+import type { ChannelUseRow, LogExtend, LogStat } from '../../server/logs/schemas';
 import { api } from './client';
 
 /** Whose rows: everyone's (admins) or one's own. */
@@ -13,6 +14,10 @@ export const logMethods = {
   getLogStat(scope: LogScope, query: string): Promise<LogStat> {
     const base = scope === 'all' ? '/api/log/stat' : '/api/log/self/stat';
     return api.get<LogStat>(query ? `${base}?${query}` : base);
+  },
+  /** Usage per channel and model over a range (`query`, URL-encoded). */
+  async getChannelUse(query: string): Promise<ChannelUseRow[]> {
+    return (await api.get<ChannelUseRow[] | null>(`/api/data/channelUseData?${query}`)) ?? [];
   },
   /** The prompt and completion kept with one log row. */
   getLogExtend(id: string): Promise<LogExtend> {
