@@ -1,5 +1,6 @@
-import { lazy, type ComponentType } from 'react';
-import { Admin, CustomRoutes, NotFound, Resource } from 'react-admin';
+import { lazy, useState, type ComponentType } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Admin, CustomRoutes, DataProviderContext, NotFound, Resource } from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
 import { authProvider } from './authProvider';
 import { customPages } from './customPages';
@@ -34,46 +35,53 @@ const screens = resources.map((definition) => ({ definition, list: listOf(defini
 
 /** The console inside a router (tests give it a MemoryRouter). */
 export function Console() {
+  // One data layer for the setup gate (it reads the status before react-admin mounts) and the admin.
+  const [queryClient] = useState(() => new QueryClient());
   return (
-    <SetupGate>
-      <Admin
-        dataProvider={dataProvider}
-        authProvider={authProvider}
-        i18nProvider={i18nProvider}
-        layout={Layout}
-        title={<SystemName />}
-        catchAll={CatchAll}
-        // The login page is a custom page at /login (customPages), not react-admin's.
-        loginPage={false}
-        lightTheme={lightTheme}
-        darkTheme={darkTheme}
-        defaultTheme={storedThemeMode()}
-        disableTelemetry
-      >
-        {screens.map(({ definition, list }) => (
-          <Resource
-            key={definition.name}
-            name={definition.name}
-            list={list}
-            icon={definition.icon}
-            // The create and edit drawers open over the list, which matches every /<name>/* path.
-            hasCreate={false}
-            hasEdit={false}
-            recordRepresentation={definition.recordRepresentation}
-          />
-        ))}
-        <CustomRoutes>
-          {routedPages.map((page) => (
-            <Route key={page.path} path={page.path} element={<RequirePage page={page} />} />
-          ))}
-          {ALIASES.map(({ path, to }) => (
-            <Route key={path} path={path} element={<Navigate to={to} replace />} />
-          ))}
-          {/* Without an id, "edit user" is editing oneself: the personal settings page. */}
-          <Route path="/user/edit" element={<Navigate to="/personal" replace />} />
-        </CustomRoutes>
-      </Admin>
-    </SetupGate>
+    <QueryClientProvider client={queryClient}>
+      <DataProviderContext.Provider value={dataProvider}>
+        <SetupGate>
+          <Admin
+            queryClient={queryClient}
+            dataProvider={dataProvider}
+            authProvider={authProvider}
+            i18nProvider={i18nProvider}
+            layout={Layout}
+            title={<SystemName />}
+            catchAll={CatchAll}
+            // The login page is a custom page at /login (customPages), not react-admin's.
+            loginPage={false}
+            lightTheme={lightTheme}
+            darkTheme={darkTheme}
+            defaultTheme={storedThemeMode()}
+            disableTelemetry
+          >
+            {screens.map(({ definition, list }) => (
+              <Resource
+                key={definition.name}
+                name={definition.name}
+                list={list}
+                icon={definition.icon}
+                // The create and edit drawers open over the list, which matches every /<name>/* path.
+                hasCreate={false}
+                hasEdit={false}
+                recordRepresentation={definition.recordRepresentation}
+              />
+            ))}
+            <CustomRoutes>
+              {routedPages.map((page) => (
+                <Route key={page.path} path={page.path} element={<RequirePage page={page} />} />
+              ))}
+              {ALIASES.map(({ path, to }) => (
+                <Route key={path} path={path} element={<Navigate to={to} replace />} />
+              ))}
+              {/* Without an id, "edit user" is editing oneself: the personal settings page. */}
+              <Route path="/user/edit" element={<Navigate to="/personal" replace />} />
+            </CustomRoutes>
+          </Admin>
+        </SetupGate>
+      </DataProviderContext.Provider>
+    </QueryClientProvider>
   );
 }
 

@@ -7,18 +7,25 @@
  */
 import { useDataProvider, type DataProvider } from 'react-admin';
 import type { OptionKey } from '../../server/options/registry';
-import type { UpdateCheck } from '../../server/status/schemas';
+import type { SiteStatus, UpdateCheck } from '../../server/status/schemas';
 import type { SyncResult } from '../../server/catalog/schemas';
 import type { TopUpPage } from '../../server/topup/schemas';
 import { api } from './client';
+import { channelMethods } from './channelMethods';
+import { logMethods } from './logMethods';
 import { securityMethods } from './securityMethods';
 
 export type { OptionKey };
+/** The admin-authored texts the public pages show, by their route under /api/. */
+export type PublicText = 'notice' | 'about' | 'home_page_content';
+
 /** Options as the server stores them: strings, by key. */
 export type OptionValues = Partial<Record<OptionKey, string>>;
 
 export const customMethods = {
   ...securityMethods,
+  ...logMethods,
+  ...channelMethods,
   /** Every option the root may read (secrets are never sent back). */
   async getOptions(): Promise<OptionValues> {
     const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');
@@ -35,6 +42,14 @@ export const customMethods = {
   /** Creates rows (and vendors) for the served models the official catalogue knows. */
   syncOfficialModels(): Promise<SyncResult> {
     return api.post<SyncResult>('/api/models/sync_upstream', {});
+  },
+  /** An admin-authored text ('' when none is set). */
+  async getPublicText(name: PublicText): Promise<string> {
+    return (await api.get<string | null>(`/api/${name}`)) ?? '';
+  },
+  /** The public site status (name, flags, login methods, setup state). */
+  getStatus(): Promise<SiteStatus> {
+    return api.get<SiteStatus>('/api/status');
   },
   /** The running version against the newest release of the configured feed. */
   checkUpdate(): Promise<UpdateCheck> {

@@ -1,11 +1,13 @@
 /**
  * The site status (GET /api/status), kept in localStorage as `status` plus the individual flags
  * other pages read (enable_data_export, quota_per_unit, footer_html …) so the sidebar and footer can
- * read them before the first answer arrives.
+ * read them before the first answer arrives. Fetched by the dataProvider's `getStatus` through
+ * react-query, so every screen shares one cached answer.
  */
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SiteStatus } from '../../server/status/schemas';
-import { api } from '../api/client';
+import { useGateway, type GatewayDataProvider } from '../api/customMethods';
 
 export type { SiteStatus };
 
@@ -33,37 +35,41 @@ function storeStatus(status: SiteStatus): void {
   }
 }
 
-type Listener = (status: SiteStatus) => void;
-const listeners = new Set<Listener>();
-let inflight: Promise<SiteStatus> | null = null;
-
-/** Fetches the status (one request at a time), stores it and tells every `useStatus` user. */
-export function loadStatus(): Promise<SiteStatus> {
-  inflight ??= api
-    .get<SiteStatus>('/api/status')
-    .then((status) => {
+/** The status query: the custom method's answer, also stored for reads outside React. */
+function statusQuery(gateway: GatewayDataProvider) {
+  return {
+    queryKey: STATUS_QUERY_KEY,
+    queryFn: async () => {
+      const status = await gateway.getStatus();
       storeStatus(status);
-      listeners.forEach((l) => l(status));
       return status;
-    })
-    .finally(() => {
-      inflight = null;
-    });
-  return inflight;
+    },
+  };
 }
 
-/** The current status: the stored copy at first, refreshed from the server on mount. */
+/** react-query's key of the status; every `useStatus` user shares it. */
+export const STATUS_QUERY_KEY = ['gateway', 'status'] as const;
+
+/**
+ * The current status: the stored copy at first (as stale, so each mount asks the server again),
+ * then the server's. A failed answer shows at once: a setup gate waits on it.
+ */
 export function useStatus(): { status: SiteStatus | null; error: string | null } {
-  const [status, setStatus] = useState<SiteStatus | null>(storedStatus);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    listeners.add(setStatus);
-    loadStatus().catch((err: Error) => setError(err.message));
-    return () => {
-      listeners.delete(setStatus);
-    };
-  }, []);
-  return { status, error };
+  const gateway = useGateway();
+  const { data, error } = useQuery({
+    ...statusQuery(gateway),
+    initialData: () => storedStatus() ?? undefined,
+    initialDataUpdatedAt: 0,
+    retry: false,
+  });
+  return { status: data ?? null, error: error ? error.message : null };
+}
+
+/** Asks the server for the status now; every `useStatus` user gets the answer. */
+export function useReloadStatus(): () => Promise<SiteStatus> {
+  const gateway = useGateway();
+  const queryClient = useQueryClient();
+  return useCallback(() => queryClient.fetchQuery({ ...statusQuery(gateway), staleTime: 0 }), [gateway, queryClient]);
 }
 
 /**

@@ -1,5 +1,6 @@
 /** /channelStatistics: usage per channel and model, with CSV export. */
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -10,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import SearchIcon from '@mui/icons-material/Search';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { useStatus } from '../../status/status';
 import { RefreshHint } from '../shared/RefreshHint';
 import { errorMessage } from '../shared/errors';
@@ -26,11 +27,8 @@ import {
 } from './statistics';
 
 const DEFAULT_QUOTA_PER_UNIT = 500_000;
+const NO_ROWS: ChannelUseRow[] = [];
 const S = 'resources.channel.statistics.';
-
-function fetchRows(filter: StatisticsFilter): Promise<ChannelUseRow[]> {
-  return api.get<ChannelUseRow[] | null>(`/api/data/channelUseData?${statisticsQuery(filter)}`).then((rows) => rows ?? []);
-}
 
 function download(text: string, fileName: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
@@ -49,49 +47,49 @@ export default function ChannelStatisticsPage() {
   const { status } = useStatus();
   const { copy, dialog } = useClipboard();
   const [filter, setFilter] = useState<StatisticsFilter>(() => defaultFilter());
-  const [rows, setRows] = useState<ChannelUseRow[]>([]);
-  const [loading, setLoading] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const quotaPerUnit = status?.quota_per_unit || Number(localStorage.getItem('quota_per_unit')) || DEFAULT_QUOTA_PER_UNIT;
   const set = <K extends keyof StatisticsFilter>(field: K, value: StatisticsFilter[K]) =>
     setFilter((f) => ({ ...f, [field]: value }));
 
-  const load = useCallback(
-    (current: StatisticsFilter) => {
-      setLoading(true);
-      fetchRows(current)
-        .then(setRows)
-        .catch((err: unknown) => notify(errorMessage(err), { type: 'error' }))
-        .finally(() => setLoading(false));
-    },
-    [notify],
-  );
-
-  // The first query runs with the default range; later ones when Query is pressed.
-  const [initial] = useState(filter);
-  useEffect(() => load(initial), [load, initial]);
+  // The range last queried: the first with the defaults, later ones when Query is pressed.
+  const [applied, setApplied] = useState(() => statisticsQuery(filter));
+  const gateway = useGateway();
+  const use = useQuery({
+    queryKey: ['channel-use', applied],
+    queryFn: () => gateway.getChannelUse(applied),
+    retry: false,
+    placeholderData: keepPreviousData,
+  });
+  const rows = use.data ?? NO_ROWS;
+  const loading = use.isFetching;
+  const { error, refetch } = use;
+  useEffect(() => {
+    if (error) notify(errorMessage(error), { type: 'error' });
+  }, [error, notify]);
 
   const query = (event: FormEvent) => {
     event.preventDefault();
-    load(filter);
+    const next = statisticsQuery(filter);
+    if (next === applied) void refetch();
+    else setApplied(next);
   };
 
-  const exportCsv = () => {
-    setExporting(true);
-    fetchRows(filter)
-      .then((fetched) => {
-        const header = [
-          translate(`${S}channel_id`),
-          translate(`${S}model_name`),
-          translate(`${S}token_used`),
-          translate(`${S}count`),
-          translate(`${S}quota`),
-        ] as const;
-        download(statisticsCsv(fetched, quotaPerUnit, header), csvFileName());
-      })
-      .catch((err: unknown) => notify(errorMessage(err), { type: 'error' }))
-      .finally(() => setExporting(false));
-  };
+  const exported = useMutation({
+    mutationFn: () => gateway.getChannelUse(statisticsQuery(filter)),
+    onSuccess: (fetched) => {
+      const header = [
+        translate(`${S}channel_id`),
+        translate(`${S}model_name`),
+        translate(`${S}token_used`),
+        translate(`${S}count`),
+        translate(`${S}quota`),
+      ] as const;
+      download(statisticsCsv(fetched, quotaPerUnit, header), csvFileName());
+    },
+    onError: (err: unknown) => notify(errorMessage(err), { type: 'error' }),
+  });
+  const exportCsv = () => exported.mutate();
+  const exporting = exported.isPending;
 
   return (
     <Stack spacing={2} sx={{ p: { xs: 1, sm: 2 } }}>

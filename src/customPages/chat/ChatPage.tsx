@@ -7,7 +7,7 @@ import { Alert, Box, CircularProgress, Link, Stack, Typography } from '@mui/mate
 import { useTranslate } from 'react-admin';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { storedUser } from '../../api/client';
-import { loadStatus, storedStatus, type SiteStatus } from '../../status/status';
+import { storedStatus, useReloadStatus, type SiteStatus } from '../../status/status';
 import { firstEnabledToken, revealKey } from '../../resources/token/keys';
 import { buildChatLink, ChatLinkError, chatLinkTemplate, chatTemplateAt, serverAddress } from './chatLink';
 
@@ -17,9 +17,9 @@ export const NO_TOKEN_REDIRECT_MS = 1500;
 type State = { kind: 'loading' } | { kind: 'ready'; url: string } | { kind: 'error'; message: string };
 
 /** The freshest status: asked again, the local copy if the server cannot answer. */
-async function currentStatus(): Promise<SiteStatus> {
+async function currentStatus(reload: () => Promise<SiteStatus>): Promise<SiteStatus> {
   try {
-    return await loadStatus();
+    return await reload();
   } catch (error) {
     const stored = storedStatus();
     if (stored) return stored;
@@ -28,8 +28,8 @@ async function currentStatus(): Promise<SiteStatus> {
 }
 
 /** The route's chat link: template from the status, key of the first enabled token. */
-async function chatLinkFor(index: number | null): Promise<string> {
-  const status = await currentStatus();
+async function chatLinkFor(index: number | null, reload: () => Promise<SiteStatus>): Promise<string> {
+  const status = await currentStatus(reload);
   const template = index === null ? chatLinkTemplate(status) : chatTemplateAt(status.chats, index);
   const token = await firstEnabledToken();
   if (!token) throw new ChatLinkError('no_enabled_token');
@@ -46,6 +46,7 @@ export default function ChatPage() {
   const loggedIn = storedUser() !== null;
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [frameLoaded, setFrameLoaded] = useState(false);
+  const reloadStatus = useReloadStatus();
 
   useEffect(() => {
     if (!loggedIn) return;
@@ -53,7 +54,7 @@ export default function ChatPage() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     setState({ kind: 'loading' });
     setFrameLoaded(false);
-    chatLinkFor(index)
+    chatLinkFor(index, reloadStatus)
       .then((url) => {
         if (!live) return;
         if (direct) window.location.assign(url);
@@ -71,7 +72,7 @@ export default function ChatPage() {
       live = false;
       if (timer) clearTimeout(timer);
     };
-  }, [loggedIn, index, direct, navigate]);
+  }, [loggedIn, index, direct, navigate, reloadStatus]);
 
   if (!loggedIn) return <Navigate to="/login" replace />;
 

@@ -9,7 +9,7 @@ import { useOptionText } from '../shared/useOptionText';
 
 export default function AboutPage() {
   const translate = useTranslate();
-  const about = useOptionText('/api/about');
+  const about = useOptionText('about');
   if (about === null) {
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>

@@ -37,7 +37,7 @@ function Welcome() {
 
 export default function HomePage() {
   const translate = useTranslate();
-  const content = useOptionText('/api/home_page_content');
+  const content = useOptionText('home_page_content');
   return (
     <Box>
       <NoticeBanner />

@@ -8,7 +8,7 @@ import { useOptionText } from '../shared/useOptionText';
 
 export function NoticeBanner() {
   const translate = useTranslate();
-  const notice = useOptionText('/api/notice');
+  const notice = useOptionText('notice');
   const [closed, setClosed] = useState(false);
   if (closed || !notice?.trim()) return null;
   return (

@@ -1,18 +1,17 @@
-/** Loads one admin-authored text (GET returning a string); `null` while loading, '' on failure. */
-import { useEffect, useState } from 'react';
-import { api } from '../../api/client';
+/**
+ * One admin-authored text (the notice, the about page, the home page's content) through the
+ * dataProvider's `getPublicText` and react-query: `null` while loading, '' on failure.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useGateway, type PublicText } from '../../api/customMethods';
 
-export function useOptionText(path: string): string | null {
-  const [text, setText] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    api
-      .get<string>(path)
-      .then((value) => live && setText(value ?? ''))
-      .catch(() => live && setText(''));
-    return () => {
-      live = false;
-    };
-  }, [path]);
-  return text;
+export function useOptionText(name: PublicText): string | null {
+  const gateway = useGateway();
+  const { data, isError } = useQuery({
+    queryKey: ['public-text', name],
+    queryFn: () => gateway.getPublicText(name),
+    retry: false,
+  });
+  if (isError) return '';
+  return data ?? null;
 }

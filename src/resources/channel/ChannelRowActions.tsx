@@ -5,9 +5,9 @@ import EditIcon from '@mui/icons-material/Edit';
 import { Confirm, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { Link, useLocation } from 'react-router-dom';
 import { canAccess } from '../../authProvider/canAccess';
-import { useRole } from '../schema';
+import { ActionFormDrawer, useRole } from '../schema';
 import { copyChannel, deleteChannel, quickUpdate, setTagEnabled, testChannel } from './channelApi';
-import { TagEditButton } from './TagEditDrawer';
+import { tagEditForm } from './tagForms';
 import {
   CHANNEL_ENABLED,
   CHANNEL_MANUALLY_DISABLED,
@@ -137,7 +137,10 @@ function ChannelActions({ channel }: { channel: ChannelView }) {
 function TagActions({ row }: { row: ChannelTagRow }) {
   const translate = useTranslate();
   const role = useRole();
+  const refresh = useRefresh();
   const { busy, run } = useAction();
+  // The row as the form opened on it: a reload behind the drawer does not reset what is typed.
+  const [editing, setEditing] = useState<ChannelTagRow | null>(null);
   const setAll = (enabled: boolean) =>
     run(
       () => setTagEnabled(row.tag, enabled),
@@ -151,7 +154,24 @@ function TagActions({ row }: { row: ChannelTagRow }) {
       <Button size="small" color="warning" disabled={busy} onClick={() => setAll(false)}>
         {translate('resources.channel.actions.disable_tag')}
       </Button>
-      <TagEditButton row={row} disabled={!canAccess(role, { resource: 'channel', action: 'tag_edit' })} />
+      <Button
+        size="small"
+        startIcon={<EditIcon />}
+        disabled={!canAccess(role, { resource: 'channel', action: 'tag_edit' })}
+        onClick={() => setEditing(row)}
+      >
+        {translate('resources.channel.actions.edit_tag')}
+      </Button>
+      <ActionFormDrawer
+        resource="channel"
+        form={tagEditForm}
+        subject={editing}
+        onClose={() => setEditing(null)}
+        onDone={() => {
+          setEditing(null);
+          refresh();
+        }}
+      />
     </Stack>
   );
 }

@@ -3,9 +3,9 @@ import { Button, FormControlLabel, Stack, Switch } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Confirm, useListContext, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { canAccess } from '../../authProvider/canAccess';
-import { useRole } from '../schema';
-import { BatchTagDialog } from './BatchTagDialog';
+import { ActionFormDrawer, useRole } from '../schema';
 import { deleteChannels, deleteDisabledChannels, fixChannels, testAllChannels, updateAllBalances } from './channelApi';
+import { batchTagForm } from './tagForms';
 
 /** localStorage key of the sort-by-ID switch. */
 export const ID_SORT_KEY = 'id-sort';
@@ -73,7 +73,8 @@ export function ChannelToolbar() {
   const role = useRole();
   const { selectedIds, onUnselectItems, setPage } = useListContext();
   const [confirming, setConfirming] = useState<Confirming>(null);
-  const [tagging, setTagging] = useState(false);
+  // The selection the tag form was opened for.
+  const [tagging, setTagging] = useState<number[] | null>(null);
   const [busy, setBusy] = useState(false);
   const t = (key: string) => translate(`resources.channel.actions.${key}`);
   const isRoot = canAccess(role, { resource: 'channel', action: 'delete' });
@@ -181,7 +182,7 @@ export function ChannelToolbar() {
           >
             {translate('resources.channel.actions.delete_selected', { count: ids.length })}
           </Button>
-          <Button size="small" variant="outlined" disabled={busy} onClick={() => needSelection() && setTagging(true)}>
+          <Button size="small" variant="outlined" disabled={busy} onClick={() => needSelection() && setTagging(ids)}>
             {t('batch_tag')}
           </Button>
         </>
@@ -194,12 +195,13 @@ export function ChannelToolbar() {
         onConfirm={confirmed}
         onClose={() => setConfirming(null)}
       />
-      <BatchTagDialog
-        open={tagging}
-        ids={ids}
-        onClose={() => setTagging(false)}
+      <ActionFormDrawer
+        resource="channel"
+        form={batchTagForm}
+        subject={tagging}
+        onClose={() => setTagging(null)}
         onDone={() => {
-          setTagging(false);
+          setTagging(null);
           onUnselectItems();
           refresh();
         }}

@@ -1,13 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Box, Button, Stack, TextField } from '@mui/material';
 import { useInput, useNotify, useTranslate } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { useChoices, type FieldSchema } from '../schema';
-import { fetchModelsFor, fetchModelsOf, groupNames, knownModels, loadTypeModels, storedTypeModels } from './channelApi';
+import { CHANNEL_MODELS_KEY, fetchModelsFor, fetchModelsOf, groupNames, storedTypeModels } from './channelApi';
 import { ChipsField, validationText } from './ChipsField';
 import { cleanBaseUrl, type ChannelFormValues, type FormMode } from './channelForm';
 import { keyRequired } from '../../../server/channels/types';
 import { ApiError } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 
 /** The group list (GET /api/group/), loaded once and shared with the other screens using `groups`. */
 export const GROUP_FIELD: FieldSchema = {
@@ -20,24 +22,25 @@ export function useGroupNames(): string[] {
   return useChoices(GROUP_FIELD).choices.map((c) => String(c.id));
 }
 
-/** Model suggestions: every model some channel serves, and each type's provider models. */
+/** Model suggestions: every model some channel serves, and each type's provider models (the stored copy first). */
 export function useModelCatalog(): { known: string[]; byType: Record<string, string[]> } {
-  const [known, setKnown] = useState<string[]>([]);
-  const [byType, setByType] = useState<Record<string, string[]>>(storedTypeModels);
-  useEffect(() => {
-    let live = true;
-    knownModels()
-      .then((models) => live && setKnown(models))
-      .catch(() => undefined);
-    loadTypeModels()
-      .then((models) => live && setByType(models))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
-  return { known, byType };
+  const gateway = useGateway();
+  const served = useQuery({ queryKey: ['channel-served-models'], queryFn: () => gateway.getServedModels(), retry: false });
+  const typed = useQuery({
+    queryKey: ['channel-type-models'],
+    queryFn: async () => {
+      const models = await gateway.getTypeModels();
+      localStorage.setItem(CHANNEL_MODELS_KEY, JSON.stringify(models));
+      return models;
+    },
+    initialData: storedTypeModels,
+    initialDataUpdatedAt: 0,
+    retry: false,
+  });
+  return { known: served.data ?? NO_MODELS, byType: typed.data };
 }
+
+const NO_MODELS: string[] = [];
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : 'app.error.request_failed');
 

@@ -3,6 +3,7 @@
  * and model lookups. Each returns the answer's data or throws an ApiError with the server message.
  */
 import { api, refusalError, request } from '../../api/client';
+import { modelNames } from '../../api/channelMethods';
 import type { BalanceSweepView, ChannelBalanceAnswer, ChannelTestAnswer } from '../../../server/channels/health-routes';
 import type { FixResult } from '../../../server/channels/schemas';
 import type { ChannelView } from './types';
@@ -102,15 +103,6 @@ export function editTag(body: TagEdit): Promise<number> {
   return api.put<number>(`${BASE}/tag`, body);
 }
 
-/** Model lists come as names or as `{id}` entries. */
-function modelNames(list: unknown): string[] {
-  if (!Array.isArray(list)) return [];
-  const names = list.map((m: unknown) =>
-    typeof m === 'string' ? m : typeof m === 'object' && m !== null ? String((m as { id?: unknown }).id ?? '') : '',
-  );
-  return [...new Set(names.filter((n) => n !== ''))];
-}
-
 /** The upstream's models of a saved channel. */
 export async function fetchModelsOf(id: number): Promise<string[]> {
   return modelNames(await api.get<unknown>(`${BASE}/fetch_models/${id}`));
@@ -121,14 +113,9 @@ export async function fetchModelsFor(body: { base_url: string; type: number; key
   return modelNames(await api.post<unknown>(`${BASE}/fetch_models`, body));
 }
 
-/** Every model name some channel serves. */
-export async function knownModels(): Promise<string[]> {
-  return modelNames(await api.get<unknown>(`${BASE}/models`));
-}
-
 export const CHANNEL_MODELS_KEY = 'channel_models';
 
-/** Channel type → its provider's models (GET /api/models), kept in localStorage `channel_models`. */
+/** Channel type → its provider's models as last loaded (localStorage `channel_models`). */
 export function storedTypeModels(): Record<string, string[]> {
   try {
     const raw = localStorage.getItem(CHANNEL_MODELS_KEY);
@@ -137,16 +124,6 @@ export function storedTypeModels(): Record<string, string[]> {
   } catch {
     return {};
   }
-}
-
-export async function loadTypeModels(): Promise<Record<string, string[]>> {
-  const answer = await api.get<unknown>('/api/models');
-  const out: Record<string, string[]> = {};
-  if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) {
-    for (const [type, list] of Object.entries(answer)) out[type] = modelNames(list);
-  }
-  localStorage.setItem(CHANNEL_MODELS_KEY, JSON.stringify(out));
-  return out;
 }
 
 export async function groupNames(): Promise<string[]> {

@@ -9,9 +9,9 @@ import {
   DialogTitle,
   Typography,
 } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslate, type Identifier } from 'react-admin';
-import type { LogExtend } from './types';
-import { useApiGet } from './useApiGet';
+import { useGateway } from '../../api/customMethods';
 
 function Block({ title, text }: { title: string; text: string }) {
   const translate = useTranslate();
@@ -40,13 +40,20 @@ function Block({ title, text }: { title: string; text: string }) {
 /** The prompt and completion kept with a log (GET /api/log/extend/{id}), opened by right-clicking its row. */
 export function ExtendDialog({ id, onClose }: { id: Identifier | null; onClose: () => void }) {
   const translate = useTranslate();
-  const { data, error, loading } = useApiGet<LogExtend>(id === null ? null : `/api/log/extend/${encodeURIComponent(String(id))}`);
+  const gateway = useGateway();
+  const { data, error, isPending } = useQuery({
+    queryKey: ['log-extend', String(id)],
+    queryFn: () => gateway.getLogExtend(String(id)),
+    enabled: id !== null,
+    retry: false,
+  });
+  const loading = id !== null && isPending;
   return (
     <Dialog open={id !== null} onClose={onClose} fullWidth maxWidth="md">
       <DialogTitle>{translate('resources.log.extend.title', { id: id ?? '' })}</DialogTitle>
       <DialogContent>
         {loading && <CircularProgress size={24} />}
-        {!loading && error && <Alert severity="error">{translate(error, { _: error })}</Alert>}
+        {!loading && error && <Alert severity="error">{translate(error.message, { _: error.message })}</Alert>}
         {!loading && data && (
           <>
             <Block title={translate('resources.log.extend.prompt')} text={data.prompt} />

@@ -1,12 +1,11 @@
-import { useRef } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Chip, Stack } from '@mui/material';
 import { useListContext, useTranslate } from 'react-admin';
+import { useGateway } from '../../api/customMethods';
 import { currentRole } from '../../authProvider';
+import { isAdmin } from '../../authProvider/roles';
 import { formatQuota } from '../../status/status';
-import { logStatPath } from './endpoints';
 import { abbreviate, logQuery } from './format';
-import type { LogStat } from './types';
-import { useApiGet } from './useApiGet';
 
 /** Quota used, requests and tokens per minute over the list's current filters (GET …/stat). */
 export function LogStatHeader() {
@@ -15,11 +14,15 @@ export function LogStatHeader() {
   const role = currentRole();
   const { filterValues } = useListContext();
   const query = logQuery(filterValues as Record<string, unknown>).toString();
-  const { data, error } = useApiGet<LogStat>(`${logStatPath(role)}${query ? `?${query}` : ''}`);
-  // The figures of the previous filters stay while the new ones load.
-  const last = useRef<LogStat | undefined>(undefined);
-  if (data) last.current = data;
-  const stat = last.current;
+  const scope = isAdmin(role) ? 'all' : 'self';
+  const gateway = useGateway();
+  const { data: stat, error } = useQuery({
+    queryKey: ['log-stat', scope, query],
+    queryFn: () => gateway.getLogStat(scope, query),
+    // The figures of the previous filters stay while the new ones load.
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
   const figures = [
     { key: 'quota', value: stat ? formatQuota(stat.quota) : '–', color: 'primary' as const },
     { key: 'rpm', value: stat ? abbreviate(stat.rpm) : '–', color: 'default' as const },
@@ -38,7 +41,7 @@ export function LogStatHeader() {
       ))}
       {error && (
         <Alert severity="error" sx={{ py: 0 }}>
-          {translate(error, { _: error })}
+          {translate(error.message, { _: error.message })}
         </Alert>
       )}
     </Stack>

@@ -11,15 +11,21 @@ import {
   TableCell,
   TableRow,
 } from '@mui/material';
-import { useTranslate } from 'react-admin';
+import { useGetOne, useTranslate } from 'react-admin';
 import type { PublicUser } from '../../../server/users/repository';
 import { formatQuota } from '../../status/status';
-import { useApiGet } from './useApiGet';
 
-/** Admins: who made a log row (GET /api/user/{id}), opened from the username cell. */
+type UserRecord = PublicUser & { id: number };
+
+/** Admins: who made a log row (the user resource's getOne, GET /api/user/{id}), opened from the username cell. */
 export function UserLookupDialog({ userId, onClose }: { userId: number | null; onClose: () => void }) {
   const translate = useTranslate();
-  const { data, error, loading } = useApiGet<PublicUser>(userId === null ? null : `/api/user/${userId}`);
+  const { data, error, isPending } = useGetOne<UserRecord>(
+    'user',
+    { id: userId ?? 0 },
+    { enabled: userId !== null, retry: false },
+  );
+  const loading = userId !== null && isPending;
   const rows: [string, string | number][] = data
     ? [
         ['username', data.username],
@@ -35,7 +41,7 @@ export function UserLookupDialog({ userId, onClose }: { userId: number | null; o
       <DialogTitle>{translate('resources.log.lookup.title')}</DialogTitle>
       <DialogContent>
         {loading && <CircularProgress size={24} />}
-        {!loading && error && <Alert severity="error">{translate(error, { _: error })}</Alert>}
+        {!loading && error && <Alert severity="error">{translate(error.message, { _: error.message })}</Alert>}
         {!loading && data && (
           <Table size="small">
             <TableBody>

@@ -6,11 +6,6 @@ export function logBase(role: number): string {
   return isAdmin(role) ? '/api/log/' : '/api/log/self/';
 }
 
-/** The stat call matching `logBase`: `/api/log/stat` or `/api/log/self/stat`. */
-export function logStatPath(role: number): string {
-  return `${logBase(role)}stat`;
-}
-
 /** The stored person's role: the endpoints follow whoever is logged in, read at call time. */
 export function storedRole(): number {
   return storedUser()?.role ?? 0;

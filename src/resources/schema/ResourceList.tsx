@@ -23,10 +23,13 @@ import type { ResourceSchema } from './types';
 const NO_FILTER = {};
 const off = () => false;
 
+const mayCreate = (schema: ResourceSchema, role: number) =>
+  !!schema.canCreate && canAccess(role, { resource: schema.name, action: 'create' });
+
 /** Create, when the schema allows it and the person may (a floating button on a phone). */
 function CreateLink({ schema, role }: { schema: ResourceSchema; role: number }) {
   const location = useLocation();
-  if (!schema.canCreate || !canAccess(role, { resource: schema.name, action: 'create' })) return null;
+  if (!mayCreate(schema, role)) return null;
   const segment = schema.list?.createAlias ?? 'create';
   return (
     <CreateButton
@@ -83,7 +86,8 @@ function Screen<R extends RaRecord>({ schema: declared }: { schema: ResourceSche
         pagination={<RememberedPagination />}
         empty={false}
         exporter={false}
-        sx={{ '& .RaList-main': { minWidth: 0 } }}
+        // On a phone the floating create button covers the bottom of the page: room to scroll the pager above it.
+        sx={{ '& .RaList-main': { minWidth: 0 }, pb: { xs: mayCreate(schema, role) ? 10 : 0, sm: 0 } }}
       >
         {Summary && <Summary />}
         {fold ? <FoldedRows fold={fold}>{body}</FoldedRows> : body}

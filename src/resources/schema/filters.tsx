@@ -29,7 +29,14 @@ function Inputs({ schema, fields }: { schema: ResourceSchema; fields: FieldSchem
   return (
     <>
       {fields.map((field) => (
-        <Box key={field.source} sx={{ minWidth: { xs: '100%', sm: 180 }, flex: { xs: '1 1 100%', sm: '0 1 220px' } }}>
+        <Box
+          key={field.source}
+          // A text search's placeholder names what it searches: room for it to show whole.
+          sx={{
+            minWidth: { xs: '100%', sm: 180 },
+            flex: { xs: '1 1 100%', sm: field.type === 'text' ? '0 1 300px' : '0 1 220px' },
+          }}
+        >
           <SchemaInput field={field} source={field.source} resource={schema.name} mode="filter" />
         </Box>
       ))}

@@ -3,9 +3,12 @@
  * (`defineResource`: name, endpoints, access rule, menu entries, icon, and its schema module), the
  * schema module declares its fields and slots, and one line in src/resources/registry.ts adds it.
  * The one list (`ResourceList`: filters, columns or cards, column settings, selection, grouped
- * rows) and the one drawer system (create, edit and a read-only detail) render every resource from that.
+ * rows) and the one drawer system (create, edit, a read-only detail and action forms over
+ * several records) render every resource from that.
  */
 export type {
+  ActionForm,
+  ActionResult,
   Choice,
   ChoiceLoader,
   CreateHelpers,
@@ -27,6 +30,7 @@ export { ResourceList } from './ResourceList';
 export { SchemaEditButton } from './EditButton';
 export { SchemaShowButton, showPath } from './show';
 export { DrawerFrame, useCloseDrawer } from './drawers';
+export { ActionFormDrawer } from './actionForm';
 export { SchemaCell } from './cells';
 export { SchemaInput } from './inputs';
 export { useChoices, choiceLabel, clearLoadedChoices } from './choices';

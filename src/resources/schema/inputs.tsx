@@ -68,6 +68,7 @@ export function SchemaInput({ field, resource, mode, readOnly, alwaysOn }: Input
     readOnly,
     alwaysOn,
     defaultValue: mode === 'create' ? field.defaultValue : undefined,
+    ...(field.hint && mode !== 'filter' ? { helperText: field.hint } : {}),
   };
   switch (field.type) {
     case 'select':

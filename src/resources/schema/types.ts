@@ -88,6 +88,8 @@ export interface FieldSchema<R extends RaRecord = RaRecord> {
   input?: ComponentType<InputSlotProps>;
   /** i18n key of a heading shown before this input in the forms. */
   section?: string;
+  /** i18n key of a hint under the input (replaced by its error while there is one). */
+  hint?: string;
   /** Rendered after the input in the edit form (e.g. an add-quota button). */
   editAddon?: ComponentType;
   /** Default value in the create form. */
@@ -168,6 +170,36 @@ export interface ListSlots<R extends RaRecord = RaRecord> {
   useContextMenu?: () => (record: R) => void;
   /** The create drawer's path segment besides `create` (channels answer `/channel/add` too). */
   createAlias?: string;
+}
+
+/**
+ * What saving an action form did: `done` closes the drawer with a success notice; otherwise the
+ * notice (e.g. "nothing changed") shows and the form stays open.
+ */
+export interface ActionResult {
+  done: boolean;
+  message: string;
+  args?: Record<string, unknown>;
+}
+
+/**
+ * A form besides create and edit, over a subject that is not one record (a tag's channels, the
+ * selected rows): its fields, starting values and what saving does. The drawer, inputs, hints,
+ * validation messages and notices are the generic ones; `showInEdit: 'readonly'` shows a field
+ * without letting it change.
+ */
+export interface ActionForm<S> {
+  /** i18n key of the drawer's title, filled from the subject. */
+  title: string;
+  titleArgs?: (subject: S) => Record<string, unknown>;
+  fields: FieldSchema[];
+  initial: (subject: S) => FormValues;
+  /** Whole-form validation: field → i18n key of its message. */
+  validate?: (values: FormValues) => Record<string, string>;
+  /** i18n key of the submit button; react-admin's "save" by default. */
+  submitLabel?: string;
+  /** Sends the values; a thrown error shows as an error notice and keeps the form open. */
+  submit: (values: FormValues, subject: S, initial: FormValues) => Promise<ActionResult>;
 }
 
 /** A read-only detail drawer at `/<name>/show/<id>`: the record fetched by id, shown by `body`. */

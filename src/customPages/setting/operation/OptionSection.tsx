@@ -1,10 +1,12 @@
 /**
  * One card of settings rendered from field specs: switches, inputs and JSON text areas over the
- * stored option strings, checked before saving (the problem shows under the field and as a toast)
- * and saved through useOptions, which sends only the keys that changed.
+ * stored option strings, held by react-hook-form under their option keys (typed from the server's
+ * option registry), checked before saving (the problem shows under the field and as a toast) and
+ * saved through useOptions, which sends only the keys that changed.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
+import { Controller, useForm, type FieldErrors } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -17,7 +19,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { OptionsState } from '../useOptions';
-import { hintKey, labelKey, pickValues, validateFields, type FieldSpec, type FormValues, type Problem } from './optionFields';
+import { checkField, hintKey, labelKey, pickValues, type FieldSpec, type FormValues } from './optionFields';
 
 interface Props {
   /** Names the card: `settings_operation.sections.<id>`. */
@@ -30,115 +32,98 @@ interface Props {
   children?: ReactNode;
 }
 
-/** The form starts from the stored values and follows them only when they change (after its own save or a reload). */
-function useForm(fields: readonly FieldSpec[], values: FormValues) {
-  const stored = useMemo(() => pickValues(fields, values), [fields, values]);
-  const signature = JSON.stringify(stored);
-  const [form, setForm] = useState<FormValues>(stored);
-  useEffect(() => {
-    setForm(JSON.parse(signature) as FormValues);
-  }, [signature]);
-  return [form, setForm] as const;
-}
-
 export function OptionSection({ id, fields, options, actions, children }: Props) {
   const translate = useTranslate();
   const notify = useNotify();
-  const [form, setForm] = useForm(fields, options.values);
-  const [problems, setProblems] = useState<Record<string, Problem>>({});
-  const [busy, setBusy] = useState(false);
+  const stored = useMemo(() => pickValues(fields, options.values), [fields, options.values]);
+  // `values`: the form starts from the stored options and follows them when they change (after its own save or a reload).
+  const { control, handleSubmit, getValues, formState } = useForm<FormValues>({ values: stored });
   const title = translate(`settings_operation.sections.${id}`);
 
-  const set = (key: string, value: string) => {
-    setForm((old) => ({ ...old, [key]: value }));
-    setProblems(({ [key]: _dropped, ...rest }) => rest);
-  };
-  const describe = (problem: Problem) => translate(problem.message, problem.args);
-
-  const save = async () => {
-    const found = validateFields(fields, form);
-    setProblems(found);
-    const first = fields.find((field) => found[field.key]);
-    if (first) {
-      notify(`${translate(labelKey(first.key))}: ${describe(found[first.key]!)}`, { type: 'warning' });
-      return;
-    }
-    setBusy(true);
-    try {
-      await options.save(form);
-    } finally {
-      setBusy(false);
-    }
+  const problemOf = (spec: FieldSpec, value: string | undefined) => {
+    const problem = checkField(spec, value ?? '');
+    return problem ? translate(problem.message, problem.args) : true;
   };
 
-  const field = (spec: FieldSpec) => {
-    const label = translate(labelKey(spec.key));
-    const problem = problems[spec.key];
-    const helper = problem ? describe(problem) : spec.hint ? translate(hintKey(spec.key)) : undefined;
-    const value = form[spec.key] ?? '';
-    switch (spec.kind) {
-      case 'switch':
-        return (
-          <Box key={spec.key}>
-            <FormControlLabel
-              control={<Switch checked={value === 'true'} onChange={(e) => set(spec.key, String(e.target.checked))} />}
-              label={label}
-            />
-            {helper && <FormHelperText sx={{ mt: -0.5 }}>{helper}</FormHelperText>}
-          </Box>
-        );
-      case 'select':
-        return (
-          <TextField
-            key={spec.key}
-            select
-            label={label}
-            value={value}
-            onChange={(e) => set(spec.key, e.target.value)}
-            error={!!problem}
-            helperText={helper}
-          >
-            {spec.choices.map((choice) => (
-              <MenuItem key={choice} value={choice}>
-                {translate(`settings_operation.choices.${choice}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-        );
-      case 'json':
-      case 'text': {
-        const multiline = spec.kind === 'json' || (spec.lines ?? 1) > 1;
-        return (
-          <TextField
-            key={spec.key}
-            label={label}
-            value={value}
-            onChange={(e) => set(spec.key, e.target.value)}
-            multiline={multiline}
-            minRows={multiline ? (spec.kind === 'json' ? 4 : spec.lines) : undefined}
-            maxRows={multiline ? 16 : undefined}
-            error={!!problem}
-            helperText={helper}
-            slotProps={spec.kind === 'json' ? { htmlInput: { style: { fontFamily: 'monospace' } } } : undefined}
-            sx={multiline ? { gridColumn: '1 / -1' } : undefined}
-          />
-        );
-      }
-      case 'int':
-      case 'float':
-        return (
-          <TextField
-            key={spec.key}
-            label={label}
-            value={value}
-            onChange={(e) => set(spec.key, e.target.value)}
-            slotProps={{ htmlInput: { inputMode: spec.kind === 'int' ? 'numeric' : 'decimal' } }}
-            error={!!problem}
-            helperText={helper}
-          />
-        );
-    }
-  };
+  // Keys with a dot (gemini.safety_settings) are paths to react-hook-form: read each back by its key.
+  const save = handleSubmit(
+    async () => {
+      await options.save(Object.fromEntries(fields.map((spec) => [spec.key, getValues(spec.key) ?? ''])));
+    },
+    (errors: FieldErrors<FormValues>) => {
+      const first = fields.find((spec) => getError(errors, spec.key));
+      const message = first && getError(errors, first.key);
+      if (first && message) notify(`${translate(labelKey(first.key))}: ${message}`, { type: 'warning' });
+    },
+  );
+
+  const field = (spec: FieldSpec) => (
+    <Controller
+      key={spec.key}
+      name={spec.key}
+      control={control}
+      rules={{ validate: (value) => problemOf(spec, value) }}
+      render={({ field: input, fieldState }) => {
+        const label = translate(labelKey(spec.key));
+        const problem = fieldState.error?.message;
+        const helper = problem ?? (spec.hint ? translate(hintKey(spec.key)) : undefined);
+        const value = input.value ?? '';
+        const common = { label, value, inputRef: input.ref, onBlur: input.onBlur, error: !!problem, helperText: helper };
+        switch (spec.kind) {
+          case 'switch':
+            return (
+              <Box>
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={value === 'true'}
+                      inputRef={input.ref}
+                      onChange={(e) => input.onChange(String(e.target.checked))}
+                    />
+                  }
+                  label={label}
+                />
+                {helper && <FormHelperText sx={{ mt: -0.5 }}>{helper}</FormHelperText>}
+              </Box>
+            );
+          case 'select':
+            return (
+              <TextField {...common} select onChange={(e) => input.onChange(e.target.value)}>
+                {spec.choices.map((choice) => (
+                  <MenuItem key={choice} value={choice}>
+                    {translate(`settings_operation.choices.${choice}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            );
+          case 'json':
+          case 'text': {
+            const multiline = spec.kind === 'json' || (spec.lines ?? 1) > 1;
+            return (
+              <TextField
+                {...common}
+                onChange={(e) => input.onChange(e.target.value)}
+                multiline={multiline}
+                minRows={multiline ? (spec.kind === 'json' ? 4 : spec.lines) : undefined}
+                maxRows={multiline ? 16 : undefined}
+                slotProps={spec.kind === 'json' ? { htmlInput: { style: { fontFamily: 'monospace' } } } : undefined}
+                sx={multiline ? { gridColumn: '1 / -1' } : undefined}
+              />
+            );
+          }
+          case 'int':
+          case 'float':
+            return (
+              <TextField
+                {...common}
+                onChange={(e) => input.onChange(e.target.value)}
+                slotProps={{ htmlInput: { inputMode: spec.kind === 'int' ? 'numeric' : 'decimal' } }}
+              />
+            );
+        }
+      }}
+    />
+  );
 
   const switches = fields.filter((spec) => spec.kind === 'switch');
   const inputs = fields.filter((spec) => spec.kind !== 'switch');
@@ -156,7 +141,7 @@ export function OptionSection({ id, fields, options, actions, children }: Props)
           )}
           {switches.length > 0 && <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>{switches.map(field)}</Box>}
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-            <Button variant="contained" onClick={save} disabled={busy || options.loading}>
+            <Button variant="contained" onClick={() => void save()} disabled={formState.isSubmitting || options.loading}>
               {translate('settings_operation.save_section', { section: title })}
             </Button>
             {actions}
@@ -166,4 +151,13 @@ export function OptionSection({ id, fields, options, actions, children }: Props)
       </CardContent>
     </Card>
   );
+}
+
+/** A field's message by its option key, which react-hook-form may have nested at its dots. */
+function getError(errors: FieldErrors<FormValues>, key: string): string | undefined {
+  let node: unknown = errors;
+  for (const part of key.split('.'))
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  const message = node && typeof node === 'object' ? (node as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : undefined;
 }

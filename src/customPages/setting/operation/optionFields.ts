@@ -1,6 +1,6 @@
 /**
  * Settings forms as data: each field names its option key and kind (switch, text, number, JSON,
- * choice), and `validateFields` checks a form's typed strings against them, returning i18n message
+ * choice), and `checkField` checks a typed string against its field, returning i18n message
  * keys. Shared by the operation, rate limit and models tabs.
  */
 import type { OptionKey, OptionValues } from '../../../api/customMethods';
@@ -100,16 +100,6 @@ export function checkField(field: FieldSpec, text: string): Problem | null {
     case 'text':
       return null;
   }
-}
-
-/** Every field's problem, by option key (empty when the form is valid). */
-export function validateFields(fields: readonly FieldSpec[], form: FormValues): Record<string, Problem> {
-  const problems: Record<string, Problem> = {};
-  for (const field of fields) {
-    const problem = checkField(field, form[field.key] ?? '');
-    if (problem) problems[field.key] = problem;
-  }
-  return problems;
 }
 
 /** The form's slice of the stored options ('' for a key the server did not send). */

@@ -3,13 +3,14 @@
  * have neither a fixed price nor a model ratio. Prices typed here (in place, by dialog or batch set)
  * are merged into the stored options on save; saved models drop out of the list.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import { api } from '../../../api/client';
+import { useGateway } from '../../../api/customMethods';
 import type { OptionsState } from '../useOptions';
 import { BatchDialog } from './BatchDialog';
 import { PriceDialog } from './PriceDialog';
@@ -30,12 +31,13 @@ import {
 } from './pricing';
 import { usePricingSource, useSelection } from './usePricingSource';
 
+const NO_MODELS: string[] = [];
+
 export default function UnsetModels({ options }: { options: OptionsState }) {
   const translate = useTranslate();
   const notify = useNotify();
   const source = usePricingSource(options.values);
   const saved = useMemo(() => rowsFromOptions(source), [source]);
-  const [enabled, setEnabled] = useState<string[] | null>(null);
   const [drafts, setDrafts] = useState<Record<string, PricingRow>>({});
   const selection = useSelection();
   const [dialog, setDialog] = useState<PriceDraft | null>(null);
@@ -44,22 +46,26 @@ export default function UnsetModels({ options }: { options: OptionsState }) {
   const t = (key: string) => translate(`settings_operation.pricing.${key}`);
   const show = (problem: Problem) => notify(translate(problem.message, problem.args), { type: 'warning' });
 
-  const load = useCallback(async () => {
-    setEnabled(null);
-    try {
-      setEnabled((await api.get<string[]>('/api/channel/models_enabled')) ?? []);
-    } catch (err) {
-      const message = (err as Error).message;
-      notify(`${translate('settings_operation.pricing.errors.enabled_failed')}: ${translate(message, { _: message })}`, {
-        type: 'error',
-      });
-      setEnabled([]);
-    }
-  }, [notify, translate]);
-
+  const gateway = useGateway();
+  const query = useQuery({
+    queryKey: ['channel-enabled-models'],
+    queryFn: () => gateway.getEnabledModels(),
+    retry: false,
+    // Read on opening and on "reload" only: a spinner must not replace the table when the window regains focus.
+    refetchOnWindowFocus: false,
+  });
+  const { error, refetch } = query;
+  // A failed read shows as an empty list with its reason.
+  const enabled = query.isFetching ? null : error ? NO_MODELS : (query.data ?? null);
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (!error) return;
+    notify(
+      `${translate('settings_operation.pricing.errors.enabled_failed')}: ${translate(error.message, { _: error.message })}`,
+      {
+        type: 'error',
+      },
+    );
+  }, [error, notify, translate]);
 
   const rows = useMemo(() => {
     const byName = new Map(saved.map((row) => [row.name, row]));
@@ -110,7 +116,7 @@ export default function UnsetModels({ options }: { options: OptionsState }) {
         >
           {t('batch')}
         </Button>
-        <Button variant="outlined" onClick={() => void load()}>
+        <Button variant="outlined" onClick={() => void refetch()}>
           {t('refresh')}
         </Button>
         <Button variant="contained" onClick={save} disabled={busy || options.loading || rows.length === 0}>

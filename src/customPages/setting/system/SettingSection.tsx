@@ -4,8 +4,9 @@
  * forgets typed secrets), the card with its title and save button, a text field, a switch, and
  * `LoadedOptions` (renders the sections once the options are loaded, so each form starts from them).
  */
-import { useCallback, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
+import { useController, useForm, useWatch, type Control } from 'react-hook-form';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,7 +17,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { loadStatus } from '../../../status/status';
+import { useReloadStatus } from '../../../status/status';
 import type { OptionKey, OptionsState, OptionValues } from '../useOptions';
 import { clearSecrets, initialForm, isTrue, savePayload, SECRET_KEYS } from './systemForm';
 
@@ -27,22 +28,40 @@ import { clearSecrets, initialForm, isTrue, savePayload, SECRET_KEYS } from './s
 export type Prepare = (form: OptionValues) => OptionValues | string | null | Promise<OptionValues | string | null>;
 
 export interface Section {
+  /** The section's values as typed now, by option key. */
   form: OptionValues;
   set(key: OptionKey, value: string): void;
   setForm(update: (form: OptionValues) => OptionValues): void;
   busy: boolean;
   submit(prepare?: Prepare): Promise<void>;
+  /** The react-hook-form the section's fields are bound to. */
+  control: Control<OptionValues>;
 }
 
+/**
+ * A section's form: react-hook-form holding its option keys (typed from the server's option
+ * registry), started from the loaded values once; a save sends what changed and empties the secrets.
+ */
 export function useSection(options: OptionsState, keys: readonly OptionKey[]): Section {
   const notify = useNotify();
-  const [form, setForm] = useState<OptionValues>(() => initialForm(options.values, keys));
-  const [busy, setBusy] = useState(false);
-  const set = useCallback((key: OptionKey, value: string) => setForm((f) => ({ ...f, [key]: value })), []);
+  const reloadStatus = useReloadStatus();
+  const { control, getValues, setValue, handleSubmit, formState } = useForm<OptionValues>({
+    defaultValues: initialForm(options.values, keys),
+  });
+  // Subscribes the section to every change, so what reads `form` shows what is typed.
+  useWatch({ control });
+  // Keys with a dot (oidc.well_known) are paths to react-hook-form: each is read back by its key.
+  const current = (): OptionValues => Object.fromEntries(keys.map((key) => [key, getValues(key) ?? '']));
+  const set = (key: OptionKey, value: string) => setValue(key, value, { shouldDirty: true });
+  const setForm = (update: (form: OptionValues) => OptionValues) => {
+    const next = update(current());
+    for (const key of keys) set(key, next[key] ?? '');
+  };
 
-  const submit = async (prepare?: Prepare) => {
-    setBusy(true);
-    try {
+  // Through handleSubmit, so `busy` (react-hook-form's isSubmitting) covers the checks and the save.
+  const submit = (prepare?: Prepare) =>
+    handleSubmit(async () => {
+      const form = current();
       const prepared = prepare ? await prepare(form) : form;
       if (prepared === null) return;
       if (typeof prepared === 'string') {
@@ -53,14 +72,18 @@ export function useSection(options: OptionsState, keys: readonly OptionKey[]): S
       if (await options.save(savePayload(prepared))) {
         setForm(clearSecrets);
         // The header, footer and login page read the public status: refresh it.
-        loadStatus().catch(() => undefined);
+        reloadStatus().catch(() => undefined);
       }
-    } finally {
-      setBusy(false);
-    }
-  };
+    })();
 
-  return { form, set, setForm, busy, submit };
+  return {
+    form: current(),
+    set,
+    setForm,
+    busy: formState.isSubmitting,
+    submit,
+    control,
+  };
 }
 
 interface SettingSectionProps {
@@ -116,13 +139,16 @@ interface OptionFieldProps {
 /** A text field bound to one option; secrets are password fields that never show a stored value. */
 export function OptionField({ section, name, label, hint, multiline, type = 'text', placeholder, wide }: OptionFieldProps) {
   const translate = useTranslate();
+  const { field } = useController({ name, control: section.control });
   const secret = SECRET_KEYS.has(name);
   const helper = hint ?? (secret ? translate('settings_system.common.secret_hint') : undefined);
   return (
     <TextField
       label={translate(label)}
-      value={section.form[name] ?? ''}
-      onChange={(e) => section.set(name, e.target.value)}
+      value={field.value ?? ''}
+      onChange={(e) => field.onChange(e.target.value)}
+      onBlur={field.onBlur}
+      inputRef={field.ref}
       type={secret ? 'password' : type}
       autoComplete={secret ? 'new-password' : 'off'}
       placeholder={placeholder}
@@ -146,12 +172,14 @@ interface OptionSwitchProps {
 /** A boolean option ('true' / 'false') as a switch. */
 export function OptionSwitch({ section, name, label, onToggle }: OptionSwitchProps) {
   const translate = useTranslate();
+  const { field } = useController({ name, control: section.control });
   return (
     <FormControlLabel
       control={
         <Switch
-          checked={isTrue(section.form[name])}
-          onChange={(e) => (onToggle ? onToggle(e.target.checked) : section.set(name, String(e.target.checked)))}
+          checked={isTrue(field.value)}
+          inputRef={field.ref}
+          onChange={(e) => (onToggle ? onToggle(e.target.checked) : field.onChange(String(e.target.checked)))}
         />
       }
       label={translate(label)}

@@ -1,0 +1,34 @@
+/**
+ * Channel model lookups, as custom dataProvider methods (spread into customMethods): every model
+ * some channel serves, those of enabled channels, and each channel type's provider models.
+ */
+import { api } from './client';
+
+/** Model lists come as names or as `{id}` entries. */
+export function modelNames(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  const names = list.map((m: unknown) =>
+    typeof m === 'string' ? m : typeof m === 'object' && m !== null ? String((m as { id?: unknown }).id ?? '') : '',
+  );
+  return [...new Set(names.filter((n) => n !== ''))];
+}
+
+export const channelMethods = {
+  /** Every model name some channel serves. */
+  async getServedModels(): Promise<string[]> {
+    return modelNames(await api.get<unknown>('/api/channel/models'));
+  },
+  /** Models some enabled channel serves (the pricing editor's unpriced list starts from them). */
+  async getEnabledModels(): Promise<string[]> {
+    return (await api.get<string[] | null>('/api/channel/models_enabled')) ?? [];
+  },
+  /** Channel type → its provider's models. */
+  async getTypeModels(): Promise<Record<string, string[]>> {
+    const answer = await api.get<unknown>('/api/models');
+    const out: Record<string, string[]> = {};
+    if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) {
+      for (const [type, list] of Object.entries(answer)) out[type] = modelNames(list);
+    }
+    return out;
+  },
+};

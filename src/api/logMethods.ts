@@ -1,0 +1,26 @@
+/**
+ * The usage log's calls besides its list, as custom dataProvider methods (spread into
+ * customMethods): the figures over a filter, a row's kept prompt and completion, and the usage
+ * per channel and model.
+ */
+import type { ChannelUseRow, LogExtend, LogStat } from '../../server/logs/schemas';
+import { api } from './client';
+
+/** Whose rows: everyone's (admins) or one's own. */
+export type LogScope = 'all' | 'self';
+
+export const logMethods = {
+  /** Quota used, requests and tokens per minute over the list's filters (`query`, URL-encoded). */
+  getLogStat(scope: LogScope, query: string): Promise<LogStat> {
+    const base = scope === 'all' ? '/api/log/stat' : '/api/log/self/stat';
+    return api.get<LogStat>(query ? `${base}?${query}` : base);
+  },
+  /** Usage per channel and model over a range (`query`, URL-encoded). */
+  async getChannelUse(query: string): Promise<ChannelUseRow[]> {
+    return (await api.get<ChannelUseRow[] | null>(`/api/data/channelUseData?${query}`)) ?? [];
+  },
+  /** The prompt and completion kept with one log row. */
+  getLogExtend(id: string): Promise<LogExtend> {
+    return api.get<LogExtend>(`/api/log/extend/${encodeURIComponent(id)}`);
+  },
+};
