@@ -24,10 +24,11 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
   await backfill(db);
 }
 
-/** The roll-up of the totals already kept (also what bench/logs.mjs runs after filling). */
+/** The roll-up of the totals already kept (also what bench/logs.mjs runs after filling), in key order (see 0014). */
 export async function backfill(db: MigrationDb): Promise<void> {
   await sql`
     insert into quota_data_model_hours (created_at, model_name, token_used, count, quota)
     select created_at, model_name, sum(token_used), sum(count), sum(quota)
-    from quota_data group by created_at, model_name`.execute(db);
+    from quota_data group by created_at, model_name
+    order by created_at, model_name`.execute(db);
 }
