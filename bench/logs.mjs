@@ -27,6 +27,7 @@ import { sql } from 'kysely';
 import { migrate, openDb } from '../server/db/index.js';
 import { backfill as backfillTotals } from '../server/db/migrations/0013_log_totals.js';
 import { backfill as backfillRollups } from '../server/db/migrations/0014_quota_data_rollups.js';
+import { backfill as backfillModelHours } from '../server/db/migrations/0015_quota_data_model_hours.js';
 import { listLogs, logStat } from '../server/logs/list-repository.js';
 import { channelUse, hourlyUsage, hourlyUsageByUser } from '../server/logs/quota-data.js';
 import { deleteLogsBefore } from '../server/logs/repository.js';
@@ -152,6 +153,7 @@ async function fill(db) {
       sum(prompt_tokens + completion_tokens), count(*), sum(quota)
     from logs where type = 2 group by user_id, model_name, channel_id, created_at / 3600`.execute(db);
   await backfillRollups(db);
+  await backfillModelHours(db);
   process.stdout.write(`, log totals`);
   await backfillTotals(db, kind);
   if (kind === 'sqlite') await sql`pragma journal_mode = WAL`.execute(db);

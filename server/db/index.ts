@@ -27,6 +27,7 @@ import * as m0011 from './migrations/0011_model_catalog.js';
 import * as m0012 from './migrations/0012_audit_logs.js';
 import * as m0013 from './migrations/0013_log_totals.js';
 import * as m0014 from './migrations/0014_quota_data_rollups.js';
+import * as m0015 from './migrations/0015_quota_data_model_hours.js';
 
 export type Db = Kysely<Database>;
 
@@ -121,6 +122,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0012_audit_logs': m0012,
   '0013_log_totals': m0013,
   '0014_quota_data_rollups': m0014,
+  '0015_quota_data_model_hours': m0015,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

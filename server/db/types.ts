@@ -273,6 +273,15 @@ export interface QuotaDataModelsTable {
   quota: number;
 }
 
+/** quota_data summed over users and channels, per model (the dashboard of all users). */
+export interface QuotaDataModelHoursTable {
+  created_at: number;
+  model_name: string;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
 /** quota_data summed over models and channels, per stored username. */
 export interface QuotaDataUsersTable {
   created_at: number;
@@ -445,6 +454,7 @@ export interface Database {
   tasks: TasksTable;
   quota_data: QuotaDataTable;
   quota_data_models: QuotaDataModelsTable;
+  quota_data_model_hours: QuotaDataModelHoursTable;
   quota_data_users: QuotaDataUsersTable;
   reservations: ReservationsTable;
   nodes: NodesTable;

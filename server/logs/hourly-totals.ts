@@ -1,6 +1,7 @@
 /**
  * The hourly totals per user, model and channel (`quota_data`, behind the dashboard and the channel
- * statistics) and their roll-ups over users and over models (migration 0014), added up in memory
+ * statistics) and their roll-ups over users, over users and channels and over models (migrations
+ * 0014 and 0015), added up in memory
  * and written every DataExportInterval minutes. Quota, the usage
  * counters and the log rows that account for them are not here: they are written with each call
  * (server/billing/journal.ts).
@@ -108,6 +109,7 @@ export class HourlyTotals {
     this.writtenAt = Date.now();
     if (totals.length === 0) return;
     const byModel = new Map<string, ModelTotal>();
+    const byModelHour = new Map<string, ModelHourTotal>();
     const byUser = new Map<string, UserTotal>();
     for (const t of totals) {
       const sums = { token_used: t.token_used, count: t.count, quota: t.quota };
@@ -117,6 +119,11 @@ export class HourlyTotals {
         channel_id: t.channel_id,
         ...sums,
       });
+      addTo(byModelHour, `${t.created_at}\u0000${t.model_name}`, {
+        created_at: t.created_at,
+        model_name: t.model_name,
+        ...sums,
+      });
       addTo(byUser, `${t.created_at}\u0000${t.username}`, { created_at: t.created_at, username: t.username, ...sums });
     }
     // The totals and their roll-ups together: each roll-up stays the sum of what it stands for.
@@ -124,11 +131,12 @@ export class HourlyTotals {
       for (const t of totals) await this.upsert(trx, 'quota_data', t, ['user_id', 'model_name', 'channel_id', 'created_at']);
       for (const t of byModel.values())
         await this.upsert(trx, 'quota_data_models', t, ['created_at', 'model_name', 'channel_id']);
+      for (const t of byModelHour.values()) await this.upsert(trx, 'quota_data_model_hours', t, ['created_at', 'model_name']);
       for (const t of byUser.values()) await this.upsert(trx, 'quota_data_users', t, ['created_at', 'username']);
     });
   }
 
-  private async upsert<T extends 'quota_data' | 'quota_data_models' | 'quota_data_users'>(
+  private async upsert<T extends 'quota_data' | 'quota_data_models' | 'quota_data_model_hours' | 'quota_data_users'>(
     trx: Transaction<Database>,
     table: T,
     t: Insertable<Database[T]> & Sums,
@@ -164,6 +172,7 @@ interface Sums {
 }
 
 type ModelTotal = Pick<HourlyTotal, 'created_at' | 'model_name' | 'channel_id'> & Sums;
+type ModelHourTotal = Pick<HourlyTotal, 'created_at' | 'model_name'> & Sums;
 type UserTotal = Pick<HourlyTotal, 'created_at' | 'username'> & Sums;
 
 function addTo<T extends Sums>(map: Map<string, T>, key: string, total: T): void {

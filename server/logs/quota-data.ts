@@ -1,6 +1,7 @@
 /**
  * Reads of `quota_data`, the hourly totals per user, model and channel that HourlyTotals keeps, and
- * of its roll-ups over users (quota_data_models) and over models and channels (quota_data_users):
+ * of its roll-ups over users (quota_data_models), over users and channels (quota_data_model_hours)
+ * and over models and channels (quota_data_users):
  * channel statistics, the dashboard and the admin's user list read these instead of summing
  * millions of log rows. A question about every user reads a roll-up: at 10M log rows a month,
  * quota_data holds millions of rows too.
@@ -85,16 +86,17 @@ export interface QuotaDataFilter {
 
 /** Hourly usage per model between start and end (inclusive), oldest first. */
 export async function hourlyUsage(db: Db, f: QuotaDataFilter): Promise<QuotaDataRow[]> {
-  const sums = (eb: ExpressionBuilder<Database, 'quota_data' | 'quota_data_models'>) => [
-    eb.fn.sum<number | string>('token_used').as('token_used'),
-    eb.fn.sum<number | string>('count').as('count'),
-    eb.fn.sum<number | string>('quota').as('quota'),
-  ];
   const one = f.userId !== undefined || f.username !== undefined;
   const rows = one
     ? await db
         .selectFrom('quota_data')
-        .select((eb) => ['model_name', 'created_at', ...sums(eb)])
+        .select((eb) => [
+          'model_name',
+          'created_at',
+          eb.fn.sum<number | string>('token_used').as('token_used'),
+          eb.fn.sum<number | string>('count').as('count'),
+          eb.fn.sum<number | string>('quota').as('quota'),
+        ])
         .where((eb: QuotaEb) => {
           const c = inRange(f.start, f.end);
           if (f.userId !== undefined) c.push(eb('user_id', '=', f.userId));
@@ -105,11 +107,11 @@ export async function hourlyUsage(db: Db, f: QuotaDataFilter): Promise<QuotaData
         .orderBy('created_at')
         .orderBy('model_name')
         .execute()
-    : await db
-        .selectFrom('quota_data_models')
-        .select((eb) => ['model_name', 'created_at', ...sums(eb)])
+    : // Already one row per hour and model: read in key order, nothing to sum.
+      await db
+        .selectFrom('quota_data_model_hours')
+        .select(['model_name', 'created_at', 'token_used', 'count', 'quota'])
         .where((eb) => eb.and(inRange(f.start, f.end)))
-        .groupBy(['created_at', 'model_name'])
         .orderBy('created_at')
         .orderBy('model_name')
         .execute();

@@ -59,6 +59,10 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
     files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
     why: 'quota_data summed over users: written with it, read by the dashboard and channel statistics',
   },
+  quota_data_model_hours: {
+    files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
+    why: 'quota_data summed over users and channels: written with it, read by the dashboard of all users',
+  },
   quota_data_users: {
     files: ['server/logs/hourly-totals.ts', 'server/logs/quota-data.ts'],
     why: 'quota_data summed over models and channels: written with it, read by the ranking of users',
@@ -85,7 +89,7 @@ const DYNAMIC: Record<string, string> = {
   'server/tasks/repository.ts': 'either task table',
   'server/tasks/list-repository.ts': 'either task table, and a count over a subquery',
   'server/logs/list-repository.ts': 'a count over a subquery',
-  'server/logs/hourly-totals.ts': 'one upsert for quota_data and its two roll-ups',
+  'server/logs/hourly-totals.ts': 'one upsert for quota_data and its three roll-ups',
 };
 
 /** Columns only the ledger writes in an UPDATE. */

@@ -194,6 +194,76 @@ await forEachDatabase('logs', (kind) => {
       // Without a range: the 7 days up to now, which hold all three of Alice's hours.
       expect(await data<QuotaDataRow[]>(alice, '/api/data/self')).toHaveLength(3);
     });
+
+    // Last in this block: it adds hours 40 days back, outside every range asked above.
+    it('keeps every roll-up equal to the sum of quota_data it stands for, across flushes', async () => {
+      const old = H - 40 * 24 * HOUR;
+      const more: HourlyRow[] = [
+        {
+          user_id: aliceId,
+          username: 'alice',
+          model_name: 'm1',
+          channel_id: chA,
+          created_at: old,
+          token_used: 3,
+          count: 1,
+          quota: 30,
+        },
+        {
+          user_id: bobId,
+          username: 'bob',
+          model_name: 'm1',
+          channel_id: chB,
+          created_at: old,
+          token_used: 5,
+          count: 2,
+          quota: 50,
+        },
+        {
+          user_id: bobId,
+          username: 'bob',
+          model_name: 'm2',
+          channel_id: chA,
+          created_at: old + HOUR,
+          token_used: 7,
+          count: 1,
+          quota: 70,
+        },
+      ];
+      // The second flush adds to the same keys: each table's upsert path.
+      await writeHourlyTotals(tg.gateway.ctx, more);
+      await writeHourlyTotals(tg.gateway.ctx, more);
+      const sums = ['token_used', 'count', 'quota'] as const;
+      // Drivers answer bigints and sums as strings on some databases: numbers but for the names,
+      // in one order (keys first, so no two rows tie).
+      const plain = (rows: ReadonlyArray<Record<string, unknown>>) =>
+        rows
+          .map((r) =>
+            Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'model_name' || k === 'username' ? v : Number(v)])),
+          )
+          .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      const grouped = async (keys: Array<'created_at' | 'model_name' | 'channel_id' | 'username'>) =>
+        plain(
+          await db()
+            .selectFrom('quota_data')
+            .select((eb) => [...keys, ...sums.map((c) => eb.fn.sum<number | string>(c).as(c))])
+            .groupBy(keys)
+            .execute(),
+        );
+      const table = async (name: 'quota_data_models' | 'quota_data_model_hours' | 'quota_data_users', keys: string[]) =>
+        plain(
+          await db()
+            .selectFrom(name)
+            .select([...keys, ...sums] as never[])
+            .execute(),
+        );
+      const models = await table('quota_data_models', ['created_at', 'model_name', 'channel_id']);
+      expect(models).toEqual(await grouped(['created_at', 'model_name', 'channel_id']));
+      const hours = await table('quota_data_model_hours', ['created_at', 'model_name']);
+      expect(hours).toEqual(await grouped(['created_at', 'model_name']));
+      expect(hours).toContainEqual({ created_at: old, model_name: 'm1', token_used: 16, count: 6, quota: 160 });
+      expect(await table('quota_data_users', ['created_at', 'username'])).toEqual(await grouped(['created_at', 'username']));
+    });
   });
 
   describe('permissions', () => {

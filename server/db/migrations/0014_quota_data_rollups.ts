@@ -44,14 +44,20 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
   await backfill(db);
 }
 
-/** The roll-ups of the totals already kept (also what bench/logs.mjs runs after filling). */
+/**
+ * The roll-ups of the totals already kept (also what bench/logs.mjs runs after filling), inserted in
+ * key order: PostgreSQL then stores a range of hours together, as the hourly writes do, and reads
+ * it a page per hundred rows instead of a page per row.
+ */
 export async function backfill(db: MigrationDb): Promise<void> {
   await sql`
     insert into quota_data_models (created_at, model_name, channel_id, token_used, count, quota)
     select created_at, model_name, channel_id, sum(token_used), sum(count), sum(quota)
-    from quota_data group by created_at, model_name, channel_id`.execute(db);
+    from quota_data group by created_at, model_name, channel_id
+    order by created_at, model_name, channel_id`.execute(db);
   await sql`
     insert into quota_data_users (created_at, username, token_used, count, quota)
     select created_at, username, sum(token_used), sum(count), sum(quota)
-    from quota_data group by created_at, username`.execute(db);
+    from quota_data group by created_at, username
+    order by created_at, username`.execute(db);
 }
