@@ -9,7 +9,7 @@ export const logs = {
     group: 'Group',
     type: 'Type',
     model: 'Model',
-    use_time: 'Time taken / first token',
+    use_time: 'Time / first token',
     prompt: 'Prompt',
     completion: 'Completion',
     quota: 'Cost',

@@ -75,10 +75,16 @@ function columnsOf(schema: ResourceSchema, columns: Columns) {
 }
 
 /**
- * Headers stay on one line; cells wrap (the times that must not break say `nowrap`). A table wider
- * than the screen scrolls inside its frame: the page itself never scrolls sideways.
+ * Headers stay on one line; cells wrap (the times that must not break say `nowrap`). Cells keep
+ * 8 px either side rather than MUI's 16, so a log's thirteen columns fit a 1440 px screen in
+ * either language. A table wider than the screen still scrolls inside its frame: the page itself
+ * never scrolls sideways.
  */
-const tableSx = { '& .RaDataTable-headerCell': { whiteSpace: 'nowrap' }, '& .RaDataTable-tableWrapper': { overflowX: 'auto' } };
+const tableSx = {
+  '& .RaDataTable-headerCell': { whiteSpace: 'nowrap' },
+  '& .MuiTableCell-root': { px: 1 },
+  '& .RaDataTable-tableWrapper': { overflowX: 'auto' },
+};
 
 /** A group row's records, in the same columns. */
 function GroupRows({ schema, columns }: { schema: ResourceSchema; columns: Columns }) {

@@ -1,6 +1,6 @@
 /**
  * A filter input: a local date and time picker whose value is Unix seconds, as the log and task
- * APIs take them (usage logs, task log, drawing log).
+ * APIs take them (usage logs, task log, drawing log); wide enough for an English date with AM/PM.
  */
 import { TextField } from '@mui/material';
 import { useInput, useTranslate } from 'react-admin';
@@ -22,7 +22,7 @@ export function TimestampInput({ source, label }: { source: string; label: strin
       size="small"
       label={translate(label)}
       slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
-      sx={{ minWidth: 220, mb: '4px' }}
+      sx={{ minWidth: 244, mb: '4px' }}
     />
   );
 }
