@@ -14,6 +14,7 @@ import { api } from './client';
 import { channelMethods } from './channelMethods';
 import { logMethods } from './logMethods';
 import { securityMethods } from './securityMethods';
+import { selfMethods } from './selfMethods';
 
 export type { OptionKey };
 /** The admin-authored texts the public pages show, by their route under /api/. */
@@ -26,6 +27,7 @@ export const customMethods = {
   ...securityMethods,
   ...logMethods,
   ...channelMethods,
+  ...selfMethods,
   /** Every option the root may read (secrets are never sent back). */
   async getOptions(): Promise<OptionValues> {
     const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');
