@@ -15,6 +15,7 @@ import { channelMethods } from './channelMethods';
 import { logMethods } from './logMethods';
 import { securityMethods } from './securityMethods';
 import { selfMethods } from './selfMethods';
+import { walletMethods } from './walletMethods';
 
 export type { OptionKey };
 /** The admin-authored texts the public pages show, by their route under /api/. */
@@ -28,6 +29,7 @@ export const customMethods = {
   ...logMethods,
   ...channelMethods,
   ...selfMethods,
+  ...walletMethods,
   /** Every option the root may read (secrets are never sent back). */
   async getOptions(): Promise<OptionValues> {
     const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');
