@@ -6,6 +6,7 @@
  * registry: a misspelt key is a compile error.
  */
 import { useDataProvider, type DataProvider } from 'react-admin';
+import type { OidcEndpoints } from '../../server/options/oidc-discovery';
 import type { OptionKey } from '../../server/options/registry';
 import type { SiteStatus, UpdateCheck } from '../../server/status/schemas';
 import type { SyncResult } from '../../server/catalog/schemas';
@@ -38,6 +39,14 @@ export const customMethods = {
   /** Saves one option; the server checks it (and the options it depends on). */
   async updateOption(key: OptionKey, value: string): Promise<void> {
     await api.put('/api/option/', { key, value });
+  },
+  /** Puts every model ratio back to the built-in defaults. */
+  async resetModelRatios(): Promise<void> {
+    await api.post('/api/option/rest_model_ratio');
+  },
+  /** The endpoints in an OIDC provider's well-known document, fetched by the gateway. */
+  discoverOidc(url: string): Promise<OidcEndpoints> {
+    return api.post<OidcEndpoints>('/api/option/oidc_discovery', { url });
   },
   /** Models an enabled channel serves that no model metadata row names yet. */
   missingModels(): Promise<string[]> {

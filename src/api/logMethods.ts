@@ -1,7 +1,7 @@
 /**
  * The usage log's calls besides its list, as custom dataProvider methods (spread into
  * customMethods): the figures over a filter, a row's kept prompt and completion, and the usage
- * per channel and model or per hour and model (the dashboard).
+ * per channel and model or per hour and model (the dashboard), and the cleanup of old rows.
  */
 import type { ChannelUseRow, LogExtend, LogStat, QuotaDataRow } from '../../server/logs/schemas';
 import { api } from './client';
@@ -23,6 +23,10 @@ export const logMethods = {
   async getQuotaData(scope: LogScope, query: string): Promise<QuotaDataRow[]> {
     const base = scope === 'all' ? '/api/data/' : '/api/data/self';
     return (await api.get<QuotaDataRow[] | null>(`${base}?${query}`)) ?? [];
+  },
+  /** Deletes the rows older than `before` (Unix seconds); answers how many went. */
+  async cleanLogs(before: number): Promise<number> {
+    return (await api.delete<number | null>(`/api/log/?target_timestamp=${before}`)) ?? 0;
   },
   /** The prompt and completion kept with one log row. */
   getLogExtend(id: string): Promise<LogExtend> {
