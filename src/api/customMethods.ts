@@ -14,6 +14,7 @@ import type { TopUpPage } from '../../server/topup/schemas';
 import { api } from './client';
 import { channelMethods } from './channelMethods';
 import { logMethods } from './logMethods';
+import { redemptionMethods } from './redemptionMethods';
 import { securityMethods } from './securityMethods';
 import { selfMethods } from './selfMethods';
 import { walletMethods } from './walletMethods';
@@ -31,6 +32,7 @@ export const customMethods = {
   ...channelMethods,
   ...selfMethods,
   ...walletMethods,
+  ...redemptionMethods,
   /** Every option the root may read (secrets are never sent back). */
   async getOptions(): Promise<OptionValues> {
     const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');
