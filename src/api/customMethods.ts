@@ -16,6 +16,7 @@ import { channelMethods } from './channelMethods';
 import { logMethods } from './logMethods';
 import { redemptionMethods } from './redemptionMethods';
 import { securityMethods } from './securityMethods';
+import { statusMethods } from './statusMethods';
 import { selfMethods } from './selfMethods';
 import { walletMethods } from './walletMethods';
 
@@ -33,6 +34,7 @@ export const customMethods = {
   ...selfMethods,
   ...walletMethods,
   ...redemptionMethods,
+  ...statusMethods,
   /** Every option the root may read (secrets are never sent back). */
   async getOptions(): Promise<OptionValues> {
     const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');
