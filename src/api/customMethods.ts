@@ -17,6 +17,7 @@ import { logMethods } from './logMethods';
 import { redemptionMethods } from './redemptionMethods';
 import { securityMethods } from './securityMethods';
 import { statusMethods } from './statusMethods';
+import { tokenMethods } from './tokenMethods';
 import { selfMethods } from './selfMethods';
 import { walletMethods } from './walletMethods';
 
@@ -35,6 +36,7 @@ export const customMethods = {
   ...walletMethods,
   ...redemptionMethods,
   ...statusMethods,
+  ...tokenMethods,
   /** Every option the root may read (secrets are never sent back). */
   async getOptions(): Promise<OptionValues> {
     const rows = await api.get<Array<{ key: OptionKey; value: string | null }>>('/api/option/');
