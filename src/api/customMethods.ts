@@ -8,10 +8,11 @@
 import { useDataProvider, type DataProvider } from 'react-admin';
 import type { OidcEndpoints } from '../../server/options/oidc-discovery';
 import type { OptionKey } from '../../server/options/registry';
+import type { PricingAnswer, PricingItem } from '../../server/pricing/schemas';
 import type { SiteStatus, UpdateCheck } from '../../server/status/schemas';
 import type { SyncResult } from '../../server/catalog/schemas';
 import type { TopUpPage } from '../../server/topup/schemas';
-import { api } from './client';
+import { api, refusalError, request } from './client';
 import { channelMethods } from './channelMethods';
 import { logMethods } from './logMethods';
 import { redemptionMethods } from './redemptionMethods';
@@ -65,6 +66,20 @@ export const customMethods = {
   /** An admin-authored text ('' when none is set). */
   async getPublicText(name: PublicText): Promise<string> {
     return (await api.get<string | null>(`/api/${name}`)) ?? '';
+  },
+  /** The pricing table: models, vendors, group ratios and the caller's usable groups. */
+  async getPricing(): Promise<PricingAnswer> {
+    // The groups and vendors come beside `data`, outside the usual envelope.
+    const answer = (await request<PricingItem[]>('GET', '/api/pricing')) as Partial<PricingAnswer>;
+    if (!answer.success) throw refusalError({ ...answer, message: answer.message ?? '' });
+    return {
+      success: true,
+      message: '',
+      data: answer.data ?? [],
+      vendors: answer.vendors ?? [],
+      group_ratio: answer.group_ratio ?? {},
+      usable_group: answer.usable_group ?? {},
+    };
   },
   /** The public site status (name, flags, login methods, setup state). */
   getStatus(): Promise<SiteStatus> {
