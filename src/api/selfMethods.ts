@@ -3,7 +3,14 @@
  * the profile and the models their group may call, the profile, password and setting changes, the
  * system access token, the e-mail binding, the invitation transfer and the account's deletion.
  */
-import type { AffTransferResult, SelfUser, UpdateSelfBody, UserSettingBody, UserSettingView } from '../../server/users/schemas';
+import type {
+  AffTransferResult,
+  SelfUser,
+  UpdateSelfBody,
+  UserGroups,
+  UserSettingBody,
+  UserSettingView,
+} from '../../server/users/schemas';
 import { api } from './client';
 
 export const selfMethods = {
@@ -16,6 +23,10 @@ export const selfMethods = {
   /** The invitation code (the server creates one on first ask). */
   getAffCode(): Promise<string> {
     return api.get<string>('/api/user/aff');
+  },
+  /** The groups this person may use, with their description and ratio. */
+  getMyGroups(): Promise<UserGroups> {
+    return api.get<UserGroups>('/api/user/self/groups');
   },
   /** A new display name, or a new password with the current one. */
   updateSelf(body: UpdateSelfBody): Promise<SelfUser> {

@@ -4,7 +4,6 @@ import { Box, Button, Stack, TextField } from '@mui/material';
 import { useInput, useNotify, useTranslate } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { useChoices, type FieldSchema } from '../schema';
-import { channelMethods } from '../../api/channelMethods';
 import { CHANNEL_MODELS_KEY, storedTypeModels } from './channelApi';
 import { ChipsField, validationText } from './ChipsField';
 import { cleanBaseUrl, type ChannelFormValues, type FormMode } from './channelForm';
@@ -16,7 +15,7 @@ import { useGateway } from '../../api/customMethods';
 export const GROUP_FIELD: FieldSchema = {
   source: 'group',
   type: 'select',
-  choices: { key: 'groups', load: async () => (await channelMethods.getGroupNames()).map((name) => ({ id: name, name })) },
+  choices: { key: 'groups', load: async (gateway) => (await gateway.getGroupNames()).map((name) => ({ id: name, name })) },
 };
 
 export function useGroupNames(): string[] {

@@ -19,7 +19,8 @@ export interface Choice {
  */
 export interface ChoiceLoader {
   key: string;
-  load: () => Promise<Choice[]>;
+  /** Reads the choices through the dataProvider (its lists and custom methods). */
+  load: (gateway: GatewayDataProvider) => Promise<Choice[]>;
 }
 
 export type Mode = 'create' | 'edit';
