@@ -1,19 +1,14 @@
 /**
  * Channel model lookups, as custom dataProvider methods (spread into customMethods): every model
- * some channel serves, those of enabled channels, and each channel type's provider models.
+ * some channel serves, those of enabled channels, and each channel type's provider models; the
+ * channel actions besides CRUD are spread in.
  */
+import { channelActions } from './channelActions';
 import { api } from './client';
-
-/** Model lists come as names or as `{id}` entries. */
-export function modelNames(list: unknown): string[] {
-  if (!Array.isArray(list)) return [];
-  const names = list.map((m: unknown) =>
-    typeof m === 'string' ? m : typeof m === 'object' && m !== null ? String((m as { id?: unknown }).id ?? '') : '',
-  );
-  return [...new Set(names.filter((n) => n !== ''))];
-}
+import { modelNames } from './modelNames';
 
 export const channelMethods = {
+  ...channelActions,
   /** Every model name some channel serves. */
   async getServedModels(): Promise<string[]> {
     return modelNames(await api.get<unknown>('/api/channel/models'));
@@ -21,6 +16,9 @@ export const channelMethods = {
   /** Models some enabled channel serves (the pricing editor's unpriced list starts from them). */
   async getEnabledModels(): Promise<string[]> {
     return (await api.get<string[] | null>('/api/channel/models_enabled')) ?? [];
+  },
+  async getGroupNames(): Promise<string[]> {
+    return (await api.get<string[] | null>('/api/group/')) ?? [];
   },
   /** Channel type → its provider's models. */
   async getTypeModels(): Promise<Record<string, string[]>> {

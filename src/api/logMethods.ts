@@ -1,9 +1,9 @@
 /**
  * The usage log's calls besides its list, as custom dataProvider methods (spread into
  * customMethods): the figures over a filter, a row's kept prompt and completion, and the usage
- * per channel and model.
+ * per channel and model or per hour and model (the dashboard), and the cleanup of old rows.
  */
-import type { ChannelUseRow, LogExtend, LogStat } from '../../server/logs/schemas';
+import type { ChannelUseRow, LogExtend, LogStat, QuotaDataRow } from '../../server/logs/schemas';
 import { api } from './client';
 
 /** Whose rows: everyone's (admins) or one's own. */
@@ -18,6 +18,15 @@ export const logMethods = {
   /** Usage per channel and model over a range (`query`, URL-encoded). */
   async getChannelUse(query: string): Promise<ChannelUseRow[]> {
     return (await api.get<ChannelUseRow[] | null>(`/api/data/channelUseData?${query}`)) ?? [];
+  },
+  /** Hourly usage per model over a range (`query`, URL-encoded): everyone's (or one user's) or one's own. */
+  async getQuotaData(scope: LogScope, query: string): Promise<QuotaDataRow[]> {
+    const base = scope === 'all' ? '/api/data/' : '/api/data/self';
+    return (await api.get<QuotaDataRow[] | null>(`${base}?${query}`)) ?? [];
+  },
+  /** Deletes the rows older than `before` (Unix seconds); answers how many went. */
+  async cleanLogs(before: number): Promise<number> {
+    return (await api.delete<number | null>(`/api/log/?target_timestamp=${before}`)) ?? 0;
   },
   /** The prompt and completion kept with one log row. */
   getLogExtend(id: string): Promise<LogExtend> {

@@ -15,7 +15,7 @@ import {
   bucketLabel,
   bucketStart,
   chartDollars,
-  dataPath,
+  dataQuery,
   defaultRange,
   formatSpend,
   type QuotaDataRow,
@@ -87,13 +87,11 @@ describe('dashboard: pure functions', () => {
     });
   });
 
-  it('calls /api/data/ for admins (with a username when given) and /api/data/self otherwise', () => {
+  it('queries with a username for admins who give one, and never for others', () => {
     const filter = { start: 100, end: 200, granularity: 'week' as const, username: ' alice ' };
-    expect(dataPath(filter, true)).toBe('/api/data/?start_timestamp=100&end_timestamp=200&default_time=week&username=alice');
-    expect(dataPath({ ...filter, username: '' }, true)).toBe(
-      '/api/data/?start_timestamp=100&end_timestamp=200&default_time=week',
-    );
-    expect(dataPath(filter, false)).toBe('/api/data/self?start_timestamp=100&end_timestamp=200&default_time=week');
+    expect(dataQuery(filter, true)).toBe('start_timestamp=100&end_timestamp=200&default_time=week&username=alice');
+    expect(dataQuery({ ...filter, username: '' }, true)).toBe('start_timestamp=100&end_timestamp=200&default_time=week');
+    expect(dataQuery(filter, false)).toBe('start_timestamp=100&end_timestamp=200&default_time=week');
   });
 
   it('abbreviates large numbers, formats spend and picks round axis tops and default ranges', () => {

@@ -8,7 +8,8 @@ import { useTranslate } from 'react-admin';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { storedUser } from '../../api/client';
 import { storedStatus, useReloadStatus, type SiteStatus } from '../../status/status';
-import { firstEnabledToken, revealKey } from '../../resources/token/keys';
+import { useGateway, type GatewayDataProvider } from '../../api/customMethods';
+import { withPrefix } from '../../resources/token/keys';
 import { buildChatLink, ChatLinkError, chatLinkTemplate, chatTemplateAt, serverAddress } from './chatLink';
 
 /** How long the "no enabled token" message shows before going to /token. */
@@ -28,12 +29,16 @@ async function currentStatus(reload: () => Promise<SiteStatus>): Promise<SiteSta
 }
 
 /** The route's chat link: template from the status, key of the first enabled token. */
-async function chatLinkFor(index: number | null, reload: () => Promise<SiteStatus>): Promise<string> {
+async function chatLinkFor(
+  gateway: GatewayDataProvider,
+  index: number | null,
+  reload: () => Promise<SiteStatus>,
+): Promise<string> {
   const status = await currentStatus(reload);
   const template = index === null ? chatLinkTemplate(status) : chatTemplateAt(status.chats, index);
-  const token = await firstEnabledToken();
+  const token = await gateway.firstEnabledToken();
   if (!token) throw new ChatLinkError('no_enabled_token');
-  return buildChatLink(template, await revealKey(token.id), serverAddress(status));
+  return buildChatLink(template, withPrefix(await gateway.revealTokenKey(token.id)), serverAddress(status));
 }
 
 export default function ChatPage() {
@@ -47,6 +52,7 @@ export default function ChatPage() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [frameLoaded, setFrameLoaded] = useState(false);
   const reloadStatus = useReloadStatus();
+  const gateway = useGateway();
 
   useEffect(() => {
     if (!loggedIn) return;
@@ -54,7 +60,7 @@ export default function ChatPage() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     setState({ kind: 'loading' });
     setFrameLoaded(false);
-    chatLinkFor(index, reloadStatus)
+    chatLinkFor(gateway, index, reloadStatus)
       .then((url) => {
         if (!live) return;
         if (direct) window.location.assign(url);
@@ -72,7 +78,7 @@ export default function ChatPage() {
       live = false;
       if (timer) clearTimeout(timer);
     };
-  }, [loggedIn, index, direct, navigate, reloadStatus]);
+  }, [loggedIn, index, direct, navigate, reloadStatus, gateway]);
 
   if (!loggedIn) return <Navigate to="/login" replace />;
 

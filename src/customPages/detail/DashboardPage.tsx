@@ -3,7 +3,8 @@
  * hourly totals, grouped by hour, day or week. People see their own usage; admins see every
  * user's, or one user's by name. Shown when data export is enabled.
  */
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -14,7 +15,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import SearchIcon from '@mui/icons-material/Search';
-import { api, storedUser } from '../../api/client';
+import { storedUser } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { isAdmin } from '../../authProvider/canAccess';
 import { storedStatus, useStatus } from '../../status/status';
 import { RefreshHint } from '../shared/RefreshHint';
@@ -27,7 +29,7 @@ import {
   aggregate,
   bucketLabel,
   chartDollars,
-  dataPath,
+  dataQuery,
   defaultRange,
   formatSpend,
   fromLocalInput,
@@ -41,6 +43,7 @@ import {
 
 const D = 'dashboard.';
 const DEFAULT_QUOTA_PER_UNIT = 500_000;
+const NO_ROWS: QuotaDataRow[] = [];
 
 interface Form {
   start: string;
@@ -68,25 +71,6 @@ export default function DashboardPage() {
   const inCurrency = status?.display_in_currency ?? true;
   const [granularity, setGranularity] = useState<Granularity>(initialGranularity);
   const [form, setForm] = useState<Form>(() => initialForm(granularity));
-  const [rows, setRows] = useState<QuotaDataRow[]>([]);
-  const [loading, setLoading] = useState(false);
-  const [shownUser, setShownUser] = useState('');
-
-  const load = useCallback(
-    (filter: DataFilter) => {
-      setLoading(true);
-      api
-        .get<QuotaDataRow[] | null>(dataPath(filter, admin))
-        .then((data) => {
-          setRows(data ?? []);
-          setShownUser(filter.username.trim());
-        })
-        .catch((err: unknown) => notify(errorMessage(err), { type: 'error' }))
-        .finally(() => setLoading(false));
-    },
-    [admin, notify],
-  );
-
   const filterOf = (current: Form): DataFilter | null => {
     const start = fromLocalInput(current.start);
     const end = fromLocalInput(current.end);
@@ -94,11 +78,28 @@ export default function DashboardPage() {
     return { start, end, granularity, username: current.username };
   };
 
-  // The first query runs with the default range; later ones when Query is pressed.
-  const [initial] = useState(() => filterOf(form));
+  // The range last queried: the first with the defaults, later ones when Query is pressed.
+  const [applied, setApplied] = useState(() => filterOf(form));
+  const gateway = useGateway();
+  const appliedQuery = applied ? dataQuery(applied, admin) : '';
+  const data = useQuery({
+    queryKey: ['quota-data', admin, appliedQuery],
+    // The rows carry the user they were read for, so the scope line names whose rows are shown.
+    queryFn: async () => ({
+      rows: await gateway.getQuotaData(admin ? 'all' : 'self', appliedQuery),
+      username: applied?.username.trim() ?? '',
+    }),
+    enabled: enabled && applied !== null,
+    retry: false,
+    placeholderData: keepPreviousData,
+  });
+  const rows = data.data?.rows ?? NO_ROWS;
+  const loading = data.isFetching;
+  const { error, refetch } = data;
+  const shownUser = data.data?.username ?? '';
   useEffect(() => {
-    if (enabled && initial) load(initial);
-  }, [enabled, load, initial]);
+    if (error) notify(errorMessage(error), { type: 'error' });
+  }, [error, notify]);
 
   const query = (event: FormEvent) => {
     event.preventDefault();
@@ -107,7 +108,8 @@ export default function DashboardPage() {
       notify(`${D}bad_range`, { type: 'error' });
       return;
     }
-    load(filter);
+    if (applied && dataQuery(filter, admin) === appliedQuery) void refetch();
+    else setApplied(filter);
   };
 
   const usage = useMemo(() => aggregate(rows, granularity), [rows, granularity]);

@@ -46,8 +46,8 @@ export interface DataFilter {
   username: string;
 }
 
-/** Path and query of the call: /api/data/ for admins (all users or `username`), /api/data/self otherwise. */
-export function dataPath(filter: DataFilter, admin: boolean): string {
+/** The call's query: admins may name one user (blank means all); others always read their own. */
+export function dataQuery(filter: DataFilter, admin: boolean): string {
   const query = new URLSearchParams({
     start_timestamp: String(filter.start),
     end_timestamp: String(filter.end),
@@ -55,7 +55,7 @@ export function dataPath(filter: DataFilter, admin: boolean): string {
   });
   const username = filter.username.trim();
   if (admin && username) query.set('username', username);
-  return `${admin ? '/api/data/' : '/api/data/self'}?${query.toString()}`;
+  return query.toString();
 }
 
 export interface Series {

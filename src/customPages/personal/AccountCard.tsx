@@ -1,5 +1,6 @@
 /** Display name, bound e-mail, system access token, password change and account deletion. */
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -8,8 +9,9 @@ import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { SelfUser, UpdateSelfBody } from '../../../server/users/schemas';
-import { api, storedUser, storeUser } from '../../api/client';
+import type { SelfUser } from '../../../server/users/schemas';
+import { storedUser, storeUser } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { errorMessage } from '../shared/errors';
 import { useClipboard } from '../shared/useClipboard';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
@@ -26,29 +28,30 @@ export function AccountCard({ user, onChange }: { user: SelfUser; onChange: () =
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [bindOpen, setBindOpen] = useState(false);
 
-  const saveDisplayName = async () => {
-    try {
-      const body: UpdateSelfBody = { display_name: displayName.trim() };
-      const updated = await api.put<SelfUser>('/api/user/self', body);
+  const gateway = useGateway();
+  const failed = (err: unknown) => notify(errorMessage(err), { type: 'error' });
+  const profile = useMutation({
+    mutationFn: (name: string) => gateway.updateSelf({ display_name: name }),
+    onSuccess: (updated) => {
       const stored = storedUser();
       // The header reads the stored user; keep its display name in step.
       if (stored && updated) storeUser({ ...stored, display_name: updated.display_name });
       notify('pages.personal.account.profile_saved', { type: 'success' });
       onChange();
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    }
-  };
+    },
+    onError: failed,
+  });
+  const saveDisplayName = () => profile.mutate(displayName.trim());
 
-  const generateToken = async () => {
-    try {
-      const token = await api.get<string>('/api/user/token');
-      setAccessToken(token);
-      await copy(token, 'pages.personal.account.token_copied');
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    }
-  };
+  const token = useMutation({
+    mutationFn: () => gateway.newAccessToken(),
+    onSuccess: async (created) => {
+      setAccessToken(created);
+      await copy(created, 'pages.personal.account.token_copied');
+    },
+    onError: failed,
+  });
+  const generateToken = () => token.mutate();
 
   return (
     <Card variant="outlined">

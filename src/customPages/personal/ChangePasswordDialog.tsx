@@ -1,5 +1,6 @@
 /** Change password: original, new and confirmation; PUT /api/user/self {original_password, password}. */
 import { useState, type ChangeEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -7,8 +8,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import type { UpdateSelfBody } from '../../../server/users/schemas';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { errorMessage } from '../shared/errors';
 import { validatePasswordChange, type PasswordChange } from './validatePassword';
 
@@ -16,27 +16,27 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const translate = useTranslate();
   const notify = useNotify();
   const [form, setForm] = useState<PasswordChange>({ original: '', password: '', confirm: '' });
-  const [busy, setBusy] = useState(false);
   const set = (field: keyof PasswordChange) => (e: ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [field]: e.target.value }));
 
-  const submit = async () => {
+  const gateway = useGateway();
+  const change = useMutation({
+    mutationFn: (next: PasswordChange) => gateway.updateSelf({ original_password: next.original, password: next.password }),
+    onSuccess: () => {
+      notify('pages.personal.password.done', { type: 'success' });
+      onClose();
+    },
+    onError: (err: unknown) => notify(errorMessage(err), { type: 'error' }),
+  });
+  const busy = change.isPending;
+
+  const submit = () => {
     const problem = validatePasswordChange(form);
     if (problem) {
       notify(problem, { type: 'warning' });
       return;
     }
-    setBusy(true);
-    try {
-      const body: UpdateSelfBody = { original_password: form.original, password: form.password };
-      await api.put('/api/user/self', body);
-      notify('pages.personal.password.done', { type: 'success' });
-      onClose();
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+    change.mutate(form);
   };
 
   const field = (name: keyof PasswordChange, autoComplete: string) => (

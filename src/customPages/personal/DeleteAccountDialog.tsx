@@ -11,13 +11,14 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { useFreshVerification } from './security/useFreshVerification';
 
 export function DeleteAccountDialog({ open, username, onClose }: { open: boolean; username: string; onClose: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
   const logout = useLogout();
+  const gateway = useGateway();
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
   const { attempt, dialog } = useFreshVerification();
@@ -29,7 +30,7 @@ export function DeleteAccountDialog({ open, username, onClose }: { open: boolean
     }
     setBusy(true);
     await attempt(async () => {
-      await api.delete('/api/user/self');
+      await gateway.deleteSelf();
       notify('pages.personal.delete.done', { type: 'success' });
       onClose();
       await logout({}, '/login');

@@ -3,6 +3,7 @@
  * countdown; Turnstile when the site enables it), the code, and POST /api/oauth/email/bind {email, code} (in the body: codes stay out of URLs and logs).
  */
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -11,7 +12,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { api, storedUser, storeUser } from '../../api/client';
+import { storedUser, storeUser } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { useStatus } from '../../status/status';
 import { EmailCodeRow } from '../shared/EmailCodeRow';
 import { errorMessage } from '../shared/errors';
@@ -30,26 +32,27 @@ export function EmailBindDialog({ onClose, onBound }: { onClose: () => void; onB
   });
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
 
-  const bind = async () => {
-    if (!email.trim() || !code.trim()) {
-      notify('pages.personal.bind_email.required', { type: 'warning' });
-      return;
-    }
-    setBusy(true);
-    try {
-      const bound = await api.post<string>('/api/oauth/email/bind', { email: email.trim(), code: code.trim() });
+  const gateway = useGateway();
+  const binding = useMutation({
+    mutationFn: (sent: { email: string; code: string }) => gateway.bindEmail(sent.email, sent.code),
+    onSuccess: (bound) => {
       const stored = storedUser();
       if (stored && bound) storeUser({ ...stored, email: bound });
       notify('pages.personal.bind_email.done', { type: 'success' });
       onBound();
       onClose();
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setBusy(false);
+    },
+    onError: (err: unknown) => notify(errorMessage(err), { type: 'error' }),
+  });
+  const busy = binding.isPending;
+
+  const bind = () => {
+    if (!email.trim() || !code.trim()) {
+      notify('pages.personal.bind_email.required', { type: 'warning' });
+      return;
     }
+    binding.mutate({ email: email.trim(), code: code.trim() });
   };
 
   return (

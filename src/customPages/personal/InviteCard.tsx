@@ -1,5 +1,6 @@
 /** The invitation link, what it has earned, and the transfer of earnings into the balance. */
 import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -9,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { SelfUser } from '../../../server/users/schemas';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { formatQuota } from '../../status/status';
 import { errorMessage } from '../shared/errors';
 import { useClipboard } from '../shared/useClipboard';
@@ -23,17 +24,16 @@ export function InviteCard({ user, quotaPerUnit, onChange }: { user: SelfUser; q
   const translate = useTranslate();
   const notify = useNotify();
   const { copy, dialog } = useClipboard();
-  const [affCode, setAffCode] = useState<string | null>(null);
   const [transferOpen, setTransferOpen] = useState(false);
 
+  const gateway = useGateway();
+  const aff = useQuery({ queryKey: ['my-aff-code'], queryFn: () => gateway.getAffCode(), retry: false });
+  const { error } = aff;
   useEffect(() => {
-    api
-      .get<string>('/api/user/aff')
-      .then(setAffCode)
-      .catch((err: unknown) => notify(errorMessage(err), { type: 'error' }));
-  }, [notify]);
+    if (error) notify(errorMessage(error), { type: 'error' });
+  }, [error, notify]);
 
-  const link = affCode ? inviteLink(affCode) : '';
+  const link = aff.data ? inviteLink(aff.data) : '';
   const earnings = [
     { key: 'pending', value: formatQuota(user.aff_quota, quotaPerUnit) },
     { key: 'total', value: formatQuota(user.aff_history_quota, quotaPerUnit) },

@@ -1,5 +1,6 @@
 /** The models this user's group may call; a click copies the name. Long lists start collapsed. */
 import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,7 +8,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { errorMessage } from '../shared/errors';
 import { useClipboard } from '../shared/useClipboard';
 
@@ -18,18 +19,16 @@ export function ModelsCard() {
   const translate = useTranslate();
   const notify = useNotify();
   const { copy, dialog } = useClipboard();
-  const [models, setModels] = useState<string[] | null>(null);
   const [expanded, setExpanded] = useState(() => localStorage.getItem(MODELS_EXPANDED_KEY) === 'true');
 
+  const gateway = useGateway();
+  const read = useQuery({ queryKey: ['my-models'], queryFn: () => gateway.getMyModels(), retry: false });
+  const { error } = read;
+  // A failed read shows as an empty list, with its reason.
+  const models = error ? [] : (read.data ?? null);
   useEffect(() => {
-    api
-      .get<string[]>('/api/user/models')
-      .then((list) => setModels(list ?? []))
-      .catch((err: unknown) => {
-        setModels([]);
-        notify(errorMessage(err), { type: 'error' });
-      });
-  }, [notify]);
+    if (error) notify(errorMessage(error), { type: 'error' });
+  }, [error, notify]);
 
   const toggle = () => {
     localStorage.setItem(MODELS_EXPANDED_KEY, String(!expanded));

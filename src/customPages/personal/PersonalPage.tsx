@@ -1,5 +1,6 @@
 /** /personal: the signed-in user's balance, models, invitations, account, sign-in security, bindings and settings. */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -7,8 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { SelfUser } from '../../../server/users/schemas';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { useStatus } from '../../status/status';
 import { errorMessage } from '../shared/errors';
 import { AccountCard } from './AccountCard';
@@ -25,20 +25,16 @@ export default function PersonalPage() {
   const translate = useTranslate();
   const notify = useNotify();
   const { status } = useStatus();
-  const [user, setUser] = useState<SelfUser | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    api
-      .get<SelfUser>('/api/user/self')
-      .then(setUser)
-      .catch((err: unknown) => {
-        setFailed(errorMessage(err));
-        notify(errorMessage(err), { type: 'error' });
-      });
-  }, [notify]);
-
-  useEffect(load, [load]);
+  const gateway = useGateway();
+  const self = useQuery({ queryKey: ['self'], queryFn: () => gateway.getSelf(), retry: false });
+  const user = self.data ?? null;
+  const { error, refetch } = self;
+  const failed = error ? errorMessage(error) : null;
+  useEffect(() => {
+    if (error) notify(errorMessage(error), { type: 'error' });
+  }, [error, notify]);
+  // A change made on a card reads the profile again.
+  const load = () => void refetch();
 
   if (!user) {
     return failed ? (

@@ -1,5 +1,6 @@
 /** The notification settings and price settings tabs; both save the whole user setting. */
 import { useState, type ChangeEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,8 +16,8 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { SelfUser, UserSettingView } from '../../../server/users/schemas';
-import { api } from '../../api/client';
+import type { SelfUser } from '../../../server/users/schemas';
+import { useGateway } from '../../api/customMethods';
 import { formatQuota } from '../../status/status';
 import { errorMessage } from '../shared/errors';
 import { THRESHOLD_PRESETS, initialSettings, settingsBody, validateSettings, type SettingsForm } from './settingsForm';
@@ -29,29 +30,30 @@ export function SettingsTabs({ user, quotaPerUnit }: { user: SelfUser; quotaPerU
   const [tab, setTab] = useState<TabKey>('notification');
   const [form, setForm] = useState<SettingsForm>(() => initialSettings(user.settings, user.setting !== ''));
   const [secretSet, setSecretSet] = useState(user.settings.webhook_secret_set);
-  const [busy, setBusy] = useState(false);
   const set =
     (field: 'quota_warning_threshold' | 'webhook_url' | 'webhook_secret' | 'notification_email') =>
     (e: ChangeEvent<HTMLInputElement>) =>
       setForm((f) => ({ ...f, [field]: e.target.value }));
 
-  const save = async () => {
+  const gateway = useGateway();
+  const saving = useMutation({
+    mutationFn: (body: ReturnType<typeof settingsBody>) => gateway.saveMySettings(body),
+    onSuccess: (saved) => {
+      if (saved) setSecretSet(saved.webhook_secret_set);
+      setForm((f) => ({ ...f, webhook_secret: '' }));
+      notify('pages.personal.settings.saved', { type: 'success' });
+    },
+    onError: (err: unknown) => notify(errorMessage(err), { type: 'error' }),
+  });
+  const busy = saving.isPending;
+
+  const save = () => {
     const problem = validateSettings(form);
     if (problem) {
       notify(problem, { type: 'warning' });
       return;
     }
-    setBusy(true);
-    try {
-      const saved = await api.put<UserSettingView>('/api/user/setting', settingsBody(form));
-      if (saved) setSecretSet(saved.webhook_secret_set);
-      setForm((f) => ({ ...f, webhook_secret: '' }));
-      notify('pages.personal.settings.saved', { type: 'success' });
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+    saving.mutate(settingsBody(form));
   };
 
   const threshold = Number(form.quota_warning_threshold);

@@ -1,5 +1,6 @@
 /** Moves invitation earnings into the balance; at least one quota unit at a time. */
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -7,8 +8,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import type { AffTransferBody, AffTransferResult } from '../../../server/users/schemas';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { formatQuota } from '../../status/status';
 import { errorMessage } from '../shared/errors';
 
@@ -24,10 +24,21 @@ export function TransferDialog({ open, available, quotaPerUnit, onClose, onDone 
   const translate = useTranslate();
   const notify = useNotify();
   const [amount, setAmount] = useState(String(available));
-  const [busy, setBusy] = useState(false);
   const quota = Math.floor(Number(amount));
 
-  const submit = async () => {
+  const gateway = useGateway();
+  const transfer = useMutation({
+    mutationFn: (moved: number) => gateway.transferAffQuota(moved),
+    onSuccess: () => {
+      notify('pages.personal.invite.transfer_done', { type: 'success' });
+      onDone();
+      onClose();
+    },
+    onError: (err: unknown) => notify(errorMessage(err), { type: 'error' }),
+  });
+  const busy = transfer.isPending;
+
+  const submit = () => {
     if (!Number.isFinite(quota) || quota < quotaPerUnit) {
       notify('pages.personal.invite.transfer_min', {
         type: 'warning',
@@ -35,18 +46,7 @@ export function TransferDialog({ open, available, quotaPerUnit, onClose, onDone 
       });
       return;
     }
-    setBusy(true);
-    try {
-      const body: AffTransferBody = { quota };
-      await api.post<AffTransferResult>('/api/user/aff_transfer', body);
-      notify('pages.personal.invite.transfer_done', { type: 'success' });
-      onDone();
-      onClose();
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+    transfer.mutate(quota);
   };
 
   return (

@@ -3,7 +3,8 @@
  * Settings on the left (group, model, temperature, max tokens, system prompt), the chat on the
  * right; answers stream in and can be stopped.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
@@ -20,9 +21,8 @@ import Typography from '@mui/material/Typography';
 import DeleteSweepIcon from '@mui/icons-material/DeleteSweep';
 import SendIcon from '@mui/icons-material/Send';
 import StopIcon from '@mui/icons-material/Stop';
-import { request, storedUser } from '../../api/client';
-import { storedLocale } from '../../i18n';
-import { localizeRefusal } from '../../i18n/serverErrors';
+import { storedUser } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import type { PricingAnswer, PricingItem } from '../pricing/pricing';
 import { initialGroup } from '../pricing/pricing';
 import { errorMessage } from '../shared/errors';
@@ -37,16 +37,16 @@ interface Choices {
 }
 
 /** Groups and the models each serves, from the pricing table (the caller's usable groups). */
-async function loadChoices(): Promise<Choices & { initial: string }> {
-  const answer = (await request<PricingItem[]>('GET', '/api/pricing')) as Partial<PricingAnswer>;
-  if (!answer.success) throw new Error(localizeRefusal(answer, storedLocale()));
-  const usable = answer.usable_group ?? {};
+function choicesOf(answer: PricingAnswer): Choices & { initial: string } {
+  const usable = answer.usable_group;
   return {
     groups: Object.entries(usable).map(([name, info]) => ({ name, desc: info.desc, ratio: info.ratio })),
-    items: answer.data ?? [],
+    items: answer.data,
     initial: initialGroup({ usable_group: usable }, storedUser()?.group),
   };
 }
+
+const NO_CHOICES: Choices = { groups: [], items: [] };
 
 function MessageBubble({ message }: { message: Message }) {
   const translate = useTranslate();
@@ -103,7 +103,6 @@ export default function PlaygroundPage() {
   const [params, setParams] = useSearchParams();
   const expired = params.get('expired') === 'true';
   const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
-  const [choices, setChoices] = useState<Choices>({ groups: [], items: [] });
   const [messages, setMessages] = useState<Message[]>([]);
   const [input, setInput] = useState('');
   const [busy, setBusy] = useState(false);
@@ -112,19 +111,17 @@ export default function PlaygroundPage() {
   const bottom = useRef<HTMLDivElement | null>(null);
   const set = <K extends keyof Settings>(key: K, value: Settings[K]) => setSettings((s) => ({ ...s, [key]: value }));
 
+  const gateway = useGateway();
+  const pricing = useQuery({ queryKey: ['pricing'], queryFn: () => gateway.getPricing(), retry: false });
+  const loaded = useMemo(() => (pricing.data ? choicesOf(pricing.data) : null), [pricing.data]);
+  const choices = loaded ?? NO_CHOICES;
   useEffect(() => {
-    let live = true;
-    loadChoices()
-      .then(({ initial, ...loaded }) => {
-        if (!live) return;
-        setChoices(loaded);
-        setSettings((s) => (s.group ? s : { ...s, group: initial }));
-      })
-      .catch((err: unknown) => live && notify(errorMessage(err), { type: 'error' }));
-    return () => {
-      live = false;
-    };
-  }, [notify]);
+    if (loaded) setSettings((s) => (s.group ? s : { ...s, group: loaded.initial }));
+  }, [loaded]);
+  const { error } = pricing;
+  useEffect(() => {
+    if (error) notify(errorMessage(error), { type: 'error' });
+  }, [error, notify]);
 
   // Stop a running answer when leaving the page.
   useEffect(() => () => abort.current?.abort(), []);

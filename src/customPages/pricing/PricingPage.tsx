@@ -3,7 +3,8 @@
  * chosen group, filtered by group, vendor and a search. Open to anonymous visitors, who see the
  * default group's ratio.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
@@ -21,9 +22,8 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import SearchIcon from '@mui/icons-material/Search';
-import { request, storedUser } from '../../api/client';
-import { storedLocale } from '../../i18n';
-import { localizeRefusal } from '../../i18n/serverErrors';
+import { storedUser } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { errorMessage } from '../shared/errors';
 import { ModelCell, VendorCell, VendorFilter } from './PricingParts';
 import {
@@ -49,19 +49,6 @@ import {
 const P = 'pricing.';
 
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; answer: PricingAnswer };
-
-async function fetchPricing(): Promise<PricingAnswer> {
-  const answer = (await request<PricingItem[]>('GET', '/api/pricing')) as Partial<PricingAnswer>;
-  if (!answer.success) throw new Error(localizeRefusal(answer, storedLocale()));
-  return {
-    success: true,
-    message: '',
-    data: answer.data ?? [],
-    vendors: answer.vendors ?? [],
-    group_ratio: answer.group_ratio ?? {},
-    usable_group: answer.usable_group ?? {},
-  };
-}
 
 function PriceCell({ item, groupRatio }: { item: PricingItem; groupRatio: number }) {
   const translate = useTranslate();
@@ -104,22 +91,19 @@ function RatioCell({ item }: { item: PricingItem }) {
 export default function PricingPage() {
   const translate = useTranslate();
   const user = storedUser();
-  const [state, setState] = useState<State>({ kind: 'loading' });
   const [search, setSearch] = useState('');
   const [group, setGroup] = useState<string | null>(null);
   const [vendor, setVendor] = useState<VendorChoice>(ALL_VENDORS);
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(PAGE_SIZES[0] ?? 10);
 
-  useEffect(() => {
-    let live = true;
-    fetchPricing()
-      .then((answer) => live && setState({ kind: 'ready', answer }))
-      .catch((err: unknown) => live && setState({ kind: 'error', message: errorMessage(err) }));
-    return () => {
-      live = false;
-    };
-  }, []);
+  const gateway = useGateway();
+  const pricing = useQuery({ queryKey: ['pricing'], queryFn: () => gateway.getPricing(), retry: false });
+  const state: State = pricing.data
+    ? { kind: 'ready', answer: pricing.data }
+    : pricing.error
+      ? { kind: 'error', message: errorMessage(pricing.error) }
+      : { kind: 'loading' };
 
   const answer = state.kind === 'ready' ? state.answer : null;
   const ownGroup = answer ? initialGroup(answer, user?.group) : 'default';

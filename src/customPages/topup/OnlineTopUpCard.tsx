@@ -4,6 +4,7 @@
  * posted to the payment provider.
  */
 import { useEffect, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -16,13 +17,13 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { PayForm } from '../../../server/topup/schemas';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
+import type { PaymentMethod } from '../../api/walletMethods';
 import { formatQuota, type SiteStatus } from '../../status/status';
 import { errorMessage } from '../shared/errors';
 import { creditedQuota, initialAmount, normalizeAmount, submitPayment } from './topupForm';
 
-type Method = 'zfb' | 'wx';
+type Method = PaymentMethod;
 const METHODS: { method: Method; label: string }[] = [
   { method: 'zfb', label: 'wallet.online.alipay' },
   { method: 'wx', label: 'wallet.online.wechat' },
@@ -45,9 +46,9 @@ export function OnlineTopUpCard({ status }: { status: SiteStatus | null }) {
   const quotaPerUnit = status?.quota_per_unit || 500000;
   const [text, setText] = useState(() => String(initialAmount(min)));
   const [touched, setTouched] = useState(false);
-  const [money, setMoney] = useState<number | null>(null);
+  // The amount last priced: set once typing pauses.
+  const [asked, setAsked] = useState<number | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const [busy, setBusy] = useState(false);
 
   // The minimum may arrive after the first render: start from it until the person types.
   useEffect(() => {
@@ -59,22 +60,37 @@ export function OnlineTopUpCard({ status }: { status: SiteStatus | null }) {
 
   // The price follows the amount, asked once typing pauses.
   useEffect(() => {
-    setMoney(null);
     if (!priced) return;
-    let live = true;
-    const timer = setTimeout(() => {
-      api
-        .post<number>('/api/user/amount', { amount, top_up_code: '' })
-        .then((value) => live && setMoney(value))
-        .catch(() => undefined);
-    }, 300);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
+    const timer = setTimeout(() => setAsked(amount), 300);
+    return () => clearTimeout(timer);
   }, [priced, amount]);
+  const gateway = useGateway();
+  const price = useQuery({
+    queryKey: ['topup-price', asked],
+    queryFn: () => gateway.getTopUpPrice(asked ?? 0),
+    enabled: priced && asked === amount,
+    retry: false,
+  });
+  // Only the price of the amount shown; a failed pricing shows none (the confirmation asks again).
+  const money = priced && asked === amount ? (price.data ?? null) : null;
 
-  const start = async (method: Method) => {
+  const failed = (err: unknown) => notify(errorMessage(err), { type: 'error' });
+  const pricing = useMutation({
+    mutationFn: (wanted: { method: Method; amount: number }) => gateway.getTopUpPrice(wanted.amount),
+    onSuccess: (cost, wanted) => setPending({ ...wanted, money: cost }),
+    onError: failed,
+  });
+  const paying = useMutation({
+    mutationFn: (order: Pending) => gateway.startPayment(order.amount, order.method),
+    onSuccess: (form) => {
+      setPending(null);
+      if (!submitPayment(form.url, form.fields)) notify('wallet.online.bad_url', { type: 'error' });
+    },
+    onError: failed,
+  });
+  const busy = pricing.isPending || paying.isPending;
+
+  const start = (method: Method) => {
     if (!enabled) {
       notify('wallet.online.disabled', { type: 'error' });
       return;
@@ -85,33 +101,11 @@ export function OnlineTopUpCard({ status }: { status: SiteStatus | null }) {
       notify('wallet.online.below_min', { type: 'error', messageArgs: { min } });
       return;
     }
-    setBusy(true);
-    try {
-      const price = await api.post<number>('/api/user/amount', { amount: value, top_up_code: '' });
-      setPending({ method, amount: value, money: price });
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+    pricing.mutate({ method, amount: value });
   };
 
-  const pay = async () => {
-    if (!pending) return;
-    setBusy(true);
-    try {
-      const form = await api.post<PayForm>('/api/user/pay', {
-        amount: pending.amount,
-        top_up_code: '',
-        payment_method: pending.method,
-      });
-      setPending(null);
-      if (!submitPayment(form.url, form.fields)) notify('wallet.online.bad_url', { type: 'error' });
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+  const pay = () => {
+    if (pending) paying.mutate(pending);
   };
 
   const received = formatQuota(creditedQuota(normalizeAmount(text), inCurrency, quotaPerUnit), quotaPerUnit);
@@ -148,7 +142,7 @@ export function OnlineTopUpCard({ status }: { status: SiteStatus | null }) {
           )}
           <Stack direction="row" spacing={1}>
             {METHODS.map(({ method, label }) => (
-              <Button key={method} variant="contained" disabled={busy} onClick={() => void start(method)}>
+              <Button key={method} variant="contained" disabled={busy} onClick={() => start(method)}>
                 {translate(label)}
               </Button>
             ))}
@@ -175,7 +169,7 @@ export function OnlineTopUpCard({ status }: { status: SiteStatus | null }) {
         )}
         <DialogActions>
           <Button onClick={() => setPending(null)}>{translate('pages.common.cancel')}</Button>
-          <Button variant="contained" disabled={busy} onClick={() => void pay()}>
+          <Button variant="contained" disabled={busy} onClick={pay}>
             {translate('wallet.online.confirm')}
           </Button>
         </DialogActions>

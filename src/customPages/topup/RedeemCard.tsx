@@ -1,5 +1,6 @@
 /** Redeeming a code (POST /api/user/topup), and the link where codes are sold (TopUpLink). */
 import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -7,7 +8,7 @@ import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { formatQuota } from '../../status/status';
 import { errorMessage } from '../shared/errors';
 
@@ -15,26 +16,27 @@ export function RedeemCard({ topUpLink, onRedeemed }: { topUpLink: string; onRed
   const translate = useTranslate();
   const notify = useNotify();
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
 
-  const redeem = async (event: FormEvent) => {
+  const gateway = useGateway();
+  const redeeming = useMutation({
+    mutationFn: (key: string) => gateway.redeemCode(key),
+    onSuccess: (quota) => {
+      notify('wallet.redeem.success', { type: 'success', messageArgs: { amount: formatQuota(quota) } });
+      setCode('');
+      onRedeemed();
+    },
+    onError: (err: unknown) => notify(errorMessage(err), { type: 'error' }),
+  });
+  const busy = redeeming.isPending;
+
+  const redeem = (event: FormEvent) => {
     event.preventDefault();
     const key = code.trim();
     if (!key) {
       notify('wallet.redeem.required', { type: 'error' });
       return;
     }
-    setBusy(true);
-    try {
-      const quota = await api.post<number>('/api/user/topup', { key });
-      notify('wallet.redeem.success', { type: 'success', messageArgs: { amount: formatQuota(quota) } });
-      setCode('');
-      onRedeemed();
-    } catch (err) {
-      notify(errorMessage(err), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+    redeeming.mutate(key);
   };
 
   const buy = () => {
@@ -48,7 +50,7 @@ export function RedeemCard({ topUpLink, onRedeemed }: { topUpLink: string; onRed
         <Typography variant="h6" component="h2" gutterBottom>
           {translate('wallet.redeem.title')}
         </Typography>
-        <Stack component="form" noValidate onSubmit={(e) => void redeem(e)} spacing={2}>
+        <Stack component="form" noValidate onSubmit={redeem} spacing={2}>
           <TextField
             label={translate('wallet.redeem.code')}
             placeholder={translate('wallet.redeem.placeholder')}

@@ -1,13 +1,13 @@
 /** /topup, the wallet: the balance, redeeming a code, online top-up, and one's top-up orders. */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { SelfUser } from '../../../server/users/schemas';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { formatQuota, useStatus } from '../../status/status';
 import { errorMessage } from '../shared/errors';
 import { MyOrdersCard } from './MyOrdersCard';
@@ -18,16 +18,15 @@ export default function TopUpPage() {
   const translate = useTranslate();
   const notify = useNotify();
   const { status } = useStatus();
-  const [user, setUser] = useState<SelfUser | null>(null);
-
-  const load = useCallback(() => {
-    api
-      .get<SelfUser>('/api/user/self')
-      .then(setUser)
-      .catch((err: unknown) => notify(errorMessage(err), { type: 'error' }));
-  }, [notify]);
-
-  useEffect(load, [load]);
+  const gateway = useGateway();
+  const self = useQuery({ queryKey: ['self'], queryFn: () => gateway.getSelf(), retry: false });
+  const user = self.data ?? null;
+  const { error, refetch } = self;
+  useEffect(() => {
+    if (error) notify(errorMessage(error), { type: 'error' });
+  }, [error, notify]);
+  // A redeemed code reads the balance again.
+  const load = () => void refetch();
 
   return (
     <Stack spacing={2} sx={{ p: { xs: 1, sm: 2 } }}>

@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Box, Chip, Stack, TextField, Tooltip } from '@mui/material';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { formatQuota } from '../../status/status';
 import { formatTimestamp } from '../schema';
-import { editTag, quickUpdate, updateBalance } from './channelApi';
+import { useGateway } from '../../api/customMethods';
 import {
   CHANNEL_AUTO_DISABLED,
   CHANNEL_ENABLED,
@@ -107,22 +108,22 @@ export function BalanceCell({ record }: { record: ChannelRow }) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const [busy, setBusy] = useState(false);
+  const gateway = useGateway();
+  const updating = useMutation({
+    mutationFn: (id: number) => gateway.updateBalance(id),
+    onSuccess: (balance) => {
+      notify('resources.channel.notification.balance_updated', {
+        type: 'success',
+        messageArgs: { balance: balance.toFixed(2) },
+      });
+      refresh();
+    },
+    onError: (err: unknown) => notify(failed(err), { type: 'error' }),
+  });
+  const busy = updating.isPending;
   const label = `$${record.balance.toFixed(2)}`;
   if (isTagRow(record)) return <Chip size="small" variant="outlined" label={label} />;
-  const update = () => {
-    setBusy(true);
-    updateBalance(record.id)
-      .then((balance) => {
-        notify('resources.channel.notification.balance_updated', {
-          type: 'success',
-          messageArgs: { balance: balance.toFixed(2) },
-        });
-        refresh();
-      })
-      .catch((err: unknown) => notify(failed(err), { type: 'error' }))
-      .finally(() => setBusy(false));
-  };
+  const update = () => updating.mutate(record.id);
   const updated = formatTimestamp(record.balance_updated_time);
   return (
     <Tooltip title={translate('resources.channel.balance_hint', { time: updated || translate('resources.channel.never') })}>
@@ -147,6 +148,21 @@ export function InlineNumberCell({ record, kind }: { record: ChannelRow; kind: '
   const stored = record[kind];
   const [text, setText] = useState(String(stored));
   const reset = () => setText(String(stored));
+  const gateway = useGateway();
+  const saving = useMutation({
+    mutationFn: async (change: { priority: number } | { weight: number }) => {
+      if (isTagRow(record)) await gateway.editTag({ tag: record.tag, ...change });
+      else await gateway.quickUpdateChannel({ id: record.id, ...change });
+    },
+    onSuccess: () => {
+      notify('resources.channel.notification.updated', { type: 'success' });
+      refresh();
+    },
+    onError: (err: unknown) => {
+      notify(failed(err), { type: 'error' });
+      reset();
+    },
+  });
   const commit = () => {
     const value = parseInlineNumber(text, kind);
     if (value === undefined) return reset();
@@ -161,16 +177,7 @@ export function InlineNumberCell({ record, kind }: { record: ChannelRow; kind: '
     setText(String(value));
     if (value === stored) return;
     const change = kind === 'priority' ? { priority: value } : { weight: value };
-    const saving = isTagRow(record) ? editTag({ tag: record.tag, ...change }) : quickUpdate({ id: record.id, ...change });
-    saving
-      .then(() => {
-        notify('resources.channel.notification.updated', { type: 'success' });
-        refresh();
-      })
-      .catch((err: unknown) => {
-        notify(failed(err), { type: 'error' });
-        reset();
-      });
+    saving.mutate(change);
   };
   return (
     <TextField

@@ -3,10 +3,12 @@
  * (the server never sends a key), its state and why it was disabled, with enable and disable.
  */
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { SelectInput, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { formatTimestamp } from '../schema';
-import { manageKeys, type KeyAction } from './channelApi';
+import type { KeyAction } from '../../api/channelActions';
+import { useGateway } from '../../api/customMethods';
 import { HealthChip } from './ChannelHealth';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED } from './types';
 import type { ChannelFormValues } from './channelForm';
@@ -39,29 +41,28 @@ export function ChannelKeysInput() {
   // The answer of the last action, else the record as loaded.
   const [updated, setKeys] = useState<ChannelKeyView[] | null>(null);
   const keys = updated ?? record?.keys ?? [];
-  const [busy, setBusy] = useState(false);
-  if (!record || keys.length === 0) return null;
-
-  const act = async (action: KeyAction, index?: number) => {
-    setBusy(true);
-    try {
-      const updated = await manageKeys(record.id, action, index);
-      setKeys(updated.keys ?? []);
+  const gateway = useGateway();
+  const managing = useMutation({
+    mutationFn: ({ id, action, index }: { id: number; action: KeyAction; index?: number }) =>
+      gateway.manageChannelKeys(id, action, index),
+    onSuccess: (changed) => {
+      setKeys(changed.keys ?? []);
       notify(`${K}changed`, { type: 'success' });
       refresh();
-    } catch (err) {
-      notify(err instanceof Error ? err.message : 'app.error.request_failed', { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (err: unknown) => notify(err instanceof Error ? err.message : 'app.error.request_failed', { type: 'error' }),
+  });
+  const busy = managing.isPending;
+  if (!record || keys.length === 0) return null;
+
+  const act = (action: KeyAction, index?: number) => managing.mutate({ id: record.id, action, index });
   const enabled = keys.filter((k) => k.status === CHANNEL_ENABLED).length;
   return (
     <Box sx={{ mb: 2 }} role="group" aria-label={translate('resources.channel.fields.keys')}>
       <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
         <Typography variant="subtitle2">{translate(`${K}count`, { count: keys.length, enabled })}</Typography>
         {enabled < keys.length && (
-          <Button size="small" disabled={busy} onClick={() => void act('enable_all_keys')}>
+          <Button size="small" disabled={busy} onClick={() => act('enable_all_keys')}>
             {translate(`${K}enable_all`)}
           </Button>
         )}
@@ -89,7 +90,7 @@ export function ChannelKeysInput() {
             <Typography variant="caption" color="text.secondary" sx={{ flex: 1, wordBreak: 'break-word' }}>
               {on ? '' : [key.reason, formatTimestamp(key.disabled_time)].filter(Boolean).join(' · ')}
             </Typography>
-            <Button size="small" disabled={busy} onClick={() => void act(on ? 'disable_key' : 'enable_key', key.index)}>
+            <Button size="small" disabled={busy} onClick={() => act(on ? 'disable_key' : 'enable_key', key.index)}>
               {translate(`${K}${on ? 'disable' : 'enable'}`)}
             </Button>
           </Stack>

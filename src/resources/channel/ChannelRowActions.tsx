@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Button, IconButton, Menu, MenuItem, Stack } from '@mui/material';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import EditIcon from '@mui/icons-material/Edit';
@@ -6,7 +7,7 @@ import { Confirm, useNotify, useRecordContext, useRefresh, useTranslate } from '
 import { Link, useLocation } from 'react-router-dom';
 import { canAccess } from '../../authProvider/canAccess';
 import { ActionFormDrawer, useRole } from '../schema';
-import { copyChannel, deleteChannel, quickUpdate, setTagEnabled, testChannel } from './channelApi';
+import { useGateway, type GatewayDataProvider } from '../../api/customMethods';
 import { tagEditForm } from './tagForms';
 import {
   CHANNEL_ENABLED,
@@ -20,23 +21,24 @@ import {
 
 const failed = (err: unknown) => (err instanceof Error ? err.message : 'app.error.request_failed');
 
-/** Runs one action at a time: success toast and reload, or the server's message. */
+type Notice = [string, Record<string, unknown>?];
+
+/** Runs one action at a time through the dataProvider: success toast and reload, or the server's message. */
 function useAction() {
   const notify = useNotify();
   const refresh = useRefresh();
-  const [busy, setBusy] = useState(false);
-  const run = <T,>(work: () => Promise<T>, success: (result: T) => [string, Record<string, unknown>?]) => {
-    setBusy(true);
-    work()
-      .then((result) => {
-        const [message, messageArgs] = success(result);
-        notify(message, { type: 'success', messageArgs });
-        refresh();
-      })
-      .catch((err: unknown) => notify(failed(err), { type: 'error' }))
-      .finally(() => setBusy(false));
-  };
-  return { busy, run };
+  const gateway = useGateway();
+  const action = useMutation({
+    mutationFn: (work: () => Promise<Notice>) => work(),
+    onSuccess: ([message, messageArgs]) => {
+      notify(message, { type: 'success', messageArgs });
+      refresh();
+    },
+    onError: (err: unknown) => notify(failed(err), { type: 'error' }),
+  });
+  const run = <T,>(work: (gateway: GatewayDataProvider) => Promise<T>, success: (result: T) => Notice) =>
+    action.mutate(async () => success(await work(gateway)));
+  return { busy: action.isPending, run };
 }
 
 /** Test with the channel's test model, or pick one of its models from the menu. */
@@ -46,7 +48,7 @@ function TestButton({ channel, busy, run }: { channel: ChannelView } & ReturnTyp
   const test = (model?: string) => {
     setAnchor(null);
     run(
-      () => testChannel(channel.id, model),
+      (gateway) => gateway.testChannel(channel.id, model),
       (seconds) => ['resources.channel.notification.tested', { name: channel.name, time: seconds.toFixed(2) }],
     );
   };
@@ -86,18 +88,18 @@ function ChannelActions({ channel }: { channel: ChannelView }) {
   const enabled = channel.status === CHANNEL_ENABLED;
   const toggle = () =>
     run(
-      () => quickUpdate({ id: channel.id, status: enabled ? CHANNEL_MANUALLY_DISABLED : CHANNEL_ENABLED }),
+      (gateway) => gateway.quickUpdateChannel({ id: channel.id, status: enabled ? CHANNEL_MANUALLY_DISABLED : CHANNEL_ENABLED }),
       () => ['resources.channel.notification.updated'],
     );
   const copy = () =>
     run(
-      () => copyChannel(channel.id),
+      (gateway) => gateway.copyChannel(channel.id),
       () => ['resources.channel.notification.copied'],
     );
   const remove = () => {
     setConfirming(false);
     run(
-      () => deleteChannel(channel.id),
+      (gateway) => gateway.deleteChannel(channel.id),
       () => ['resources.channel.notification.deleted'],
     );
   };
@@ -143,7 +145,7 @@ function TagActions({ row }: { row: ChannelTagRow }) {
   const [editing, setEditing] = useState<ChannelTagRow | null>(null);
   const setAll = (enabled: boolean) =>
     run(
-      () => setTagEnabled(row.tag, enabled),
+      (gateway) => gateway.setTagEnabled(row.tag, enabled),
       (count) => ['resources.channel.notification.tag_status', { count }],
     );
   return (

@@ -1,10 +1,11 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Button, FormControlLabel, Stack, Switch } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Confirm, useListContext, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { canAccess } from '../../authProvider/canAccess';
 import { ActionFormDrawer, useRole } from '../schema';
-import { deleteChannels, deleteDisabledChannels, fixChannels, testAllChannels, updateAllBalances } from './channelApi';
+import { useGateway } from '../../api/customMethods';
 import { batchTagForm } from './tagForms';
 
 /** localStorage key of the sort-by-ID switch. */
@@ -75,21 +76,25 @@ export function ChannelToolbar() {
   const [confirming, setConfirming] = useState<Confirming>(null);
   // The selection the tag form was opened for.
   const [tagging, setTagging] = useState<number[] | null>(null);
-  const [busy, setBusy] = useState(false);
   const t = (key: string) => translate(`resources.channel.actions.${key}`);
   const isRoot = canAccess(role, { resource: 'channel', action: 'delete' });
   const ids = selectedIds.map(Number).filter((id) => Number.isInteger(id));
 
-  const run = <T,>(work: () => Promise<T>, message: string, args?: (result: T) => Record<string, unknown>) => {
-    setBusy(true);
-    work()
-      .then((result) => {
-        notify(message, { type: 'success', messageArgs: args?.(result) });
-        refresh();
-      })
-      .catch((err: unknown) => notify(failed(err), { type: 'error' }))
-      .finally(() => setBusy(false));
-  };
+  const gateway = useGateway();
+  const action = useMutation({
+    mutationFn: (work: () => Promise<[string, Record<string, unknown>?]>) => work(),
+    onSuccess: ([message, messageArgs]) => {
+      notify(message, { type: 'success', messageArgs });
+      refresh();
+    },
+    onError: (err: unknown) => notify(failed(err), { type: 'error' }),
+  });
+  const busy = action.isPending;
+  const run = <T,>(work: () => Promise<T>, message: string, args?: (result: T) => Record<string, unknown>) =>
+    action.mutate(async () => {
+      const result = await work();
+      return [message, args?.(result)];
+    });
   const needSelection = () => {
     if (ids.length > 0) return true;
     notify('resources.channel.validation.no_selection', { type: 'error' });
@@ -99,11 +104,21 @@ export function ChannelToolbar() {
     const action = confirming;
     setConfirming(null);
     const N = 'resources.channel.notification.';
-    if (action === 'delete_disabled') run(deleteDisabledChannels, `${N}disabled_deleted`, (count) => ({ count }));
-    if (action === 'fix') run(fixChannels, `${N}fixed`, ({ success, fails }) => ({ success, fails }));
+    if (action === 'delete_disabled')
+      run(
+        () => gateway.deleteDisabledChannels(),
+        `${N}disabled_deleted`,
+        (count) => ({ count }),
+      );
+    if (action === 'fix')
+      run(
+        () => gateway.fixChannels(),
+        `${N}fixed`,
+        ({ success, fails }) => ({ success, fails }),
+      );
     if (action === 'delete_selected') {
       run(
-        () => deleteChannels(ids).finally(() => onUnselectItems()),
+        () => gateway.deleteChannels(ids).finally(() => onUnselectItems()),
         `${N}batch_deleted`,
         (count) => ({ count }),
       );
@@ -112,13 +127,23 @@ export function ChannelToolbar() {
 
   return (
     <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap alignItems="center" sx={{ px: 1, pb: 1 }}>
-      <Button size="small" disabled={busy} onClick={() => run(testAllChannels, 'resources.channel.notification.test_all')}>
+      <Button
+        size="small"
+        disabled={busy}
+        onClick={() => run(() => gateway.testAllChannels(), 'resources.channel.notification.test_all')}
+      >
         {t('test_all')}
       </Button>
       <Button
         size="small"
         disabled={busy}
-        onClick={() => run(updateAllBalances, 'resources.channel.notification.balances_updated', (sweep) => ({ ...sweep }))}
+        onClick={() =>
+          run(
+            () => gateway.updateAllBalances(),
+            'resources.channel.notification.balances_updated',
+            (sweep) => ({ ...sweep }),
+          )
+        }
       >
         {t('update_balances')}
       </Button>

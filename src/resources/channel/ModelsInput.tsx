@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Box, Button, Stack, TextField } from '@mui/material';
 import { useInput, useNotify, useTranslate } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { useChoices, type FieldSchema } from '../schema';
-import { CHANNEL_MODELS_KEY, fetchModelsFor, fetchModelsOf, groupNames, storedTypeModels } from './channelApi';
+import { CHANNEL_MODELS_KEY, storedTypeModels } from './channelApi';
 import { ChipsField, validationText } from './ChipsField';
 import { cleanBaseUrl, type ChannelFormValues, type FormMode } from './channelForm';
 import { keyRequired } from '../../../server/channels/types';
@@ -15,7 +15,7 @@ import { useGateway } from '../../api/customMethods';
 export const GROUP_FIELD: FieldSchema = {
   source: 'group',
   type: 'select',
-  choices: { key: 'groups', load: async () => (await groupNames()).map((name) => ({ id: name, name })) },
+  choices: { key: 'groups', load: async (gateway) => (await gateway.getGroupNames()).map((name) => ({ id: name, name })) },
 };
 
 export function useGroupNames(): string[] {
@@ -55,41 +55,43 @@ export function ModelsInput({ mode, type }: { mode: FormMode; type: number }) {
   const { getValues } = useFormContext<ChannelFormValues>();
   const { known, byType } = useModelCatalog();
   const [custom, setCustom] = useState('');
-  const [fetching, setFetching] = useState(false);
   const models = Array.isArray(field.value) ? (field.value as string[]) : [];
   const typeModels = byType[String(type)] ?? [];
   const set = (next: string[]) => field.onChange([...new Set(next)]);
 
+  const gateway = useGateway();
+  const upstream = useMutation({
+    mutationFn: (ask: () => Promise<string[]>) => ask(),
+    onSuccess: (fetched) => {
+      set([...models, ...fetched]);
+      notify('resources.channel.notification.models_fetched', { type: 'success', messageArgs: { count: fetched.length } });
+    },
+    onError: (err: unknown) =>
+      // The server's refusal already says what failed (and, for a local upstream, how to allow it):
+      // shown as it is, not behind a second "fetching failed" prefix.
+      err instanceof ApiError && err.status === 200
+        ? notify(err.message, { type: 'error' })
+        : notify('resources.channel.notification.models_fetch_failed', {
+            type: 'error',
+            messageArgs: { message: translate(errorText(err)) },
+          }),
+  });
+  const fetching = upstream.isPending;
+
   const fetchUpstream = () => {
     const values = getValues();
-    let request: Promise<string[]>;
     if (mode === 'edit' && values.id !== undefined) {
-      request = fetchModelsOf(values.id);
+      const id = values.id;
+      upstream.mutate(() => gateway.fetchModelsOf(id));
     } else {
       const key = (values.key ?? '').split('\n')[0]?.trim() ?? '';
       if (key === '' && keyRequired(Number(values.type))) {
         notify('resources.channel.validation.key_required', { type: 'error' });
         return;
       }
-      request = fetchModelsFor({ base_url: cleanBaseUrl(values.base_url), type: Number(values.type), key });
+      const body = { base_url: cleanBaseUrl(values.base_url), type: Number(values.type), key };
+      upstream.mutate(() => gateway.fetchModelsFor(body));
     }
-    setFetching(true);
-    request
-      .then((fetched) => {
-        set([...models, ...fetched]);
-        notify('resources.channel.notification.models_fetched', { type: 'success', messageArgs: { count: fetched.length } });
-      })
-      .catch((err: unknown) =>
-        // The server's refusal already says what failed (and, for a local upstream, how to allow it):
-        // shown as it is, not behind a second "fetching failed" prefix.
-        err instanceof ApiError && err.status === 200
-          ? notify(err.message, { type: 'error' })
-          : notify('resources.channel.notification.models_fetch_failed', {
-              type: 'error',
-              messageArgs: { message: translate(errorText(err)) },
-            }),
-      )
-      .finally(() => setFetching(false));
   };
 
   const addCustom = () => {

@@ -1,5 +1,5 @@
 /** The tag-edit form as plain functions: its values from a tag row, the checks, the changed fields. */
-import type { TagEdit } from './channelApi';
+import type { TagEdit } from '../../api/channelActions';
 import { PRIORITY_MIN, splitNames, type ChannelTagRow } from './types';
 
 export interface TagFormValues {

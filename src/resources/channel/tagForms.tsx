@@ -5,7 +5,6 @@
  */
 import { useTranslate } from 'react-admin';
 import type { ActionForm, FieldSchema, FormValues, InputSlotProps } from '../schema';
-import { editTag, tagChannels } from './channelApi';
 import { ChipsInput } from './ChipsField';
 import { useGroupNames, useModelCatalog } from './ModelsInput';
 import { tagChanges, tagFormValues, validateTagForm, type TagFormValues } from './tagForm';
@@ -57,10 +56,10 @@ export const tagEditForm: ActionForm<ChannelTagRow> = {
   fields: TAG_FIELDS,
   initial: (row) => ({ tag: row.tag, ...tagFormValues(row) }),
   validate: (values) => validateTagForm(tagValues(values)),
-  submit: async (values, row, initial) => {
+  submit: async (values, row, initial, gateway) => {
     const body = tagChanges(row.tag, tagValues(initial), tagValues(values));
     if (!body) return { done: false, message: 'resources.channel.validation.no_changes' };
-    await editTag(body);
+    await gateway.editTag(body);
     return { done: true, message: 'resources.channel.notification.tag_updated' };
   },
 };
@@ -79,9 +78,9 @@ export const batchTagForm: ActionForm<number[]> = {
   ],
   initial: () => ({ tag: '' }),
   submitLabel: 'ra.action.confirm',
-  submit: async (values, ids) => {
+  submit: async (values, ids, _initial, gateway) => {
     const tag = typeof values.tag === 'string' ? values.tag.trim() : '';
-    const count = await tagChannels(ids, tag);
+    const count = await gateway.tagChannels(ids, tag);
     return { done: true, message: 'resources.channel.notification.tagged', args: { count, tag } };
   },
 };

@@ -1,7 +1,7 @@
 /** The model form's values as the API takes them, and its whole-form checks. */
-import { api } from '../../api/client';
+import type { GatewayDataProvider } from '../../api/customMethods';
 import type { Choice, FormValues } from '../schema';
-import type { VendorPage } from './types';
+import type { VendorRecord } from '../vendor/types';
 
 const TEXT_FIELDS = [
   'model_name',
@@ -45,11 +45,15 @@ export function endpointsValid(text: unknown): boolean {
 }
 
 /** Every vendor as a choice (the list pages by 100). */
-export async function loadVendorChoices(): Promise<Choice[]> {
+export async function loadVendorChoices(gateway: GatewayDataProvider): Promise<Choice[]> {
   const choices: Choice[] = [];
   for (let page = 1; ; page += 1) {
-    const answer = await api.get<VendorPage>(`/api/vendors/?p=${page}&page_size=100`);
-    choices.push(...answer.items.map((vendor) => ({ id: vendor.id, name: vendor.name })));
-    if (answer.items.length === 0 || choices.length >= answer.total) return choices;
+    const answer = await gateway.getList<VendorRecord>('vendor', {
+      pagination: { page, perPage: 100 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
+    choices.push(...answer.data.map((vendor) => ({ id: vendor.id, name: vendor.name })));
+    if (answer.data.length === 0 || choices.length >= (answer.total ?? 0)) return choices;
   }
 }

@@ -16,12 +16,7 @@ const count = [
 ] as const;
 
 function ModelRowActions() {
-  return (
-    <CatalogRowActions<ModelRecord>
-      resource="model"
-      options={{ statusPath: '/api/models/?status_only=true', nameOf: (record) => record.model_name }}
-    />
-  );
+  return <CatalogRowActions<ModelRecord> resource="model" options={{ nameOf: (record) => record.model_name }} />;
 }
 
 /**

@@ -3,10 +3,11 @@
  * disabled and expired code; the list reloads and says how many went.
  */
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Button } from '@mui/material';
 import DeleteSweepIcon from '@mui/icons-material/DeleteSweep';
 import { Confirm, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { messageOf } from '../shared/errors';
 
 export function ClearInvalidButton() {
@@ -14,20 +15,20 @@ export function ClearInvalidButton() {
   const notify = useNotify();
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  const clear = async () => {
-    setOpen(false);
-    setBusy(true);
-    try {
-      const count = await api.delete<number>('/api/redemption/invalid');
+  const gateway = useGateway();
+  const clearing = useMutation({
+    mutationFn: () => gateway.clearInvalidRedemptions(),
+    onSuccess: (count) => {
       notify('resources.redemption.notification.invalid_cleared', { type: 'success', messageArgs: { smart_count: count } });
       refresh();
-    } catch (error) {
-      notify(messageOf(error), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: (error: unknown) => notify(messageOf(error), { type: 'error' }),
+  });
+  const busy = clearing.isPending;
+
+  const clear = () => {
+    setOpen(false);
+    clearing.mutate();
   };
 
   return (
@@ -39,7 +40,7 @@ export function ClearInvalidButton() {
         isOpen={open}
         title="resources.redemption.confirm.clear_invalid_title"
         content="resources.redemption.confirm.clear_invalid_content"
-        onConfirm={() => void clear()}
+        onConfirm={clear}
         onClose={() => setOpen(false)}
       />
     </>

@@ -4,7 +4,6 @@
  */
 import { FormControlLabel, FormHelperText, Stack, Switch, TextField } from '@mui/material';
 import { InputHelperText, TextInput, useInput, useTranslate } from 'react-admin';
-import { api } from '../../api/client';
 import type { FieldSchema, InputSlotProps } from '../schema';
 import { fromLocalInput, toLocalInput } from '../log/format';
 import { CountInput, CurrentValueSelectInput, QuotaInput } from '../shared/inputs';
@@ -27,7 +26,7 @@ const label = (source: string) => `resources.redemption.fields.${source}`;
 const groupField: FieldSchema = {
   source: 'group',
   type: 'select',
-  choices: { key: 'groups', load: async () => (await api.get<string[]>('/api/group/')).map((name) => ({ id: name, name })) },
+  choices: { key: 'groups', load: async (gateway) => (await gateway.getGroupNames()).map((name) => ({ id: name, name })) },
 };
 
 /** On create an empty name becomes the formatted quota; on edit a name is needed. */

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useNotify, useTranslate } from 'react-admin';
-import { api } from '../../api/client';
+import { useGateway } from '../../api/customMethods';
 import { useClipboard } from '../../customPages/shared/useClipboard';
 import { messageOf } from '../shared/errors';
 import type { CustomCreate } from '../schema';
@@ -50,10 +50,11 @@ function CreatedCodesDialog({ codes, onClose }: { codes: string[]; onClose: () =
 export function useRedemptionCreate(): CustomCreate {
   const notify = useNotify();
   const [codes, setCodes] = useState<string[]>([]);
+  const gateway = useGateway();
   return {
     submit: async (values, { close, refresh }) => {
       try {
-        const created = await api.post<string[]>('/api/redemption/', toCreateBody(values));
+        const created = await gateway.createRedemptions(toCreateBody(values));
         notify('resources.redemption.notification.created', { type: 'success', messageArgs: { smart_count: created.length } });
         close();
         refresh();

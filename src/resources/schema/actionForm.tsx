@@ -4,6 +4,7 @@
  */
 import { useMemo, useRef } from 'react';
 import { SaveButton, SimpleForm, Toolbar, useNotify, useTranslate } from 'react-admin';
+import { useGateway } from '../../api/customMethods';
 import { DrawerFrame } from './drawers';
 import { SchemaInput } from './inputs';
 import type { ActionForm, FormValues } from './types';
@@ -20,6 +21,7 @@ function ActionFormBody<S>({
   onDone: () => void;
 }) {
   const notify = useNotify();
+  const gateway = useGateway();
   const initial = useMemo(() => form.initial(subject), [form, subject]);
   // Save stays enabled (an untouched form shows its messages), so a second click must not send twice.
   const busy = useRef(false);
@@ -28,7 +30,7 @@ function ActionFormBody<S>({
     if (busy.current) return;
     busy.current = true;
     try {
-      const result = await form.submit(values, subject, initial);
+      const result = await form.submit(values, subject, initial, gateway);
       notify(result.message, { type: result.done ? 'success' : 'info', messageArgs: result.args });
       if (result.done) onDone();
     } catch (err: unknown) {

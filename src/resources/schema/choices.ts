@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
 import type { Choice, ChoiceLoader, FieldSchema } from './types';
 import { storedUser } from '../../api/client';
+import { useGateway, type GatewayDataProvider } from '../../api/customMethods';
 
 function isLoader(choices: FieldSchema['choices']): choices is ChoiceLoader {
   return !!choices && !Array.isArray(choices);
@@ -10,12 +11,12 @@ function isLoader(choices: FieldSchema['choices']): choices is ChoiceLoader {
 /** Loaded choice lists, one request per key for the page's lifetime (a failed one is retried). */
 const loaded = new Map<string, Promise<Choice[]>>();
 
-function loadOnce(loader: ChoiceLoader): Promise<Choice[]> {
+function loadOnce(loader: ChoiceLoader, gateway: GatewayDataProvider): Promise<Choice[]> {
   // Loaded choices come from guarded endpoints: nothing to ask before a login.
   if (!storedUser()) return Promise.resolve([]);
   let pending = loaded.get(loader.key);
   if (!pending) {
-    pending = loader.load();
+    pending = loader.load(gateway);
     pending.catch(() => loaded.delete(loader.key));
     loaded.set(loader.key, pending);
   }
@@ -43,18 +44,15 @@ export function forgetChoicesOf(resource: string): void {
 export function useChoices(field: FieldSchema): { choices: Choice[]; isPending: boolean } {
   const translate = useTranslate();
   const loader = isLoader(field.choices) ? field.choices : null;
-  const [fetched, setFetched] = useState<Choice[] | null>(null);
-  useEffect(() => {
-    if (!loader) return;
-    let live = true;
-    loadOnce(loader)
-      .then((choices) => live && setFetched(choices))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [loader]);
-  if (loader) return { choices: fetched ?? [], isPending: fetched === null };
+  const gateway = useGateway();
+  // Each mount asks loadOnce again: it answers the shared list, or reads afresh once forgotten.
+  const query = useQuery({
+    queryKey: ['choices', loader?.key],
+    queryFn: () => (loader ? loadOnce(loader, gateway) : Promise.resolve([])),
+    enabled: loader !== null,
+    retry: false,
+  });
+  if (loader) return { choices: query.data ?? [], isPending: query.isPending };
   const fixed = (field.choices as Choice[] | undefined) ?? [];
   return { choices: fixed.map((c) => ({ id: c.id, name: translate(c.name, { _: c.name }) })), isPending: false };
 }

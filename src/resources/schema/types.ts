@@ -1,6 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Identifier, RaRecord } from 'react-admin';
 import type { SxProps } from '@mui/material';
+import type { GatewayDataProvider } from '../../api/customMethods';
 
 /** How a field is shown in the list and edited in the forms. */
 export type FieldType = 'id' | 'text' | 'password' | 'number' | 'select' | 'boolean' | 'quota' | 'date' | 'virtual';
@@ -18,7 +19,8 @@ export interface Choice {
  */
 export interface ChoiceLoader {
   key: string;
-  load: () => Promise<Choice[]>;
+  /** Reads the choices through the dataProvider (its lists and custom methods). */
+  load: (gateway: GatewayDataProvider) => Promise<Choice[]>;
 }
 
 export type Mode = 'create' | 'edit';
@@ -198,8 +200,11 @@ export interface ActionForm<S> {
   validate?: (values: FormValues) => Record<string, string>;
   /** i18n key of the submit button; react-admin's "save" by default. */
   submitLabel?: string;
-  /** Sends the values; a thrown error shows as an error notice and keeps the form open. */
-  submit: (values: FormValues, subject: S, initial: FormValues) => Promise<ActionResult>;
+  /**
+   * Sends the values through the dataProvider's custom methods (`gateway`); a thrown error shows as
+   * an error notice and keeps the form open.
+   */
+  submit: (values: FormValues, subject: S, initial: FormValues, gateway: GatewayDataProvider) => Promise<ActionResult>;
 }
 
 /** A read-only detail drawer at `/<name>/show/<id>`: the record fetched by id, shown by `body`. */

@@ -6,19 +6,20 @@
 import { useState } from 'react';
 import { Button } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { useDataProvider, useListContext, useNotify, useTranslate, type DataProvider, type RaRecord } from 'react-admin';
+import { useListContext, useNotify, useTranslate, type RaRecord } from 'react-admin';
+import { useGateway, type GatewayDataProvider } from '../../api/customMethods';
 import { useClipboard } from '../../customPages/shared/useClipboard';
 import { messageOf } from './errors';
 
 /** The lines to copy for the selected ids, in selection order; `data` is the list's current page. */
 export type SelectedReader<R extends RaRecord = RaRecord> = (
   selectedIds: R['id'][],
-  context: { data: R[]; dataProvider: DataProvider },
+  context: { data: R[]; dataProvider: GatewayDataProvider },
 ) => Promise<string[]>;
 
 export function CopySelectedButton<R extends RaRecord>({ resource, read }: { resource: string; read: SelectedReader<R> }) {
   const { selectedIds, data } = useListContext<R>();
-  const dataProvider = useDataProvider();
+  const dataProvider = useGateway();
   const translate = useTranslate();
   const notify = useNotify();
   const { copy, dialog } = useClipboard();

@@ -7,6 +7,7 @@ import { Button, Stack } from '@mui/material';
 import { useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { SchemaEditButton, type Choice, type ValidationRule } from '../schema';
 import { CatalogIcon } from './CatalogIcon';
+import type { StatusResource } from '../../api/statusMethods';
 import { useRowCommands, type RowCommandOptions } from './useRowCommands';
 
 export const CATALOG_ENABLED = 1;
@@ -43,8 +44,8 @@ export function CatalogRowActions<R extends RaRecord & { status: number }>({
   resource,
   options,
 }: {
-  resource: string;
-  options: RowCommandOptions<R>;
+  resource: StatusResource;
+  options?: RowCommandOptions<R>;
 }) {
   const record = useRecordContext<R>();
   const translate = useTranslate();

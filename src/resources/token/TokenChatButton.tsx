@@ -5,7 +5,8 @@ import { useNotify, useTranslate } from 'react-admin';
 import { storedStatus } from '../../status/status';
 import { buildChatLink, ChatLinkError, chatChoices, serverAddress, type ChatEntry } from '../../customPages/chat/chatLink';
 import { messageOf } from '../shared/errors';
-import { revealKey } from './keys';
+import { useGateway } from '../../api/customMethods';
+import { withPrefix } from './keys';
 import type { TokenRecord } from './types';
 
 /**
@@ -15,6 +16,7 @@ import type { TokenRecord } from './types';
 export function TokenChatButton({ record }: { record: TokenRecord }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const gateway = useGateway();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [choices, setChoices] = useState<ChatEntry[]>([]);
 
@@ -26,7 +28,7 @@ export function TokenChatButton({ record }: { record: TokenRecord }) {
     try {
       const status = storedStatus();
       if (!entry.template || !status) throw new ChatLinkError('bad_config');
-      const url = buildChatLink(entry.template, await revealKey(record.id), serverAddress(status));
+      const url = buildChatLink(entry.template, withPrefix(await gateway.revealTokenKey(record.id)), serverAddress(status));
       if (tab) tab.location.href = url;
       else window.location.assign(url);
     } catch (error) {

@@ -5,7 +5,6 @@
 import { Typography } from '@mui/material';
 import { AutocompleteArrayInput, BooleanInput, NumberInput, TextInput, useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { api } from '../../api/client';
 import { useChoices, type FieldSchema } from '../schema';
 import { CountInput, CurrentValueSelectInput, PresetChips, QuotaInput, withCurrent } from '../shared/inputs';
 import {
@@ -20,7 +19,6 @@ import {
   validateQuota,
   validateTpm,
 } from './tokenForm';
-import type { UserGroups } from './types';
 
 const label = (source: string) => `resources.token.fields.${source}`;
 
@@ -30,7 +28,7 @@ const modelsField: FieldSchema = {
   type: 'select',
   choices: {
     key: 'token_models',
-    load: async () => (await api.get<string[]>('/api/user/models')).map((name) => ({ id: name, name })),
+    load: async (gateway) => (await gateway.getMyModels()).map((name) => ({ id: name, name })),
   },
 };
 
@@ -40,8 +38,8 @@ const groupField: FieldSchema = {
   type: 'select',
   choices: {
     key: 'token_groups',
-    load: async () =>
-      Object.entries(await api.get<UserGroups>('/api/user/self/groups')).map(([name, { desc, ratio }]) => ({
+    load: async (gateway) =>
+      Object.entries(await gateway.getMyGroups()).map(([name, { desc, ratio }]) => ({
         id: name,
         name: `${desc ? `${name} · ${desc}` : name} (×${ratio})`,
       })),

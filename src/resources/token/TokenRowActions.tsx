@@ -4,7 +4,8 @@ import { useRecordContext, useTranslate } from 'react-admin';
 import { useClipboard } from '../../customPages/shared/useClipboard';
 import { SchemaEditButton } from '../schema';
 import { useRowCommands } from '../shared/useRowCommands';
-import { revealKey } from './keys';
+import { useGateway } from '../../api/customMethods';
+import { withPrefix } from './keys';
 import { TokenChatButton } from './TokenChatButton';
 import { TOKEN_DISABLED, TOKEN_ENABLED, type TokenRecord } from './types';
 
@@ -17,11 +18,12 @@ export function TokenRowActions() {
   const translate = useTranslate();
   const { copy, dialog } = useClipboard();
   const { disabled, run, setStatus, deleteButton } = useRowCommands('token', record);
+  const gateway = useGateway();
   if (!record) return null;
 
   const copyKey = () =>
     run(async () => {
-      await copy(await revealKey(record.id));
+      await copy(withPrefix(await gateway.revealTokenKey(record.id)));
     });
 
   const enabled = record.status === TOKEN_ENABLED;

@@ -2,7 +2,7 @@ import { Alert } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { ResourceSchema } from '../schema';
 import { CopySelectedButton, type SelectedReader } from '../shared/CopySelectedButton';
-import { revealKeys } from './keys';
+import { withPrefix } from './keys';
 import { ExpiryCell, KeyCell, RemainQuotaCell, TokenStatusCell } from './TokenCells';
 import { useTokenCreate } from './tokenCreate';
 import { CREATE_DEFAULTS, toTokenBody } from './tokenForm';
@@ -20,7 +20,8 @@ import { TokenRowActions } from './TokenRowActions';
 import { TOKEN_ENABLED, type TokenRecord } from './types';
 
 /** The full keys of the selected tokens (the list only has masked ones), one a line. */
-const selectedKeys: SelectedReader<TokenRecord> = (selectedIds) => revealKeys(selectedIds.map(Number));
+const selectedKeys: SelectedReader<TokenRecord> = async (selectedIds, { dataProvider }) =>
+  (await dataProvider.revealTokenKeys(selectedIds.map(Number))).map(withPrefix);
 
 function Warning() {
   const translate = useTranslate();

@@ -1,5 +1,4 @@
-import { api } from '../../api/client';
-import type { FieldSchema, FormValues, ResourceSchema } from '../schema';
+import type { ChoiceLoader, FieldSchema, FormValues, ResourceSchema } from '../schema';
 import { AddQuotaButton } from './AddQuotaButton';
 import { InviteCell, StatsCell, StatusCell } from './UserCells';
 import { UserRowActions } from './UserRowActions';
@@ -16,9 +15,9 @@ const credentialsRequired = {
 const notSelf = ({ record, identityId }: { record: UserRecord | undefined; identityId: unknown }) =>
   !!record && identityId !== undefined && String(record.id) !== String(identityId);
 
-const groups = {
+const groups: ChoiceLoader = {
   key: 'groups',
-  load: async () => (await api.get<string[]>('/api/group/')).map((name) => ({ id: name, name })),
+  load: async (gateway) => (await gateway.getGroupNames()).map((name) => ({ id: name, name })),
 };
 
 /** A bound account: shown read-only in the edit form. */

@@ -17,8 +17,7 @@ function toVendorBody(values: FormValues): FormValues {
 }
 
 function VendorRowActions() {
-  // A vendor's PUT keeps the fields it is not given: `{id, status}` changes the status only.
-  return <CatalogRowActions<VendorRecord> resource="vendor" options={{ statusPath: '/api/vendors/' }} />;
+  return <CatalogRowActions<VendorRecord> resource="vendor" />;
 }
 
 /**

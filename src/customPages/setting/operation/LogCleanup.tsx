@@ -1,10 +1,11 @@
 /** Deletes the usage logs older than a chosen moment (DELETE /api/log/?target_timestamp=seconds), after a confirmation. */
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Confirm, useNotify, useTranslate } from 'react-admin';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
-import { api } from '../../../api/client';
+import { useGateway } from '../../../api/customMethods';
 
 /** A datetime-local value (local time) as Unix seconds; null when empty or not a date. */
 export function cleanupTimestamp(value: string): number | null {
@@ -18,7 +19,6 @@ export function LogCleanup() {
   const notify = useNotify();
   const [when, setWhen] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   const ask = () => {
     if (cleanupTimestamp(when) === null) {
@@ -28,20 +28,21 @@ export function LogCleanup() {
     setConfirming(true);
   };
 
-  const clean = async () => {
+  const gateway = useGateway();
+  const cleaning = useMutation({
+    mutationFn: (before: number) => gateway.cleanLogs(before),
+    onSuccess: (count) => notify('settings_operation.log.cleaned', { type: 'success', messageArgs: { count } }),
+    onError: (err: Error) =>
+      notify(`${translate('settings_operation.log.clean_failed')}: ${translate(err.message, { _: err.message })}`, {
+        type: 'error',
+      }),
+  });
+  const busy = cleaning.isPending;
+
+  const clean = () => {
     setConfirming(false);
     const target = cleanupTimestamp(when);
-    if (target === null) return;
-    setBusy(true);
-    try {
-      const count = await api.delete<number>(`/api/log/?target_timestamp=${target}`);
-      notify('settings_operation.log.cleaned', { type: 'success', messageArgs: { count: count ?? 0 } });
-    } catch (err) {
-      const message = (err as Error).message;
-      notify(`${translate('settings_operation.log.clean_failed')}: ${translate(message, { _: message })}`, { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+    if (target !== null) cleaning.mutate(target);
   };
 
   return (

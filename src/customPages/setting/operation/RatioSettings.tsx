@@ -4,6 +4,7 @@
  * models that have no price yet (`unset_models`).
  */
 import { lazy, Suspense, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Confirm, useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -12,7 +13,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { api } from '../../../api/client';
+import { useGateway } from '../../../api/customMethods';
 import type { OptionsState } from '../useOptions';
 import { OptionSection } from './OptionSection';
 import { RATIO_FIELDS } from './sections';
@@ -27,16 +28,18 @@ function ResetRatios({ options }: { options: OptionsState }) {
   const translate = useTranslate();
   const notify = useNotify();
   const [open, setOpen] = useState(false);
-  const reset = async () => {
-    setOpen(false);
-    try {
-      await api.post('/api/option/rest_model_ratio');
+  const gateway = useGateway();
+  const resetting = useMutation({
+    mutationFn: () => gateway.resetModelRatios(),
+    onSuccess: async () => {
       notify('settings_operation.ratio.reset_done', { type: 'success' });
       await options.reload();
-    } catch (err) {
-      const message = (err as Error).message;
-      notify(translate(message, { _: message }), { type: 'error' });
-    }
+    },
+    onError: (err: Error) => notify(translate(err.message, { _: err.message }), { type: 'error' }),
+  });
+  const reset = () => {
+    setOpen(false);
+    resetting.mutate();
   };
   return (
     <>

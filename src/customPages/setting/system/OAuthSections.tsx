@@ -6,8 +6,8 @@
  */
 import { useNotify, useTranslate } from 'react-admin';
 import Button from '@mui/material/Button';
-import type { OidcEndpoints } from '../../../../server/options/oidc-discovery';
-import { api, ApiError } from '../../../api/client';
+import { ApiError } from '../../../api/client';
+import { useGateway } from '../../../api/customMethods';
 import type { OptionKey, OptionsState, OptionValues } from '../useOptions';
 import { OptionField, SettingSection, useSection } from './SettingSection';
 import { isHttpUrl, stripSlashes } from './systemForm';
@@ -31,11 +31,12 @@ export function OidcSection({ options }: { options: OptionsState }) {
   const translate = useTranslate();
   const notify = useNotify();
   const section = useSection(options, OIDC_KEYS);
+  const gateway = useGateway();
 
   /** The endpoints of `url` as form values, or null (the reason already shown). */
   const discover = async (url: string): Promise<OptionValues | null> => {
     try {
-      const found = await api.post<OidcEndpoints>('/api/option/oidc_discovery', { url });
+      const found = await gateway.discoverOidc(url);
       return {
         'oidc.well_known': url,
         'oidc.authorization_endpoint': found.authorization_endpoint,
