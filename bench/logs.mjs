@@ -210,7 +210,7 @@ const list =
     slice.rows.map((row) => toLogItem(row, true, () => 'channel'));
     return { total: slice.total, capped: slice.capped };
   };
-const stat = (filter) => () => logStat(db, kind, filter, now);
+const stat = (filter) => () => logStat({ rows: db, rowsKind: kind, totals: db }, filter, now);
 /** The stat's quota summed over the rows alone: what logStat cost before log_totals. */
 const rowsStat = (f) => async () => {
   let q = db

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { GatewayContext } from './context.js';
 import type { Balances } from './billing/journal-ops.js';
 import { migrate, openDb } from './db/index.js';
+import { claimLogDatabase, LogShipper } from './logs/shipper.js';
 import { OptionStore } from './options/store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { MemoryLimitStore } from './ratelimit/limit-store.js';
@@ -96,6 +97,17 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   if (config.isMaster) await migrate(handle);
   const options = new OptionStore(handle.db);
   await options.reload();
+  const logHandle = config.logDb ? await openDb(config.logDb) : null;
+  if (logHandle) {
+    try {
+      if (config.isMaster) await migrate(logHandle);
+      await claimLogDatabase(options, logHandle.db);
+    } catch (err) {
+      await Promise.all([logHandle.close(), handle.close()]);
+      throw err;
+    }
+  }
+  const logShipper = logHandle ? new LogShipper(handle.db, logHandle.db, logHandle.kind) : null;
   const secret = config.sessionSecret ?? (await options.internalOnce('SessionSecret', () => randomBytes(32).toString('hex')));
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
@@ -117,6 +129,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     config,
     db: handle.db,
     dbKind: handle.kind,
+    logDb: logHandle?.db ?? handle.db,
+    logDbKind: logHandle?.kind ?? handle.kind,
+    logShipper,
     options,
     redis,
     limiter: redis ? new RedisRateLimiter(redis, `${config.redisPrefix}rl:`) : new MemoryRateLimiter(),
@@ -177,6 +192,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const stopSync = syncOptions(ctx);
   const stopChannelScheduler = startChannelScheduler(ctx);
   const stopLogRetention = startLogRetention(ctx);
+  logShipper?.start(() => ctx.leader.isLeader);
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
@@ -243,6 +259,8 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       ctx.channels.close();
       ctx.channelKeys.close();
       await ctx.journal.close();
+      // After the journal's last batch: its rows leave with the rest.
+      await logShipper?.close();
       await nodes.stop();
       await lease?.stop();
       await ctx.totals.close();
@@ -251,6 +269,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       ctx.limits.close();
       redis?.disconnect();
       await handle.close();
+      await logHandle?.close();
     },
   };
 }

@@ -7,6 +7,11 @@ export interface Config {
   port: number;
   host: string;
   db: DbTarget;
+  /**
+   * Where log rows live when not in `db` (LOG_SQL_DSN, same forms as SQL_DSN plus sqlite:PATH); null
+   * when unset or naming `db` itself.
+   */
+  logDb: DbTarget | null;
   redisUrl: string | null;
   /** Prefix of every Redis key and channel this gateway uses (REDIS_KEY_PREFIX). */
   redisPrefix: string;
@@ -101,6 +106,15 @@ export function loadConfig(env: Env = process.env): Config {
   } catch (err) {
     throw new ConfigError('SQL_DSN', (err as Error).message);
   }
+  let logDb: DbTarget | null = null;
+  if (env.LOG_SQL_DSN?.trim()) {
+    try {
+      logDb = parseDsn(env.LOG_SQL_DSN, '');
+    } catch (err) {
+      throw new ConfigError('LOG_SQL_DSN', (err as Error).message);
+    }
+    if (JSON.stringify(logDb) === JSON.stringify(db)) logDb = null;
+  }
   const redisUrl = env.REDIS_CONN_STRING || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
@@ -132,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: intVar(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     db,
+    logDb,
     redisUrl,
     redisPrefix: env.REDIS_KEY_PREFIX || 'gw:',
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1, 86_400),

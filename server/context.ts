@@ -14,6 +14,7 @@ import type { ChannelHealth } from './channels/health/tracker.js';
 import type { KeyStates } from './channels/keys/states.js';
 import type { UserCache } from './users/user-cache.js';
 import type { HourlyTotals } from './logs/hourly-totals.js';
+import type { LogShipper } from './logs/shipper.js';
 import type { Journal } from './billing/journal.js';
 import type { Holds } from './billing/holds.js';
 import type { Metrics } from './ops/metrics.js';
@@ -24,6 +25,11 @@ export interface GatewayContext {
   config: Config;
   db: Db;
   dbKind: DbKind;
+  /** Where log rows are read and cleaned up: `db`, or LOG_SQL_DSN's database. */
+  logDb: Db;
+  logDbKind: DbKind;
+  /** Moves log rows from `db`, where they are written, to LOG_SQL_DSN's database; null without one. */
+  logShipper: LogShipper | null;
   options: OptionStore;
   redis: Redis | null;
   limiter: RateLimiter;

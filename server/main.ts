@@ -3,8 +3,10 @@ import { buildGateway } from './app.js';
 
 async function main(): Promise<void> {
   let config;
+  let gateway;
   try {
     config = loadConfig();
+    gateway = await buildGateway(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`Invalid configuration: ${err.message}`);
@@ -12,7 +14,6 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const gateway = await buildGateway(config);
   const address = await gateway.app.listen({ port: config.port, host: config.host });
   console.log(`gateway listening on ${address} (database: ${gateway.ctx.dbKind})`);
   // New requests get a 503 while calls in flight (streams too) finish, up to SHUTDOWN_TIMEOUT; then

@@ -6,12 +6,17 @@ export type DbTarget =
   | { kind: 'mysql'; host: string; port: number; user: string; password: string; database: string };
 
 /**
- * SQL_DSN: empty → SQLite file; postgres:// or postgresql:// → PostgreSQL;
+ * SQL_DSN: empty → SQLite file at `sqlitePath`; sqlite:PATH → SQLite file at PATH; postgres:// or postgresql:// → PostgreSQL;
  * mysql://user:pass@host:port/db or the Go form user:pass@tcp(host:port)/db?params → MySQL.
  */
 export function parseDsn(dsn: string, sqlitePath: string): DbTarget {
   const value = dsn.trim();
   if (value === '') return { kind: 'sqlite', path: sqlitePath };
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length);
+    if (!path) throw new Error('sqlite: must be followed by a file path');
+    return { kind: 'sqlite', path };
+  }
   if (/^postgres(ql)?:\/\//.test(value)) {
     new URL(value); // throws on malformed
     return { kind: 'postgres', url: value };
@@ -40,5 +45,5 @@ export function parseDsn(dsn: string, sqlitePath: string): DbTarget {
       database: go[5] ?? '',
     };
   }
-  throw new Error('expected empty (SQLite), postgres://…, mysql://… or user:pass@tcp(host:port)/db');
+  throw new Error('expected empty (SQLite), sqlite:PATH, postgres://…, mysql://… or user:pass@tcp(host:port)/db');
 }

@@ -220,18 +220,29 @@ async function rowsQuota(db: Db, kind: DbKind, filter: LogFilter): Promise<numbe
 }
 
 /**
+ * Where a stat reads: the rows (with LOG_SQL_DSN, in the log database) and their hourly totals
+ * (always in the main database, written with the quota movement; see server/logs/shipper.ts).
+ */
+export interface LogStatSources {
+  rows: Db;
+  rowsKind: DbKind;
+  totals: Db;
+}
+
+/**
  * The quota of the rows matching `filter` (which names a type): the whole hours of its range from
  * their totals, the partial hours at either end from the rows, so the sum is exact whatever the
  * bounds. At 10M rows a sum over the rows of all time takes seconds; over the totals, milliseconds.
  */
-async function quotaOf(db: Db, kind: DbKind, f: LogFilter): Promise<number> {
+async function quotaOf(src: LogStatSources, f: LogFilter): Promise<number> {
   const scope = totalsScope(f);
+  const rows = (filter: LogFilter) => rowsQuota(src.rows, src.rowsKind, filter);
   // The whole hours: buckets from `from` up to, not including, `until`.
   const from = f.start ? Math.ceil(f.start / HOUR) * HOUR : undefined;
   const until = f.end ? Math.floor((f.end + 1) / HOUR) * HOUR : undefined;
-  if (!scope || (from !== undefined && until !== undefined && from >= until)) return rowsQuota(db, kind, f);
+  if (!scope || (from !== undefined && until !== undefined && from >= until)) return rows(f);
   const parts = [
-    sumTotalsQuota(db, {
+    sumTotalsQuota(src.totals, {
       ...scope,
       model: f.modelName || undefined,
       type: f.type ?? LOG_CONSUME,
@@ -239,8 +250,8 @@ async function quotaOf(db: Db, kind: DbKind, f: LogFilter): Promise<number> {
       to: until === undefined ? undefined : until - HOUR,
     }),
   ];
-  if (f.start && from !== undefined && from > f.start) parts.push(rowsQuota(db, kind, { ...f, end: from - 1 }));
-  if (f.end && until !== undefined && until <= f.end) parts.push(rowsQuota(db, kind, { ...f, start: until }));
+  if (f.start && from !== undefined && from > f.start) parts.push(rows({ ...f, end: from - 1 }));
+  if (f.end && until !== undefined && until <= f.end) parts.push(rows({ ...f, start: until }));
   return (await Promise.all(parts)).reduce((a, b) => a + b, 0);
 }
 
@@ -249,16 +260,16 @@ async function quotaOf(db: Db, kind: DbKind, f: LogFilter): Promise<number> {
  * rows and their prompt + completion tokens in the 60 s up to `now`, under the same filters except
  * the time range.
  */
-export async function logStat(db: Db, kind: DbKind, filter: LogFilter, now: number): Promise<LogStat> {
+export async function logStat(src: LogStatSources, filter: LogFilter, now: number): Promise<LogStat> {
   const consume = { ...filter, type: LOG_CONSUME };
-  const quota = await quotaOf(db, kind, consume);
-  const recent = await db
+  const quota = await quotaOf(src, consume);
+  const recent = await src.rows
     .selectFrom('logs')
     .select((eb) => [
       eb.fn.countAll().as('requests'),
       eb.fn.sum<number | string>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('tokens'),
     ])
-    .where(matches({ ...consume, start: now - 60, end: undefined }, kind))
+    .where(matches({ ...consume, start: now - 60, end: undefined }, src.rowsKind))
     .executeTakeFirst();
   return {
     quota,

@@ -7,7 +7,7 @@
  * dashboard read (log_totals, quota_data) stay: they are totals, not rows.
  */
 import type { GatewayContext } from '../context.js';
-import { deleteLogsBefore, MAX_CLEANUP_BATCH } from './repository.js';
+import { deleteLogsBefore, MAX_CLEANUP_BATCH, type CleanupPace } from './repository.js';
 
 const DAY = 86_400;
 const CHECK_MS = 3_600_000;
@@ -19,6 +19,19 @@ export interface RetentionRun {
   /** Rows created before this (Unix seconds) were deleted. */
   before: number;
   deleted: number;
+}
+
+/**
+ * Deletes the log rows created before `before` wherever they are: with LOG_SQL_DSN, those the main
+ * database has not shipped yet first (or the shipper would bring them back), then the log database's.
+ */
+export async function deleteLogsEverywhere(
+  ctx: Pick<GatewayContext, 'db' | 'logDb'>,
+  before: number,
+  pace?: CleanupPace,
+): Promise<number> {
+  const waiting = ctx.logDb === ctx.db ? 0 : await deleteLogsBefore(ctx.db, before, pace);
+  return waiting + (await deleteLogsBefore(ctx.logDb, before, pace));
 }
 
 /**
@@ -35,7 +48,7 @@ export async function runLogRetention(
   const days = Math.floor(ctx.options.number('LogRetentionDays'));
   if (!ctx.leader.isLeader || days <= 0) return null;
   const before = now - days * DAY;
-  const deleted = await deleteLogsBefore(ctx.db, before, { maxBatch, between });
+  const deleted = await deleteLogsEverywhere(ctx, before, { maxBatch, between });
   if (deleted > 0) {
     console.info(
       `log retention (${days} days): deleted ${deleted} log rows created before ${new Date(before * 1000).toISOString()}`,

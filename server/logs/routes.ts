@@ -15,7 +15,7 @@ import { storedKey } from '../tokens/keys.js';
 import { findTokenOwnerByKey } from '../tokens/repository.js';
 import dataRoutes from './data-routes.js';
 import { findLogExtend, findLogOwner, listLogs, logStat, type LogFilter } from './list-repository.js';
-import { deleteLogsBefore } from './repository.js';
+import { deleteLogsEverywhere } from './retention.js';
 import {
   LogCleanupAnswer,
   LogCleanupQuery,
@@ -45,7 +45,9 @@ const cleanupAudit: AuditSpec = {
 export default async function logRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = app.ctx;
-  const { db, dbKind } = ctx;
+  // Log rows live in ctx.logDb (LOG_SQL_DSN's database, or the main one); tokens and totals in ctx.db.
+  const { db, logDb, logDbKind } = ctx;
+  const statSources = { rows: logDb, rowsKind: logDbKind, totals: db };
   const channelName = (id: number): string | undefined => ctx.channels.get(id)?.name;
 
   /**
@@ -77,7 +79,7 @@ export default async function logRoutes(base: FastifyInstance): Promise<void> {
     const { page: p, pageSize, offset } = pageParams(query);
     const filter = await filterOf(query, user, self);
     if (!filter) return { items: [], total: 0, page: p, page_size: pageSize, total_capped: false };
-    const slice = await listLogs(db, dbKind, filter, pageSize, offset);
+    const slice = await listLogs(logDb, logDbKind, filter, pageSize, offset);
     const admin = isAdmin(user);
     return {
       items: slice.rows.map((row) => toLogItem(row, admin, channelName)),
@@ -113,7 +115,7 @@ export default async function logRoutes(base: FastifyInstance): Promise<void> {
         { onRequest: guard, schema: { querystring: LogListQuery, response: { 200: LogStatAnswer } } },
         async (request) => {
           const filter = await filterOf(request.query, currentUser(request), self);
-          return ok(filter ? await logStat(db, dbKind, filter, nowSeconds()) : { quota: 0, rpm: 0, tpm: 0 });
+          return ok(filter ? await logStat(statSources, filter, nowSeconds()) : { quota: 0, rpm: 0, tpm: 0 });
         },
       );
     }
@@ -124,10 +126,10 @@ export default async function logRoutes(base: FastifyInstance): Promise<void> {
     { onRequest: requireUser, schema: { params: LogIdParams, response: { 200: LogExtendAnswer } } },
     async (request) => {
       const user = currentUser(request);
-      const owner = await findLogOwner(db, request.params.id);
+      const owner = await findLogOwner(logDb, request.params.id);
       // Someone else's row answers exactly like a missing one.
       if (owner === undefined || (!isAdmin(user) && owner !== user.id)) throw fail('log.not_found');
-      return ok(await findLogExtend(db, request.params.id));
+      return ok(await findLogExtend(logDb, request.params.id));
     },
   );
 
@@ -142,7 +144,7 @@ export default async function logRoutes(base: FastifyInstance): Promise<void> {
       async (request) => {
         const before = request.query.target_timestamp;
         if (!before) throw fail('log.cleanup_needs_timestamp');
-        return ok(await deleteLogsBefore(db, before));
+        return ok(await deleteLogsEverywhere(ctx, before));
       },
     );
   }

@@ -33,14 +33,18 @@ export default async function opsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
-    const [database, redis] = await Promise.all([
+    const [main, logs, redis] = await Promise.all([
       reachable(() => sql`select 1`.execute(ctx.db)),
+      ctx.logDb === ctx.db ? Promise.resolve(true) : reachable(() => sql`select 1`.execute(ctx.logDb)),
       ctx.redis ? reachable(() => ctx.redis!.ping()) : Promise.resolve(true),
     ]);
+    // Calls are served and billed while LOG_SQL_DSN's database is away (their rows wait in the main
+    // one), so it is reported but does not take the process out of rotation.
+    const database = main;
     const ready = database && redis;
     return reply
       .status(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'unavailable', database, redis, leader: ctx.leader.isLeader });
+      .send({ status: ready ? 'ready' : 'unavailable', database, log_database: logs, redis, leader: ctx.leader.isLeader });
   });
 
   const token = ctx.config.metricsToken;

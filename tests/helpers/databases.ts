@@ -144,3 +144,17 @@ export async function forEachDatabase(title: string, fn: (kind: DbName) => void)
     (run ? describe : describe.skip)(`${title} [${kind}]`, () => fn(kind));
   }
 }
+
+/**
+ * A database for LOG_SQL_DSN beside a main one of kind `kind`: another reachable kind where there
+ * is one (sqlite → postgres → mysql → sqlite), else a second database of the same kind.
+ */
+export function logDatabaseBeside(kind: DbName): DbName {
+  const order: DbName[] = ['sqlite', 'postgres', 'mysql'];
+  const kinds = matrix instanceof Error ? [] : matrix;
+  for (let i = 1; i < order.length; i++) {
+    const next = order[(order.indexOf(kind) + i) % order.length]!;
+    if (kinds.includes(next)) return next;
+  }
+  return kind;
+}

@@ -8,12 +8,20 @@ export interface TestGateway {
   url: string;
   gateway: Gateway;
   database: TestDatabase;
+  /** The database of LOG_SQL_DSN, when the gateway was started with one. */
+  logDatabase: TestDatabase | null;
   client(): ApiClient;
   close(): Promise<void>;
 }
 
-export async function startTestGateway(kind: DbName = 'sqlite', env: Record<string, string> = {}): Promise<TestGateway> {
+/** `logs`: keep log rows in a database of that kind of their own (LOG_SQL_DSN). */
+export async function startTestGateway(
+  kind: DbName = 'sqlite',
+  env: Record<string, string> = {},
+  logs?: DbName,
+): Promise<TestGateway> {
   const database = await createTestDatabase(kind);
+  const logDatabase = logs ? await createTestDatabase(logs) : null;
   // Tests log in far more often than a person: limits are lifted unless a test sets them.
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -27,6 +35,7 @@ export async function startTestGateway(kind: DbName = 'sqlite', env: Record<stri
     ...env,
   });
   config.db = database.target;
+  config.logDb = logDatabase?.target ?? null;
   const gateway = await buildGateway(config);
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = gateway.app.server.address() as AddressInfo;
@@ -35,10 +44,12 @@ export async function startTestGateway(kind: DbName = 'sqlite', env: Record<stri
     url,
     gateway,
     database,
+    logDatabase,
     client: () => new ApiClient(url),
     async close() {
       await gateway.close();
       await database.drop();
+      await logDatabase?.drop();
     },
   };
 }
@@ -122,10 +133,14 @@ export class ApiClient {
   }
 }
 
-/** Waits until what the gateway has queued (quota movements, log rows, hourly totals) is written. */
+/**
+ * Waits until what the gateway has queued (quota movements, log rows, hourly totals) is written,
+ * and the log rows are in LOG_SQL_DSN's database when there is one.
+ */
 export async function flushWrites(tg: TestGateway): Promise<void> {
   await tg.gateway.ctx.journal.flush();
   await tg.gateway.ctx.totals.flush();
+  await tg.gateway.ctx.logShipper?.ship();
 }
 
 export const ROOT = { username: 'root', password: 'root-pass-123' };

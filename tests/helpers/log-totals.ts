@@ -28,8 +28,9 @@ type Total = {
 
 const key = (t: Total) => `${t.scope}|${t.dim}|${t.type}|${t.bucket}|${t.model_name}`;
 
-export async function expectTotalsMatchRows(db: Db): Promise<void> {
-  const rows = await db
+/** `rowsDb`: where the log rows are (LOG_SQL_DSN's database), when not with their totals in `db`. */
+export async function expectTotalsMatchRows(db: Db, rowsDb: Db = db): Promise<void> {
+  const rows = await rowsDb
     .selectFrom('logs')
     .select([
       'user_id',

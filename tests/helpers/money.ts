@@ -78,10 +78,11 @@ export interface Money {
 
 /** A user's balance and counters, a token's, and the log rows of that token, read from the database. */
 export async function moneyOf(f: RelayFixture, userId: number, tokenId: number): Promise<Money> {
-  return readMoney(f.tg.gateway.ctx.db, userId, tokenId);
+  return readMoney(f.tg.gateway.ctx.db, userId, tokenId, f.tg.gateway.ctx.logDb);
 }
 
-export async function readMoney(db: Kysely<Database>, userId: number, tokenId: number): Promise<Money> {
+/** `logDb`: where the log rows are (LOG_SQL_DSN's database), when not in `db`. */
+export async function readMoney(db: Kysely<Database>, userId: number, tokenId: number, logDb = db): Promise<Money> {
   const user = await db
     .selectFrom('users')
     .select(['quota', 'used_quota', 'request_count'])
@@ -89,7 +90,7 @@ export async function readMoney(db: Kysely<Database>, userId: number, tokenId: n
     .executeTakeFirstOrThrow();
   const token =
     (await db.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', tokenId).executeTakeFirst()) ?? null;
-  const logs = await db.selectFrom('logs').selectAll().where('token_id', '=', tokenId).orderBy('id').execute();
+  const logs = await logDb.selectFrom('logs').selectAll().where('token_id', '=', tokenId).orderBy('id').execute();
   const consume = logs.filter((l) => l.type === 2);
   const refunds = logs.filter((l) => l.type === 6);
   const sum = (rows: Log[]) => rows.reduce((s, l) => s + Number(l.quota), 0);

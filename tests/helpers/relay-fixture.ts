@@ -41,10 +41,10 @@ export const RELAY_MODELS = [
 
 export async function startRelayFixture(
   kind: DbName = 'sqlite',
-  opts: { userQuota?: number; env?: Record<string, string> } = {},
+  opts: { userQuota?: number; env?: Record<string, string>; logs?: DbName } = {},
 ): Promise<RelayFixture> {
   const upstream = await startOpenAIStandIn();
-  const tg = await startTestGateway(kind, opts.env);
+  const tg = await startTestGateway(kind, opts.env, opts.logs);
   const root = await setupRoot(tg);
   const must = <T>(res: { body: { success: boolean; message: string; data?: T } }, what: string): T => {
     if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
@@ -112,7 +112,7 @@ export async function startRelayFixture(
     flush: () => flushWrites(tg),
     async lastLog() {
       await flushWrites(tg);
-      return tg.gateway.ctx.db
+      return tg.gateway.ctx.logDb
         .selectFrom('logs')
         .selectAll()
         .where('user_id', '=', userId)

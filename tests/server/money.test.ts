@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { forEachDatabase } from '../helpers/databases.js';
+import { forEachDatabase, logDatabaseBeside, type DbName } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { moneyOf, setOptions, streamChat, tokenWith } from '../helpers/money.js';
 import { countTokens } from '../../server/relay/tokenizer.js';
@@ -7,11 +7,15 @@ import { expectTotalsMatchRows } from '../helpers/log-totals.js';
 
 // Billed = served, under concurrency: every answered call is charged its full cost with a log row,
 // the log rows add up to what the balances lost, a balance goes below zero only by what calls in
-// flight used beyond their reservations, and one at or below zero refuses new calls.
-await forEachDatabase('the money path', (kind) => {
+// flight used beyond their reservations, and one at or below zero refuses new calls. All of it
+// holds as well with the log rows shipped to a database of their own (LOG_SQL_DSN).
+await forEachDatabase('the money path', (kind) => moneyPath(kind));
+await forEachDatabase('the money path with LOG_SQL_DSN', (kind) => moneyPath(kind, logDatabaseBeside(kind)));
+
+function moneyPath(kind: DbName, logs?: DbName): void {
   let f: RelayFixture;
   beforeAll(async () => {
-    f = await startRelayFixture(kind, { userQuota: 1000 });
+    f = await startRelayFixture(kind, { userQuota: 1000, logs });
     // drip-20 streams 20 chunks and reports 10 prompt + 40 completion tokens: 50 × 10 = 500 a call.
     // A call without max_tokens reserves its prompt estimate (2) + 20 tokens: 22 × 10 = 220.
     const ratios = JSON.parse(f.tg.gateway.ctx.options.raw('ModelRatio'));
@@ -49,7 +53,12 @@ await forEachDatabase('the money path', (kind) => {
     expect(after).toMatchObject({ status: 429, code: 'insufficient_quota' });
     // Every charge is in the exact log totals, and the stat read from them is the logged spend.
     await f.flush();
-    await expectTotalsMatchRows(f.tg.gateway.ctx.db);
+    await expectTotalsMatchRows(f.tg.gateway.ctx.db, f.tg.gateway.ctx.logDb);
+    if (logs) {
+      // Every row left the main database for the log database.
+      expect(f.tg.gateway.ctx.logDb).not.toBe(f.tg.gateway.ctx.db);
+      expect(await f.tg.gateway.ctx.db.selectFrom('logs').select('id').execute()).toEqual([]);
+    }
     expect((await f.root.get(`/api/log/stat?username=${encodeURIComponent(m.consume[0]!.username)}`)).body.data.quota).toBe(
       m.logged,
     );
@@ -135,9 +144,14 @@ await forEachDatabase('the money path', (kind) => {
     // A second flush into the same hour takes the database's upsert path.
     await f.openai().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'again' }] });
     await f.flush();
-    const logs = await db.selectFrom('logs').select(['quota']).where('user_id', '=', f.userId).where('type', '=', 2).execute();
+    const logs = await f.tg.gateway.ctx.logDb
+      .selectFrom('logs')
+      .select(['quota'])
+      .where('user_id', '=', f.userId)
+      .where('type', '=', 2)
+      .execute();
     const totals = await db.selectFrom('quota_data').selectAll().where('user_id', '=', f.userId).execute();
     expect(totals.reduce((s, t) => s + t.quota, 0)).toBe(logs.reduce((s, l) => s + l.quota, 0));
     expect(totals.reduce((s, t) => s + t.count, 0)).toBe(logs.length);
   });
-});
+}

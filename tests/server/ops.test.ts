@@ -90,7 +90,7 @@ describe('metrics, request ids and health', () => {
     expect((await fetch(f.tg.url + '/healthz')).status).toBe(200);
     const ready = await fetch(f.tg.url + '/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', database: true, redis: true });
+    expect(await ready.json()).toMatchObject({ status: 'ready', database: true, log_database: true, redis: true });
   });
 });
 
