@@ -10,6 +10,7 @@ import type { GatewayContext } from './context.js';
 import type { Balances } from './billing/journal-ops.js';
 import { migrate, openDb } from './db/index.js';
 import { claimLogDatabase, LogShipper } from './logs/shipper.js';
+import { setLogsOutbox } from './logs/outbox.js';
 import { OptionStore } from './options/store.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { MemoryLimitStore } from './ratelimit/limit-store.js';
@@ -107,6 +108,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       throw err;
     }
   }
+  if (config.isMaster) await setLogsOutbox(handle.db, handle.kind, options, logHandle !== null);
   const logShipper = logHandle ? new LogShipper(handle.db, logHandle.db, logHandle.kind) : null;
   const secret = config.sessionSecret ?? (await options.internalOnce('SessionSecret', () => randomBytes(32).toString('hex')));
 

@@ -27,7 +27,7 @@ export const SHIP_BATCH = 1000;
 const INSERT_CHUNK = 200;
 const SHIP_EVERY_MS = 1000;
 /** A backlog (the history of an installation that turns LOG_SQL_DSN on) ships this long per tick at most. */
-const TICK_BUDGET_MS = 200;
+const TICK_BUDGET_MS = 500;
 
 /** The option naming, in the log database, the gateway database whose rows it holds. */
 const SOURCE_KEY = 'LogSourceId';

@@ -7,7 +7,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { buildGateway } from '../../server/app.js';
-import { forEachDatabase, logDatabaseBeside, type DbName } from '../helpers/databases.js';
+import type { Db } from '../../server/db/index.js';
+import type { DbKind } from '../../server/db/dsn.js';
+import { createTestDatabase, forEachDatabase, logDatabaseBeside, type DbName } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { moneyOf } from '../helpers/money.js';
 
@@ -96,6 +98,50 @@ await forEachDatabase('log rows in their own database', (kind) => {
     other.logDb = f.tg.logDatabase!.target;
     await expect(buildGateway(other)).rejects.toThrow(ConfigError);
     await expect(buildGateway(other)).rejects.toThrow(/LOG_SQL_DSN/);
+  });
+});
+
+/** The names of the indexes on `logs`, primary key aside. */
+async function logIndexes(db: Db, kind: DbKind): Promise<string[]> {
+  const query =
+    kind === 'sqlite'
+      ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'logs' and sql is not null`
+      : kind === 'postgres'
+        ? sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'logs' and indexname <> 'logs_pkey'`
+        : sql<{ name: string }>`select distinct index_name as name from information_schema.statistics
+            where table_schema = database() and table_name = 'logs' and index_name <> 'PRIMARY'`;
+  return (await query.execute(db)).rows.map((r) => r.name).sort();
+}
+
+await forEachDatabase('the main database’s logs table as an outbox', (kind) => {
+  it('drops its search indexes while LOG_SQL_DSN is set and builds them again when it is not', async () => {
+    const main = await createTestDatabase(kind);
+    const logs = await createTestDatabase(logDatabaseBeside(kind));
+    const start = async (withLogs: boolean) => {
+      const config = loadConfig({ LOG_LEVEL: 'silent', CONSOLE_DIR: '', HOST: '127.0.0.1', PORT: '0' });
+      config.db = main.target;
+      config.logDb = withLogs ? logs.target : null;
+      return buildGateway(config);
+    };
+    try {
+      let gw = await start(false);
+      const searchIndexes = await logIndexes(gw.ctx.db, kind);
+      expect(searchIndexes).toHaveLength(8);
+      await gw.close();
+      gw = await start(true);
+      expect(await logIndexes(gw.ctx.db, kind)).toEqual([]);
+      // A second start with LOG_SQL_DSN leaves the outbox as it is.
+      await gw.close();
+      gw = await start(true);
+      expect(await logIndexes(gw.ctx.db, kind)).toEqual([]);
+      await gw.close();
+      gw = await start(false);
+      expect(await logIndexes(gw.ctx.db, kind)).toEqual(searchIndexes);
+      await gw.close();
+    } finally {
+      await main.drop();
+      await logs.drop();
+    }
   });
 });
 
