@@ -3,11 +3,11 @@ import type { Db } from '../db/index.js';
 import { nowSeconds } from '../db/index.js';
 import { fail } from '../http/errors.js';
 import { creditUser, rewardInviter } from '../billing/ledger.js';
+import { logText, withText } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { findLiveUserIdByAffCode } from '../users/identity-repository.js';
 import { createUser, findUsername, isUsernameTaken } from '../users/repository.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { formatQuota } from '../users/quota-format.js';
 import { consumeVerificationCode } from './codes.js';
 import { emailRuleViolation, emailTaken, isValidEmail, normaliseEmail } from './email-rules.js';
 import type { RegisterBody } from './schemas.js';
@@ -113,13 +113,13 @@ export async function createAccount(
     });
     await creditUser(trx, userId, quotaForNewUser + quotaForInvitee);
     await inTransaction?.(trx, userId);
-    const logs: Array<{ user_id: number; username: string; quota: number; content: string }> = [];
+    const logs: Array<{ user_id: number; username: string; quota: number; content: string; other: string }> = [];
     if (quotaForNewUser > 0) {
       logs.push({
         user_id: userId,
         username,
         quota: quotaForNewUser,
-        content: `新用户注册赠送 ${formatQuota(options, quotaForNewUser)}`,
+        ...withText(logText(options, 'signup_gift', { quota: quotaForNewUser })),
       });
     }
     if (quotaForInvitee > 0) {
@@ -127,7 +127,7 @@ export async function createAccount(
         user_id: userId,
         username,
         quota: quotaForInvitee,
-        content: `使用邀请码赠送 ${formatQuota(options, quotaForInvitee)}`,
+        ...withText(logText(options, 'invitee_gift', { quota: quotaForInvitee })),
       });
     }
     if (inviterId) {
@@ -137,7 +137,7 @@ export async function createAccount(
           user_id: inviterId,
           username: (await findUsername(trx, inviterId)) ?? '',
           quota: quotaForInviter,
-          content: `邀请用户 ${username} 注册，奖励 ${formatQuota(options, quotaForInviter)}`,
+          ...withText(logText(options, 'inviter_reward', { username, quota: quotaForInviter })),
         });
       }
     }

@@ -8,6 +8,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { Database, Reservation } from '../db/types.js';
+import { logText } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_CONSUME, LOG_ERROR } from '../logs/types.js';
 import type { HoldRecord } from './holds.js';
@@ -107,15 +108,22 @@ function parseRecord(text: string | null): Partial<HoldRecord> {
 /** The row's log: a consume row for what was delivered, or an error row when nothing was. */
 function recoveryLog(row: Reservation, record: Partial<HoldRecord>, charged: number, now: number): LogRow {
   const amount = Number(row.amount);
-  const other = { ...record.other, interrupted: 'process_lost', reserved_quota: amount, local_count: true };
+  const text =
+    charged > 0
+      ? logText(null, 'process_lost_charged', { quota: charged })
+      : logText(null, 'process_lost_refunded', { reserved_quota: amount });
+  const other = {
+    ...record.other,
+    interrupted: 'process_lost',
+    reserved_quota: amount,
+    local_count: true,
+    message: text.message,
+  };
   return {
     user_id: row.user_id,
     created_at: now,
     type: charged > 0 ? LOG_CONSUME : LOG_ERROR,
-    content:
-      charged > 0
-        ? `服务进程中断，按已送达部分计费 ${charged}，预扣的其余额度已退还`
-        : `服务进程中断，未送达任何内容，预扣额度 ${amount} 已退还`,
+    content: text.content,
     username: record.username ?? '',
     token_name: record.token_name ?? '',
     token_id: row.token_id,

@@ -51,6 +51,8 @@ export interface LogOther {
   status_code?: number;
   admin_info?: { use_channel?: number[]; use_channel_err_info?: string[]; use_channel_use_time?: number[] };
   reasoning_effort?: string;
+  /** What a row the gateway wrote about itself says, for the console to word (server/logs/messages.ts). */
+  message?: { key: string; values: Record<string, string | number> };
 }
 
 export const LogPage = Page(LogItem);

@@ -13,6 +13,7 @@ import type { User } from '../db/types.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { Envelope } from '../http/schemas.js';
+import { logText, withText, type LogMessageKey } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_MANAGE } from '../logs/types.js';
 import { countUsers, endSessions, findUserById } from '../users/repository.js';
@@ -33,14 +34,13 @@ export default async function mfaAdminRoutes(base: FastifyInstance): Promise<voi
     return user;
   }
 
-  async function note(me: User, user: User, content: string): Promise<void> {
+  async function note(me: User, user: User, key: LogMessageKey): Promise<void> {
     await recordLog(db, dbKind, {
       user_id: user.id,
       username: user.username,
       created_at: nowSeconds(),
       type: LOG_MANAGE,
-      content,
-      other: JSON.stringify({ admin_info: { admin_id: me.id, admin_username: me.username } }),
+      ...withText(logText(null, key), { admin_info: { admin_id: me.id, admin_username: me.username } }),
     });
   }
 
@@ -65,7 +65,7 @@ export default async function mfaAdminRoutes(base: FastifyInstance): Promise<voi
         return had;
       });
       if (!removed) throw fail('twofa.not_enabled');
-      await note(me, user, `管理员重置了用户的两步验证`);
+      await note(me, user, 'twofa_reset');
       return ok(undefined, '已重置该用户的两步验证');
     },
   );
@@ -77,7 +77,7 @@ export default async function mfaAdminRoutes(base: FastifyInstance): Promise<voi
       const me = currentUser(request);
       const user = await target(me, request.params.id);
       if ((await deleteUserPasskeys(db, user.id)) === 0) throw fail('passkey.not_bound');
-      await note(me, user, '管理员重置了用户的通行密钥');
+      await note(me, user, 'passkey_reset');
       return ok(undefined, '已重置该用户的通行密钥');
     },
   );

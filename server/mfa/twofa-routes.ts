@@ -14,6 +14,7 @@ import type { User } from '../db/types.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { Envelope } from '../http/schemas.js';
+import { logText, withText, type LogMessageKey } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_SYSTEM } from '../logs/types.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
@@ -37,14 +38,13 @@ export default async function twoFaRoutes(base: FastifyInstance): Promise<void> 
   const ctx = app.ctx;
   const { db, options } = ctx;
 
-  async function note(user: User, content: string): Promise<void> {
+  async function note(user: User, key: LogMessageKey): Promise<void> {
     await recordLog(db, ctx.dbKind, {
       user_id: user.id,
       username: user.username,
       created_at: nowSeconds(),
       type: LOG_SYSTEM,
-      content,
-      other: null,
+      ...withText(logText(null, key)),
     });
   }
 
@@ -108,7 +108,7 @@ export default async function twoFaRoutes(base: FastifyInstance): Promise<void> 
       if (step === null) throw fail('twofa.code_invalid');
       if (!(await confirmEnrolment(db, user.id, step))) throw fail('twofa.already_enabled');
       await renewSessions(request, reply, user.id);
-      await note(user, '用户启用了两步验证');
+      await note(user, 'twofa_enabled');
       return ok(undefined, '两步验证已启用');
     },
   );
@@ -125,7 +125,7 @@ export default async function twoFaRoutes(base: FastifyInstance): Promise<void> 
       await db.transaction().execute(async (trx) => {
         await removeTwoFa(trx, user.id);
       });
-      await note(user, '用户停用了两步验证');
+      await note(user, 'twofa_disabled');
       return ok(undefined, '两步验证已停用');
     },
   );
@@ -145,7 +145,7 @@ export default async function twoFaRoutes(base: FastifyInstance): Promise<void> 
           codes.map((c) => backupCodeHash(user.id, c)),
         );
       });
-      await note(user, '用户重新生成了两步验证备用码');
+      await note(user, 'twofa_backup_codes');
       return ok({ backup_codes: codes }, '备用码已重新生成');
     },
   );

@@ -13,6 +13,7 @@ import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import { likeExpr } from '../db/helpers.js';
 import type { Database, Redemption } from '../db/types.js';
+import { withText, type LogText } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_TOPUP } from '../logs/types.js';
 import { REDEMPTION_DISABLED, REDEMPTION_UNUSED, REDEMPTION_USED, type RedemptionView } from './schemas.js';
@@ -190,7 +191,7 @@ export async function redeem(
   key: string,
   user: Redeemer,
   now: number,
-  describe: (id: number, quota: number) => string,
+  describe: (id: number, quota: number) => LogText,
 ): Promise<RedeemOutcome> {
   return db.transaction().execute(async (trx) => {
     const code = await trx
@@ -220,7 +221,7 @@ export async function redeem(
       created_at: now,
       type: LOG_TOPUP,
       quota,
-      content: describe(code.id, quota),
+      ...withText(describe(code.id, quota)),
     });
     return { ok: true, id: code.id, quota } as const;
   });

@@ -14,7 +14,7 @@ import { fail } from '../http/errors.js';
 import type { RefusalCode } from '../http/refusals.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
 import { groupNames } from '../users/groups.js';
-import { formatQuota } from '../users/quota-format.js';
+import { logText } from '../logs/messages.js';
 import { publishUserChange } from '../users/user-cache.js';
 import {
   countRedemptions,
@@ -196,13 +196,8 @@ export default async function redemptionRoutes(base: FastifyInstance): Promise<v
       const key = (request.body.key ?? '').trim();
       if (key === '') throw fail('redemption.key_required');
       const user = currentUser(request);
-      const outcome = await redeem(
-        db,
-        ctx.dbKind,
-        key,
-        user,
-        nowSeconds(),
-        (id, quota) => `通过兑换码充值 ${formatQuota(options, quota)}，兑换码ID ${id}`,
+      const outcome = await redeem(db, ctx.dbKind, key, user, nowSeconds(), (id, quota) =>
+        logText(options, 'redemption', { quota, id }),
       );
       if (!outcome.ok) {
         if (outcome.reason === 'group') throw fail('redemption.group_only', { group: outcome.group });

@@ -10,8 +10,8 @@
 import type { Transaction, Updateable } from 'kysely';
 import type { GatewayContext } from '../context.js';
 import type { Database, MidjourneysTable, TasksTable } from '../db/types.js';
-import type { DbKind } from '../db/dsn.js';
 import { refundCharge } from '../billing/ledger.js';
+import { logText, withText } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_REFUND } from '../logs/types.js';
 import { findTokenName } from '../tokens/repository.js';
@@ -42,7 +42,7 @@ export async function failAndRefund<T extends TaskTable>(
   const now = Math.floor(Date.now() / 1000);
   const task = await ctx.db.transaction().execute(async (trx) => {
     const failed = await markFailed(trx, table, id, fields);
-    if (failed && failed.quota > 0) await refund(trx, ctx.dbKind, failed, detail, now);
+    if (failed && failed.quota > 0) await refund(trx, ctx, failed, detail, now);
     return failed;
   });
   if (!task) return false;
@@ -64,7 +64,7 @@ export async function failAndRefund<T extends TaskTable>(
 
 async function refund(
   trx: Transaction<Database>,
-  kind: DbKind,
+  { dbKind: kind, options }: Pick<GatewayContext, 'dbKind' | 'options'>,
   task: FailedTask,
   detail: RefundDetail,
   now: number,
@@ -77,13 +77,16 @@ async function refund(
     user_id: task.user_id,
     created_at: now,
     type: LOG_REFUND,
-    content: `任务 ${detail.taskId} 失败，退还额度 ${q}（${detail.reason.slice(0, 200)}）`,
+
     username: (await findUsername(trx, task.user_id)) ?? '',
     token_name: tokenName,
     token_id: payer.tokenId,
     model_name: detail.model,
     quota: q,
     channel_id: task.channel_id,
-    other: JSON.stringify({ task_id: detail.taskId, admin_info: { use_channel: [task.channel_id] } }),
+    ...withText(logText(options, 'task_refund', { task_id: detail.taskId, quota: q, reason: detail.reason.slice(0, 200) }), {
+      task_id: detail.taskId,
+      admin_info: { use_channel: [task.channel_id] },
+    }),
   });
 }

@@ -9,6 +9,7 @@ import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import { likeExpr } from '../db/helpers.js';
 import type { TopUp } from '../db/types.js';
+import { withText, type LogText } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_TOPUP } from '../logs/types.js';
 import { findUsername } from '../users/repository.js';
@@ -59,7 +60,7 @@ export async function completeOrder(
   tradeNo: string,
   paidCents: number,
   now: number,
-  describe: (quota: number, cents: number) => string,
+  describe: (quota: number, cents: number) => LogText,
 ): Promise<PaidOutcome> {
   return db.transaction().execute(async (trx): Promise<PaidOutcome> => {
     const order = await trx
@@ -84,7 +85,7 @@ export async function completeOrder(
       created_at: now,
       type: LOG_TOPUP,
       quota,
-      content: describe(quota, paidCents),
+      ...withText(describe(quota, paidCents)),
     });
     return { kind: 'credited', userId: order.user_id, quota };
   });

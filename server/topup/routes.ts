@@ -9,7 +9,7 @@ import { currentUser, requireUser } from '../auth/guard.js';
 import { nowSeconds } from '../db/index.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { formatQuota } from '../users/quota-format.js';
+import { logText } from '../logs/messages.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { centsToMoney, epayVerify, moneyToCents, PAY_TYPES, purchaseForm, TRADE_SUCCESS, type PaymentMethod } from './epay.js';
 import { onlineTopUpEnabled, quote } from './pricing.js';
@@ -100,13 +100,8 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
     if (params.trade_status !== TRADE_SUCCESS) return 'success';
     const cents = moneyToCents(params.money ?? '');
     if (cents === null || !params.out_trade_no) return 'fail';
-    const outcome = await completeOrder(
-      db,
-      ctx.dbKind,
-      params.out_trade_no,
-      cents,
-      nowSeconds(),
-      (quota, paid) => `使用在线充值成功，充值金额: ${formatQuota(options, quota)}，支付金额：¥${centsToMoney(paid)}`,
+    const outcome = await completeOrder(db, ctx.dbKind, params.out_trade_no, cents, nowSeconds(), (quota, paid) =>
+      logText(options, 'online_topup', { quota, paid: centsToMoney(paid) }),
     );
     switch (outcome.kind) {
       case 'credited':

@@ -13,13 +13,13 @@ import type { User } from '../db/types.js';
 import { ok, pageParams } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { numericIdOnly } from '../http/numeric-id.js';
+import { logText, withText } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_MANAGE } from '../logs/types.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { groupNames } from './groups.js';
 import { assertCanAdjustQuota, assertCanCreate, assertCanEdit, assertCanRead, manages, planManage } from './permissions.js';
 import { adjustQuota } from './quota-adjust.js';
-import { formatQuota } from './quota-format.js';
 import {
   countUsers,
   createUser,
@@ -226,8 +226,9 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
           username: changes.username ?? user.username,
           created_at: nowSeconds(),
           type: LOG_MANAGE,
-          content: `管理员将用户额度从 ${formatQuota(options, user.quota, 6)} 修改为 ${formatQuota(options, quota, 6)}`,
-          other: JSON.stringify({ admin_info: { admin_id: me.id, admin_username: me.username } }),
+          ...withText(logText(options, 'quota_set', { from_quota: user.quota, to_quota: quota }), {
+            admin_info: { admin_id: me.id, admin_username: me.username },
+          }),
         });
       });
       publishUserChange(app.ctx.bus, body.id);

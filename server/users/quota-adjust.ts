@@ -10,10 +10,10 @@ import type { DbKind } from '../db/dsn.js';
 import { nowSeconds } from '../db/index.js';
 import type { User } from '../db/types.js';
 import { fail } from '../http/errors.js';
+import { logText, withText, type LogText } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_MANAGE } from '../logs/types.js';
 import type { OptionStore } from '../options/store.js';
-import { formatQuota } from './quota-format.js';
 import { findUserById } from './repository.js';
 import type { QuotaMode } from './schemas.js';
 
@@ -36,23 +36,22 @@ export async function adjustQuota(
   if (value === undefined) throw fail('user.quota_value_required');
   if (mode !== 'override' && value <= 0) throw fail('user.quota_change_zero');
   if (mode === 'override' && value < 0) throw fail('user.quota_negative');
-  const quota = (q: number) => formatQuota(options, q, 6);
   return db.transaction().execute(async (trx) => {
-    let content: string;
+    let text: LogText;
     switch (mode) {
       case 'add':
         await changeUserQuota(trx, user.id, value);
-        content = `管理员增加用户额度 ${quota(value)}`;
+        text = logText(options, 'quota_add', { quota: value });
         break;
       case 'subtract':
         if (!(await changeUserQuota(trx, user.id, -value))) throw fail('user.quota_negative');
-        content = `管理员减少用户额度 ${quota(value)}`;
+        text = logText(options, 'quota_subtract', { quota: value });
         break;
       case 'override': {
         const before = (await findUserById(trx, user.id))?.quota ?? user.quota;
         // Only while the balance is what was read: a relay charge landing in between is not overwritten.
         if (!(await setUserQuota(trx, user.id, before, value))) throw fail('user.quota_changed');
-        content = `管理员覆盖用户额度从 ${quota(before)} 为 ${quota(value)}`;
+        text = logText(options, 'quota_override', { from_quota: before, to_quota: value });
         break;
       }
     }
@@ -61,8 +60,7 @@ export async function adjustQuota(
       username: user.username,
       created_at: nowSeconds(),
       type: LOG_MANAGE,
-      content,
-      other: JSON.stringify({ admin_info: { admin_id: admin.id, admin_username: admin.username } }),
+      ...withText(text, { admin_info: { admin_id: admin.id, admin_username: admin.username } }),
     });
     const after = await findUserById(trx, user.id);
     return after?.quota ?? 0;

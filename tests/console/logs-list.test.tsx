@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import type { LogItem, LogOther, LogStat } from '../../server/logs/schemas';
 import { ResourceList } from '../../src/resources/schema';
 import logSchema from '../../src/resources/log/schema';
 import { AdminHarness, api, calls, callsTo, logIn } from './harness';
+import { i18nProvider } from '../../src/i18n';
 
 function row(id: number, fields: Partial<LogItem>, other: LogOther = {}): LogItem {
   return {
@@ -67,6 +68,17 @@ const adminRows = (): LogItem[] => [
     content: '通过兑换码充值 $10.00',
     quota: 5_000_000,
   }),
+  row(
+    15,
+    { type: 3, model_name: '', token_name: '', channel: 0, channel_name: '', content: '管理员增加用户额度 $2.000000', quota: 0 },
+    { message: { key: 'quota_add', values: { quota: 1_000_000 } } },
+  ),
+  // A key this console does not know (a newer server): the server's own words.
+  row(
+    16,
+    { type: 4, model_name: '', token_name: '', channel: 0, channel_name: '', content: '服务器的原话', quota: 0 },
+    { message: { key: 'not_known_here', values: {} } },
+  ),
 ];
 
 const selfRows = (): LogItem[] =>
@@ -268,6 +280,22 @@ describe('usage logs: cells', () => {
     expect(within(topUp).getByText('通过兑换码充值 $10.00')).toBeTruthy();
     expect(within(topUp).getByText('$10.00')).toBeTruthy();
     expect(within(topUp).queryByTestId('pricing-details')).toBeNull();
+  });
+});
+
+describe('usage logs: rows the gateway wrote about itself', () => {
+  afterEach(() => i18nProvider.changeLocale('zh'));
+
+  it('words them in the console’s language, amounts in its unit, and falls back to the server’s words', async () => {
+    asAdmin();
+    renderLogs();
+    expect(within(await rowOf(15)).getByText('管理员增加用户额度 $2.00')).toBeTruthy();
+    expect(within(await rowOf(16)).getByText('服务器的原话')).toBeTruthy();
+    cleanup();
+    await i18nProvider.changeLocale('en');
+    renderLogs();
+    expect(within(await rowOf(15)).getByText('Admin added $2.00 to the balance')).toBeTruthy();
+    expect(within(await rowOf(16)).getByText('服务器的原话')).toBeTruthy();
   });
 });
 

@@ -121,6 +121,12 @@ await forEachDatabase('user balance adjustment', (kind) => {
     await setBalance('ann', 500_000);
     const res = await admin.put('/api/user/', { id: ids.ann, username: 'ann', quota: 1_000_000 });
     expect(res.body).toMatchObject({ success: true, data: { quota: 1_000_000 } });
-    expect((await manageLogs('ann')).at(-1)?.content).toBe('管理员将用户额度从 $1.000000 修改为 $2.000000');
+    const last = (await manageLogs('ann')).at(-1)!;
+    expect(last.content).toBe('管理员将用户额度从 $1.000000 修改为 $2.000000');
+    // The same words as a key and values, for the console to show in its own language.
+    expect(JSON.parse(last.other ?? '{}')).toMatchObject({
+      admin_info: { admin_username: expect.any(String) },
+      message: { key: 'quota_set', values: { from_quota: 500_000, to_quota: 1_000_000 } },
+    });
   });
 });

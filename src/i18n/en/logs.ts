@@ -1,4 +1,6 @@
 /** resources.log: the usage logs (/log) */
+import type { LogMessageKey } from '../../../server/logs/messages';
+
 export const logs = {
   name: 'Usage logs',
   fields: {
@@ -48,6 +50,27 @@ export const logs = {
     non_stream: 'Non-stream',
   },
   retry: 'Channel %{channels}',
+  /** The rows the gateway writes about itself, by `other.message.key` (server/logs/messages.ts). */
+  messages: {
+    quota_set: 'Admin changed the balance from %{from_quota} to %{to_quota}',
+    quota_add: 'Admin added %{quota} to the balance',
+    quota_subtract: 'Admin took %{quota} from the balance',
+    quota_override: 'Admin set the balance from %{from_quota} to %{to_quota}',
+    signup_gift: 'Sign-up gift of %{quota}',
+    invitee_gift: 'Invitation gift of %{quota}',
+    inviter_reward: 'Invited %{username}, rewarded %{quota}',
+    redemption: 'Topped up %{quota} with redemption code #%{id}',
+    online_topup: 'Online top-up of %{quota}, paid ¥%{paid}',
+    task_refund: 'Task %{task_id} failed, %{quota} refunded (%{reason})',
+    process_lost_charged: 'The gateway process stopped: billed %{quota} for what was delivered, the rest of the hold returned',
+    process_lost_refunded:
+      'The gateway process stopped before anything was delivered: the hold of %{reserved_quota} was returned',
+    twofa_enabled: 'Turned on two-factor sign-in',
+    twofa_disabled: 'Turned off two-factor sign-in',
+    twofa_backup_codes: 'Made new two-factor backup codes',
+    twofa_reset: "Admin reset the user's two-factor sign-in",
+    passkey_reset: "Admin reset the user's passkeys",
+  } satisfies Record<LogMessageKey, string>,
   pricing: {
     model_price: 'Model price $%{n}',
     model_ratio: 'Model ratio %{n}',

@@ -1,4 +1,6 @@
 /** resources.log: the usage logs (/log) */
+import type { LogMessageKey } from '../../../server/logs/messages';
+
 export const logs = {
   name: '使用日志',
   fields: {
@@ -48,6 +50,26 @@ export const logs = {
     non_stream: '非流',
   },
   retry: '渠道 %{channels}',
+  /** The rows the gateway writes about itself, by `other.message.key` (server/logs/messages.ts). */
+  messages: {
+    quota_set: '管理员将用户额度从 %{from_quota} 修改为 %{to_quota}',
+    quota_add: '管理员增加用户额度 %{quota}',
+    quota_subtract: '管理员减少用户额度 %{quota}',
+    quota_override: '管理员覆盖用户额度从 %{from_quota} 为 %{to_quota}',
+    signup_gift: '新用户注册赠送 %{quota}',
+    invitee_gift: '使用邀请码赠送 %{quota}',
+    inviter_reward: '邀请用户 %{username} 注册，奖励 %{quota}',
+    redemption: '通过兑换码充值 %{quota}，兑换码ID %{id}',
+    online_topup: '使用在线充值成功，充值金额: %{quota}，支付金额：¥%{paid}',
+    task_refund: '任务 %{task_id} 失败，退还额度 %{quota}（%{reason}）',
+    process_lost_charged: '服务进程中断，按已送达部分计费 %{quota}，预扣的其余额度已退还',
+    process_lost_refunded: '服务进程中断，未送达任何内容，预扣额度 %{reserved_quota} 已退还',
+    twofa_enabled: '用户启用了两步验证',
+    twofa_disabled: '用户停用了两步验证',
+    twofa_backup_codes: '用户重新生成了两步验证备用码',
+    twofa_reset: '管理员重置了用户的两步验证',
+    passkey_reset: '管理员重置了用户的通行密钥',
+  } satisfies Record<LogMessageKey, string>,
   pricing: {
     model_price: '模型价格 $%{n}',
     model_ratio: '模型倍率 %{n}',

@@ -123,16 +123,28 @@ function RetryCell({ record }: CellProps) {
   return <Box sx={{ whiteSpace: 'nowrap' }}>{translate('resources.log.retry', { channels: channels.join(' → ') })}</Box>;
 }
 
+/** Values named `quota` or `*_quota` are quota amounts, shown in the console's own unit. */
+const isQuotaValue = (name: string) => name === 'quota' || name.endsWith('_quota');
+
 /**
  * A consume row's pricing from its `other` (the server's content says the same in Chinese, so it
- * is not shown twice); any other row's content.
+ * is not shown twice); a row the gateway wrote about itself in the console's language, from
+ * `other.message`; any other row's content (an upstream's error, words of an older version).
  */
 function DetailsCell({ record }: CellProps) {
+  const translate = useTranslate();
   const other = parseOther(record.other);
   const priced = record.type === LOG_TYPE.consume && hasPricing(other);
+  let text = record.content;
+  if (!priced && other.message && typeof other.message.key === 'string') {
+    const values = Object.fromEntries(
+      Object.entries(other.message.values ?? {}).map(([name, v]) => [name, isQuotaValue(name) ? formatQuota(Number(v)) : v]),
+    );
+    text = translate(`resources.log.messages.${other.message.key}`, { ...values, _: record.content });
+  }
   return (
     <Box sx={{ minWidth: 160, wordBreak: 'break-word' }}>
-      {priced ? <PricingDetails other={other} /> : record.content && <Typography variant="body2">{record.content}</Typography>}
+      {priced ? <PricingDetails other={other} /> : text && <Typography variant="body2">{text}</Typography>}
     </Box>
   );
 }
