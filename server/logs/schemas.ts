@@ -53,6 +53,8 @@ export interface LogOther {
   reasoning_effort?: string;
   /** What a row the gateway wrote about itself says, for the console to word (server/logs/messages.ts). */
   message?: { key: string; values: Record<string, string | number> };
+  /** An error row's refusal by the gateway itself, by its code (server/http/refusals.ts). */
+  refusal?: { code: string; params?: Record<string, string | number> };
 }
 
 export const LogPage = Page(LogItem);

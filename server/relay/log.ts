@@ -9,6 +9,7 @@ import type { HoldRecord } from '../billing/holds.js';
 import type { LogRow } from '../billing/journal-ops.js';
 import { LOG_CONSUME, LOG_ERROR } from '../logs/types.js';
 import type { AppError } from '../http/errors.js';
+import { REFUSALS } from '../http/refusals.js';
 import type { RelayCaller, RelayInput } from './types.js';
 
 export interface ServedCall {
@@ -133,6 +134,10 @@ export function writeErrorLog(
       status_code: e.error.status,
       admin_info: { use_channel: e.tried },
       ...(e.requestId ? { request_id: e.requestId } : {}),
+      // The gateway's own refusal by its code, for the console to word; an upstream's words stay as they are.
+      ...(!e.error.upstream && Object.hasOwn(REFUSALS, e.error.code)
+        ? { refusal: { code: e.error.code, ...(e.error.params ? { params: e.error.params } : {}) } }
+        : {}),
     }),
   });
 }

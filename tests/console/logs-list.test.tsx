@@ -79,6 +79,11 @@ const adminRows = (): LogItem[] => [
     { type: 4, model_name: '', token_name: '', channel: 0, channel_name: '', content: '服务器的原话', quota: 0 },
     { message: { key: 'not_known_here', values: {} } },
   ),
+  row(
+    17,
+    { type: 5, content: '当前分组上游负载已饱和，请稍后再试', quota: 0 },
+    { status_code: 429, refusal: { code: 'channel_saturated' } },
+  ),
 ];
 
 const selfRows = (): LogItem[] =>
@@ -286,16 +291,18 @@ describe('usage logs: cells', () => {
 describe('usage logs: rows the gateway wrote about itself', () => {
   afterEach(() => i18nProvider.changeLocale('zh'));
 
-  it('words them in the console’s language, amounts in its unit, and falls back to the server’s words', async () => {
+  it('words them and the gateway’s refusals in the console’s language, amounts in its unit, else the server’s words', async () => {
     asAdmin();
     renderLogs();
     expect(within(await rowOf(15)).getByText('管理员增加用户额度 $2.00')).toBeTruthy();
     expect(within(await rowOf(16)).getByText('服务器的原话')).toBeTruthy();
+    expect(within(await rowOf(17)).getByText('当前分组上游负载已饱和，请稍后再试')).toBeTruthy();
     cleanup();
     await i18nProvider.changeLocale('en');
     renderLogs();
     expect(within(await rowOf(15)).getByText('Admin added $2.00 to the balance')).toBeTruthy();
     expect(within(await rowOf(16)).getByText('服务器的原话')).toBeTruthy();
+    expect(within(await rowOf(17)).getByText('The upstream channels of this group are saturated, try again later')).toBeTruthy();
   });
 });
 

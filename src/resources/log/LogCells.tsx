@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Chip, Link, Stack, Typography } from '@mui/material';
-import { useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
+import { localizeRefusal } from '../../i18n/serverErrors';
 import { formatQuota } from '../../status/status';
 import { formatTimestamp } from '../schema';
 import { SPEED_COLORS, firstTokenCategory, msToSeconds, retriedChannels, durationCategory } from './format';
@@ -129,13 +130,18 @@ const isQuotaValue = (name: string) => name === 'quota' || name.endsWith('_quota
 /**
  * A consume row's pricing from its `other` (the server's content says the same in Chinese, so it
  * is not shown twice); a row the gateway wrote about itself in the console's language, from
- * `other.message`; any other row's content (an upstream's error, words of an older version).
+ * `other.message`, or a refusal of the gateway's from `other.refusal`; any other row's content (an
+ * upstream's error, words of an older version).
  */
 function DetailsCell({ record }: CellProps) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const other = parseOther(record.other);
   const priced = record.type === LOG_TYPE.consume && hasPricing(other);
   let text = record.content;
+  if (other.refusal && typeof other.refusal.code === 'string') {
+    text = localizeRefusal({ ...other.refusal, message: record.content }, locale === 'en' ? 'en' : 'zh');
+  }
   if (!priced && other.message && typeof other.message.key === 'string') {
     const values = Object.fromEntries(
       Object.entries(other.message.values ?? {}).map(([name, v]) => [name, isQuotaValue(name) ? formatQuota(Number(v)) : v]),
