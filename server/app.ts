@@ -18,6 +18,7 @@ import { RedisLimitStore } from './ratelimit/redis-limit-store.js';
 import { MemoryKv, RedisKv } from './cache/kv.js';
 import { Mailer } from './mail/mailer.js';
 import { Bus } from './cache/bus.js';
+import { followReloads } from './cache/follow.js';
 import { createTokenCache } from './tokens/cache.js';
 import { createChannelCache } from './channels/cache.js';
 import { createChannelHealth } from './channels/health/setup.js';
@@ -67,13 +68,8 @@ const trustHops =
  * reload from the database every SYNC_FREQUENCY seconds.
  */
 function syncOptions(ctx: GatewayContext): () => void {
-  const reload = () => {
-    ctx.options.reload().catch(() => undefined);
-  };
-  const timer = setInterval(reload, ctx.config.syncFrequency * 1000).unref();
   ctx.options.on('write', () => ctx.bus.publish('options'));
-  ctx.bus.on('options', reload);
-  return () => clearInterval(timer);
+  return followReloads(ctx.bus, ['options'], ctx.config.syncFrequency, () => ctx.options.reload());
 }
 
 /** A route as the route table checks see it: who it is guarded for and what it audits. */

@@ -5,6 +5,7 @@
  * gateway process show up here.
  */
 import type { Bus } from '../cache/bus.js';
+import { followReloads } from '../cache/follow.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { Channel } from '../db/types.js';
@@ -59,8 +60,8 @@ export class ChannelCache {
   /** Number of the latest reload started, and of the one whose result is in use. */
   private started = 0;
   private applied = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private closed = false;
+  /** Stops following changes (set by `follow`). */
+  private stop: () => void = () => undefined;
 
   constructor(
     private readonly ctx: CacheContext,
@@ -143,18 +144,11 @@ export class ChannelCache {
 
   /** Follows bus invalidations and reloads every SYNC_FREQUENCY seconds until `close()`. */
   follow(): void {
-    const reload = () => {
-      if (!this.closed) this.reload().catch(() => undefined);
-    };
-    this.ctx.bus.on('channel', reload);
-    this.timer = setInterval(reload, this.ctx.config.syncFrequency * 1000);
-    this.timer.unref();
+    this.stop = followReloads(this.ctx.bus, ['channel'], this.ctx.config.syncFrequency, () => this.reload());
   }
 
   close(): void {
-    this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stop();
   }
 }
 

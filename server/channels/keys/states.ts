@@ -4,6 +4,7 @@
  * SYNC_FREQUENCY seconds, like the channel index.
  */
 import type { Bus } from '../../cache/bus.js';
+import { followReloads } from '../../cache/follow.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { findDisabledKeys, type DisabledKey } from './repository.js';
@@ -18,8 +19,8 @@ export class KeyStates {
   private readonly turns = new Map<number, number>();
   private started = 0;
   private applied = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private closed = false;
+  /** Stops following changes (set by `follow`). */
+  private stop: () => void = () => undefined;
 
   constructor(private readonly ctx: { db: Db; bus: Bus; config: Pick<Config, 'syncFrequency'> }) {}
 
@@ -51,18 +52,10 @@ export class KeyStates {
   }
 
   follow(): void {
-    const reload = () => {
-      if (!this.closed) this.reload().catch(() => undefined);
-    };
-    this.ctx.bus.on(KEYS_TOPIC, reload);
-    this.ctx.bus.on('channel', reload);
-    this.timer = setInterval(reload, this.ctx.config.syncFrequency * 1000);
-    this.timer.unref();
+    this.stop = followReloads(this.ctx.bus, [KEYS_TOPIC, 'channel'], this.ctx.config.syncFrequency, () => this.reload());
   }
 
   close(): void {
-    this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stop();
   }
 }
