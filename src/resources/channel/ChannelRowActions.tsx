@@ -4,9 +4,8 @@ import { Button, IconButton, Menu, MenuItem, Stack } from '@mui/material';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import EditIcon from '@mui/icons-material/Edit';
 import { Confirm, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { Link, useLocation } from 'react-router-dom';
 import { canAccess } from '../../authProvider/canAccess';
-import { ActionFormDrawer, useRole } from '../schema';
+import { ActionFormDrawer, SchemaEditButton, useRole } from '../schema';
 import { useGateway, type GatewayDataProvider } from '../../api/customMethods';
 import { tagEditForm } from './tagForms';
 import {
@@ -80,7 +79,6 @@ function TestButton({ channel, busy, run }: { channel: ChannelView } & ReturnTyp
 function ChannelActions({ channel }: { channel: ChannelView }) {
   const translate = useTranslate();
   const role = useRole();
-  const location = useLocation();
   const action = useAction();
   const { busy, run } = action;
   const [confirming, setConfirming] = useState(false);
@@ -109,15 +107,7 @@ function ChannelActions({ channel }: { channel: ChannelView }) {
       <Button size="small" color={enabled ? 'warning' : 'success'} disabled={busy} onClick={toggle}>
         {translate(enabled ? 'resources.channel.actions.disable' : 'resources.channel.actions.enable')}
       </Button>
-      <Button
-        size="small"
-        startIcon={<EditIcon />}
-        component={Link}
-        to={{ pathname: `/channel/edit/${channel.id}`, search: location.search }}
-        disabled={!may('edit')}
-      >
-        {translate('ra.action.edit')}
-      </Button>
+      <SchemaEditButton resource="channel" disabled={!may('edit')} />
       <Button size="small" disabled={busy || !may('copy')} onClick={copy}>
         {translate('resources.channel.actions.copy')}
       </Button>

@@ -27,8 +27,8 @@ export type {
 } from './types';
 export { defineResource, type ResourceDefinition, type PageDefinition, type MenuEntry } from './definition';
 export { ResourceList } from './ResourceList';
-export { SchemaEditButton } from './EditButton';
-export { SchemaShowButton, showPath } from './show';
+export { SchemaEditButton, SchemaShowButton } from './RowDrawerButton';
+export { showPath } from './show';
 export { DrawerFrame, useCloseDrawer } from './drawers';
 export { ActionFormDrawer } from './actionForm';
 export { SchemaCell } from './cells';

@@ -3,15 +3,15 @@
  * (`/<name>/show/<id>`), from a row click or `SchemaShowButton`, the record fetched by id
  * (react-admin's getOne) and shown by the schema's body.
  */
-import { Box, Button as MuiButton, CircularProgress } from '@mui/material';
-import VisibilityIcon from '@mui/icons-material/Visibility';
+import { Box, CircularProgress } from '@mui/material';
 import { ShowBase, useRecordContext, useShowContext, useTranslate, type RaRecord } from 'react-admin';
-import { Link, useLocation, useMatch } from 'react-router-dom';
+import { useMatch } from 'react-router-dom';
 import { DrawerFrame, useCloseDrawer } from './drawers';
+import { drawerPath } from './RowDrawerButton';
 import type { ResourceSchema, ShowSlots } from './types';
 
 /** The path of a record's detail drawer. */
-export const showPath = (resource: string, id: RaRecord['id']) => `/${resource}/show/${encodeURIComponent(String(id))}`;
+export const showPath = (resource: string, id: RaRecord['id']) => drawerPath(resource, 'show', id);
 
 function Body({ show }: { show: ShowSlots }) {
   const translate = useTranslate();
@@ -48,23 +48,5 @@ export function SchemaShowDrawer({ schema }: { schema: ResourceSchema }) {
         </ShowBase>
       )}
     </DrawerFrame>
-  );
-}
-
-/** Opens the detail drawer of the row's record, keeping the list's filters. */
-export function SchemaShowButton({ resource }: { resource: string }) {
-  const record = useRecordContext<RaRecord>();
-  const translate = useTranslate();
-  const location = useLocation();
-  if (!record) return null;
-  return (
-    <MuiButton
-      size="small"
-      startIcon={<VisibilityIcon />}
-      component={Link}
-      to={{ pathname: showPath(resource, record.id), search: location.search }}
-    >
-      {translate('ra.action.show')}
-    </MuiButton>
   );
 }
