@@ -25,7 +25,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import { storedUser } from '../../api/client';
 import { useGateway } from '../../api/customMethods';
 import { errorMessage } from '../shared/errors';
-import { ModelCell, VendorCell, VendorFilter } from './PricingParts';
+import { ChipFilterRow, ModelCell, VendorCell, VendorFilter } from './PricingParts';
 import {
   ALL_GROUPS,
   ALL_VENDORS,
@@ -150,36 +150,20 @@ export default function PricingPage() {
       </Alert>
       <Paper sx={{ p: 2 }}>
         <Stack spacing={2}>
-          <Stack
-            direction="row"
-            spacing={1}
-            flexWrap="wrap"
-            useFlexGap
-            alignItems="center"
-            role="group"
-            aria-label={translate(`${P}groups`)}
-          >
-            <Typography variant="body2" color="text.secondary">
-              {translate(`${P}groups`)}
-            </Typography>
-            <Chip
-              label={translate(`${P}all_groups`)}
-              color="primary"
-              variant={selected === ALL_GROUPS ? 'filled' : 'outlined'}
-              onClick={() => chooseGroup(ALL_GROUPS)}
-              aria-pressed={selected === ALL_GROUPS}
-            />
-            {groups.map(([name, info]) => (
-              <Chip
-                key={name}
-                label={translate(`${P}group_label`, { group: name, desc: info.desc, ratio: info.ratio })}
-                color={ratioColor(info.ratio)}
-                variant={selected === name ? 'filled' : 'outlined'}
-                onClick={() => chooseGroup(name)}
-                aria-pressed={selected === name}
-              />
-            ))}
-          </Stack>
+          <ChipFilterRow
+            label={translate(`${P}groups`)}
+            options={[
+              { key: 'all', label: translate(`${P}all_groups`), value: ALL_GROUPS },
+              ...groups.map(([name, info]) => ({
+                key: name,
+                label: translate(`${P}group_label`, { group: name, desc: info.desc, ratio: info.ratio }),
+                value: name,
+                color: ratioColor(info.ratio),
+              })),
+            ]}
+            selected={selected}
+            onChoose={chooseGroup}
+          />
           <VendorFilter
             vendors={vendorsListed(state.answer)}
             hasUnknown={state.answer.data.some((item) => item.vendor_id === UNKNOWN_VENDOR)}

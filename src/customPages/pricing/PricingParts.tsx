@@ -1,6 +1,7 @@
-/** Parts of the pricing page about who makes a model: the vendor filter, and the model and vendor cells. */
+/** Parts of the pricing page: its chip filters (groups, vendors), and the model and vendor cells. */
+import type { ReactElement } from 'react';
 import { useTranslate } from 'react-admin';
-import Chip from '@mui/material/Chip';
+import Chip, { type ChipProps } from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { CatalogIcon } from '../../resources/shared/CatalogIcon';
@@ -16,6 +17,47 @@ import {
 
 const P = 'pricing.';
 
+/** One choice of a chip filter row. */
+export interface ChipOption<T> {
+  key: string | number;
+  label: string;
+  value: T;
+  color?: ChipProps['color'];
+  icon?: ReactElement;
+}
+
+/** A labelled row of chips of which one is chosen (the pricing page's group and vendor filters). */
+export function ChipFilterRow<T>({
+  label,
+  options,
+  selected,
+  onChoose,
+}: {
+  label: string;
+  options: readonly ChipOption<T>[];
+  selected: T;
+  onChoose: (value: T) => void;
+}) {
+  return (
+    <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap alignItems="center" role="group" aria-label={label}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      {options.map((option) => (
+        <Chip
+          key={option.key}
+          label={option.label}
+          icon={option.icon}
+          color={option.color ?? 'primary'}
+          variant={selected === option.value ? 'filled' : 'outlined'}
+          onClick={() => onChoose(option.value)}
+          aria-pressed={selected === option.value}
+        />
+      ))}
+    </Stack>
+  );
+}
+
 /** "All vendors", each listed vendor, and "Unknown" when some model has none. */
 export function VendorFilter({
   vendors,
@@ -29,35 +71,17 @@ export function VendorFilter({
   onChoose: (vendor: VendorChoice) => void;
 }) {
   const translate = useTranslate();
-  const chip = (key: string | number, label: string, value: VendorChoice, icon?: PricingVendor) => (
-    <Chip
-      key={key}
-      label={label}
-      icon={icon ? <CatalogIcon icon={icon.icon} name={icon.name} size={18} /> : undefined}
-      color="primary"
-      variant={selected === value ? 'filled' : 'outlined'}
-      onClick={() => onChoose(value)}
-      aria-pressed={selected === value}
-    />
-  );
-  return (
-    <Stack
-      direction="row"
-      spacing={1}
-      flexWrap="wrap"
-      useFlexGap
-      alignItems="center"
-      role="group"
-      aria-label={translate(`${P}vendors`)}
-    >
-      <Typography variant="body2" color="text.secondary">
-        {translate(`${P}vendors`)}
-      </Typography>
-      {chip('all', translate(`${P}all_vendors`), ALL_VENDORS)}
-      {vendors.map((vendor) => chip(vendor.id, vendor.name, vendor.id, vendor))}
-      {hasUnknown && chip('unknown', translate(`${P}unknown_vendor`), UNKNOWN_VENDOR)}
-    </Stack>
-  );
+  const options: ChipOption<VendorChoice>[] = [
+    { key: 'all', label: translate(`${P}all_vendors`), value: ALL_VENDORS },
+    ...vendors.map((vendor) => ({
+      key: vendor.id,
+      label: vendor.name,
+      value: vendor.id,
+      icon: <CatalogIcon icon={vendor.icon} name={vendor.name} size={18} />,
+    })),
+    ...(hasUnknown ? [{ key: 'unknown', label: translate(`${P}unknown_vendor`), value: UNKNOWN_VENDOR }] : []),
+  ];
+  return <ChipFilterRow label={translate(`${P}vendors`)} options={options} selected={selected} onChoose={onChoose} />;
 }
 
 export function VendorCell({ vendors, item }: { vendors: readonly PricingVendor[]; item: PricingItem }) {
