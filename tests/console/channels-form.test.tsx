@@ -164,6 +164,36 @@ describe('edit-channel drawer', () => {
     expect(await screen.findByText('更新成功！')).toBeTruthy();
   });
 
+  it('switches stream-only in the setting JSON, keeping its other keys, and not while it is broken', async () => {
+    server.use(api('get', '/api/channel/8', channel({ id: 8, name: 'streamer', setting: '{"force_format": true}' })));
+    renderChannels('/channel/edit/8');
+    const drawer = await screen.findByRole('dialog', { name: '更新渠道信息' });
+    await waitFor(() => expect((within(drawer).getByLabelText('名称') as HTMLInputElement).value).toBe('streamer'));
+    const toggle = await within(drawer).findByRole('switch', { name: '上游仅支持流式' });
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    const setting = within(drawer).getByLabelText('渠道额外设置') as HTMLTextAreaElement;
+    await userEvent.click(toggle);
+    expect(JSON.parse(setting.value)).toEqual({ force_format: true, stream_only: true });
+    await userEvent.click(toggle);
+    expect(JSON.parse(setting.value)).toEqual({ force_format: true });
+    await userEvent.click(toggle);
+    await save(drawer);
+    await waitFor(() => expect(callsTo('PUT', '/api/channel/')).toHaveLength(1));
+    expect(JSON.parse((callsTo('PUT', '/api/channel/')[0]?.body as { setting: string }).setting)).toEqual({
+      force_format: true,
+      stream_only: true,
+    });
+  });
+
+  it('leaves stream-only alone while the setting is not a JSON object', async () => {
+    const drawer = await openCreate();
+    const toggle = within(drawer).getByRole('switch', { name: '上游仅支持流式' }) as HTMLInputElement;
+    expect(toggle.disabled).toBe(false);
+    await pasteInto(within(drawer).getByLabelText('渠道额外设置'), '{broken');
+    expect(toggle.disabled).toBe(true);
+    expect(within(drawer).getByText('“渠道额外设置”不是合法的 JSON 对象，修正后才能切换')).toBeTruthy();
+  });
+
   it('shows the type’s extra field (iFlytek version) and sends v2.1 when it is left empty', async () => {
     resetChannels();
     server.use(api('get', '/api/channel/7', channel({ id: 7, name: 'spark', type: 18, other: '' })));

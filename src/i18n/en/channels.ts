@@ -23,6 +23,7 @@ export const channels = {
     custom_models: 'Custom model names (comma-separated)',
     test_model: 'Default test model',
     auto_ban: 'Auto-disable',
+    stream_only: 'Upstream serves streams only',
     tag: 'Tag',
     model_mapping: 'Model mapping',
     status_code_mapping: 'Status code mapping',
@@ -61,6 +62,9 @@ export const channels = {
     priority: 'Integer, higher goes first, at least -999',
     weight: 'Non-negative integer; channels of equal priority share by weight',
     auto_ban: 'Allow this channel to be disabled automatically on failures',
+    stream_only:
+      'Test this channel with a streamed call (turn on when the upstream refuses plain calls); kept as stream_only in “Extra channel settings” below',
+    stream_only_bad_setting: '“Extra channel settings” below is not a JSON object: fix it to switch this',
     tag: 'Optional; channels sharing a tag can be managed together',
     model_mapping: 'Optional JSON object: requested model → upstream model',
     status_code_mapping: 'Optional JSON object: upstream status code → status code returned',

@@ -31,6 +31,7 @@ import { HealthCell } from './ChannelHealth';
 import { ChannelKeysInput, MultiKeyModeInput } from './ChannelKeysInput';
 import { ChannelModes, ChannelToolbar, useModeFilter, useModes } from './ChannelToolbar';
 import { emptyValues, endsWithV1, toChannelBody, toFormValues, validateChannel, type ChannelFormValues } from './channelForm';
+import { StreamOnlyInput } from './StreamOnlyInput';
 import { groupByTag } from './tagRows';
 import { CHANNEL_ENABLED, isTagRow, type ChannelRow, type ChannelView } from './types';
 
@@ -124,6 +125,7 @@ const channelSchema: ResourceSchema<ChannelRow> = {
     { source: 'models', type: 'virtual', ...form(ChannelModelsInput, section('models')) },
     { source: 'test_model', type: 'virtual', ...form(HelpedInput) },
     { source: 'auto_ban', type: 'virtual', ...form(AutoBanInput) },
+    { source: 'stream_only', type: 'virtual', ...form(StreamOnlyInput) },
     { source: 'tag', type: 'virtual', ...form(HelpedInput) },
     { source: 'remark', type: 'virtual', ...form(RemarkInput) },
     { source: 'model_mapping', type: 'virtual', ...form(JsonInput, section('advanced')) },
@@ -167,6 +169,7 @@ const channelSchema: ResourceSchema<ChannelRow> = {
       'priority',
       'rpm_limit',
       'auto_ban',
+      'stream_only',
       'tag',
       'remark',
       'model_mapping',
