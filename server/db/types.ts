@@ -473,6 +473,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export type Token = Selectable<TokensTable>;
 export type Channel = Selectable<ChannelsTable>;
 export type Log = Selectable<LogsTable>;
+export type LogExtend = Selectable<LogExtendsTable>;
 export type NewLog = Insertable<LogsTable>;
 export type Redemption = Selectable<RedemptionsTable>;
 export type TopUp = Selectable<TopUpsTable>;

@@ -7,7 +7,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { PreparedStatements } from '../db/prepared.js';
-import type { Database, NewLog } from '../db/types.js';
+import type { Database, Log, LogExtend, NewLog } from '../db/types.js';
 import { addLogTotals } from './totals.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -95,6 +95,54 @@ export async function insertLogRows(
   }
   // Last: the busiest totals rows are locked for the shortest time.
   await addLogTotals(executor, kind, rows, statements);
+}
+
+/** The oldest rows of the main database's outbox (LOG_SQL_DSN, server/logs/shipper.ts), with their extends. */
+export async function oldestLogs(db: Db, limit: number): Promise<{ rows: Log[]; extras: LogExtend[] }> {
+  const rows = await db.selectFrom('logs').selectAll().orderBy('id').limit(limit).execute();
+  const ids = rows.map((r) => r.id);
+  const extras = ids.length > 0 ? await db.selectFrom('log_extends').selectAll().where('log_id', 'in', ids).execute() : [];
+  return { rows, extras };
+}
+
+/** Rows per statement of a copy: 18 parameters each keeps every database under its limit. */
+const COPY_CHUNK = 200;
+
+/**
+ * Inserts copies of rows under their own ids, in one transaction, skipping the ids (and extends)
+ * `db` already holds: a copy made twice lands once.
+ */
+export async function insertLogCopies(
+  db: Db,
+  kind: DbKind,
+  { rows, extras }: { rows: readonly Log[]; extras: readonly LogExtend[] },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += COPY_CHUNK) {
+      const insert = trx.insertInto('logs').values(rows.slice(i, i + COPY_CHUNK) as NewLog[]);
+      await (
+        kind === 'mysql'
+          ? insert.onDuplicateKeyUpdate((eb) => ({ id: eb.ref('logs.id') }))
+          : insert.onConflict((oc) => oc.column('id').doNothing())
+      ).execute();
+    }
+    if (extras.length === 0) return;
+    const ids = extras.map((e) => e.log_id);
+    const have = new Set(
+      (await trx.selectFrom('log_extends').select('log_id').where('log_id', 'in', ids).execute()).map((r) => r.log_id),
+    );
+    const missing = extras.filter((e) => !have.has(e.log_id));
+    if (missing.length > 0) await trx.insertInto('log_extends').values(missing).execute();
+  });
+}
+
+/** Deletes log rows and their extends by id, in one transaction. */
+export async function deleteLogsById(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('log_extends').where('log_id', 'in', ids).execute();
+    await trx.deleteFrom('logs').where('id', 'in', ids).execute();
+  });
 }
 
 /**

@@ -13,18 +13,14 @@
  * The jobs leader ships every second; every process ships what is left when it shuts down.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { ConfigError } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
-import { isUniqueViolation } from '../db/errors.js';
-import type { Database, Log, NewLog } from '../db/types.js';
-import type { OptionStore } from '../options/store.js';
+import { claimOption, type OptionStore } from '../options/store.js';
+import { deleteLogsById, insertLogCopies, oldestLogs } from './repository.js';
 
 /** Rows moved per round: one short transaction on each side. */
 export const SHIP_BATCH = 1000;
-/** Rows per insert statement: 18 parameters each keeps every database under its limit. */
-const INSERT_CHUNK = 200;
 const SHIP_EVERY_MS = 1000;
 /** A backlog (the history of an installation that turns LOG_SQL_DSN on) ships this long per tick at most. */
 const TICK_BUDGET_MS = 500;
@@ -38,21 +34,9 @@ const SOURCE_KEY = 'LogSourceId';
  */
 export async function claimLogDatabase(options: OptionStore, logDb: Db): Promise<void> {
   const source = await options.internalOnce('InstanceId', randomUUID);
-  try {
-    await logDb.insertInto('options').values({ key: SOURCE_KEY, value: source }).execute();
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-  }
-  const row = await logDb.selectFrom('options').select('value').where('key', '=', SOURCE_KEY).executeTakeFirst();
-  if (row?.value !== source) {
+  if ((await claimOption(logDb, SOURCE_KEY, source)) !== source) {
     throw new ConfigError('LOG_SQL_DSN', 'holds the log rows of another gateway database; give this one its own');
   }
-}
-
-function insertCopies(logDb: Kysely<Database>, kind: DbKind, rows: readonly Log[]) {
-  const insert = logDb.insertInto('logs').values(rows as NewLog[]);
-  if (kind === 'mysql') return insert.onDuplicateKeyUpdate((eb) => ({ id: eb.ref('logs.id') }));
-  return insert.onConflict((oc) => oc.column('id').doNothing());
 }
 
 export class LogShipper {
@@ -69,27 +53,14 @@ export class LogShipper {
 
   /** Moves up to SHIP_BATCH of the oldest outbox rows; returns how many it moved. */
   async shipBatch(): Promise<number> {
-    const rows = await this.main.selectFrom('logs').selectAll().orderBy('id').limit(SHIP_BATCH).execute();
-    if (rows.length === 0) return 0;
-    const ids = rows.map((r) => r.id);
-    const extras = await this.main.selectFrom('log_extends').selectAll().where('log_id', 'in', ids).execute();
-    await this.logDb.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await insertCopies(trx, this.logKind, rows.slice(i, i + INSERT_CHUNK)).execute();
-      }
-      if (extras.length > 0) {
-        const have = new Set(
-          (await trx.selectFrom('log_extends').select('log_id').where('log_id', 'in', ids).execute()).map((r) => r.log_id),
-        );
-        const missing = extras.filter((e) => !have.has(e.log_id));
-        if (missing.length > 0) await trx.insertInto('log_extends').values(missing).execute();
-      }
-    });
-    await this.main.transaction().execute(async (trx) => {
-      if (extras.length > 0) await trx.deleteFrom('log_extends').where('log_id', 'in', ids).execute();
-      await trx.deleteFrom('logs').where('id', 'in', ids).execute();
-    });
-    return rows.length;
+    const batch = await oldestLogs(this.main, SHIP_BATCH);
+    if (batch.rows.length === 0) return 0;
+    await insertLogCopies(this.logDb, this.logKind, batch);
+    await deleteLogsById(
+      this.main,
+      batch.rows.map((r) => r.id),
+    );
+    return batch.rows.length;
   }
 
   /** Ships until the outbox is empty or `budgetMs` has passed; returns how many rows moved. */

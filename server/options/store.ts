@@ -150,3 +150,17 @@ function deepFreeze(value: unknown): void {
     for (const child of Object.values(value)) deepFreeze(child);
   }
 }
+
+/**
+ * The value of `key` in the options table of `db` (another database than the store's, such as
+ * LOG_SQL_DSN's), stored as `value` first when the key has no row: the first caller's value wins.
+ */
+export async function claimOption(db: Db, key: string, value: string): Promise<string | undefined> {
+  try {
+    await db.insertInto('options').values({ key, value }).execute();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+  const row = await db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value ?? undefined;
+}
