@@ -24,6 +24,8 @@ export const SHIP_BATCH = 1000;
 const SHIP_EVERY_MS = 1000;
 /** A backlog (the history of an installation that turns LOG_SQL_DSN on) ships this long per tick at most. */
 const TICK_BUDGET_MS = 500;
+/** A shutdown ships for this long at most, so a large backlog does not hold the exit. */
+const CLOSE_BUDGET_MS = 2000;
 
 /** The option naming, in the log database, the gateway database whose rows it holds. */
 const SOURCE_KEY = 'LogSourceId';
@@ -86,11 +88,14 @@ export class LogShipper {
     this.timer.unref();
   }
 
-  /** Stops the timer and ships what the outbox still holds (call after the last log rows are written). */
+  /**
+   * Stops the timer and ships what the outbox holds, for CLOSE_BUDGET_MS at most (call after the last
+   * log rows are written): a backlog left over waits safely in the outbox for the next process.
+   */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
-    await this.ship().catch(this.onError);
+    await this.ship(CLOSE_BUDGET_MS).catch(this.onError);
   }
 }
