@@ -10,7 +10,7 @@
  * (serial, AUTOINCREMENT), so an id names one row for good. A log database records which gateway
  * database it serves (see claimLogDatabase): rows of two installations would collide on their ids.
  *
- * The jobs leader ships every second; every process ships what is left when it shuts down.
+ * The jobs leader ships every second; every process ships what is left (for 2 s at most) when it shuts down.
  */
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../config.js';
