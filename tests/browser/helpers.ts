@@ -8,7 +8,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { isCI } from '../helpers/databases.js';
-import { setupRoot, startTestGateway, type ApiClient, type ApiResponse, type TestGateway } from '../helpers/gateway.js';
+import { must, setupRoot, startTestGateway, type ApiClient, type TestGateway } from '../helpers/gateway.js';
+
+export { must };
 
 const CHROMIUM = '/usr/bin/chromium';
 export const CONSOLE_DIR = join(process.cwd(), 'dist', 'console');
@@ -46,12 +48,6 @@ export const WAIT = { timeout: 30_000 };
 export async function startConsoleGateway(): Promise<{ tg: TestGateway; root: ApiClient }> {
   const tg = await startTestGateway('sqlite', { CONSOLE_DIR });
   return { tg, root: await setupRoot(tg) };
-}
-
-/** The answer's data; throws with the server's message when it did not succeed. */
-export function must<T = any>(res: ApiResponse, what: string): T {
-  if (res.status !== 200 || !res.body?.success) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as T;
 }
 
 /** A normal user made by root (POST /api/user/), with `quota` set when given; answers its id. */

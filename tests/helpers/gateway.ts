@@ -60,6 +60,12 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
+/** The answer's data; throws with the server's message when the call did not succeed (set-up steps of tests). */
+export function must<T = any>(res: ApiResponse, what: string): T {
+  if (res.status !== 200 || !res.body?.success) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data as T;
+}
+
 /** Cookies besides the session's that a client keeps like a browser (others, e.g. OAuth's state, tests pass by hand). */
 const KEPT_COOKIES = new Set(['twofa_login']);
 

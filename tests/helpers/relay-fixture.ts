@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import type { Selectable } from 'kysely';
 import type { LogsTable } from '../../server/db/types.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from './upstreams/openai.js';
-import { flushWrites, setupRoot, startTestGateway, type ApiClient, type TestGateway } from './gateway.js';
+import { flushWrites, must, setupRoot, startTestGateway, type ApiClient, type TestGateway } from './gateway.js';
 import type { DbName } from './databases.js';
 
 export interface RelayFixture {
@@ -46,10 +46,6 @@ export async function startRelayFixture(
   const upstream = await startOpenAIStandIn();
   const tg = await startTestGateway(kind, opts.env, opts.logs);
   const root = await setupRoot(tg);
-  const must = <T>(res: { body: { success: boolean; message: string; data?: T } }, what: string): T => {
-    if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
-    return res.body.data as T;
-  };
   // Prices for the stand-in's special models.
   const ratios = {
     ...JSON.parse((await root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'ModelRatio').value),

@@ -5,17 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterAvailable, startCluster, type Cluster, type ClusterDb } from '../helpers/cluster.js';
-import { ApiClient, ROOT } from '../helpers/gateway.js';
+import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
 import { startFlakyStandIn, type FlakyStandIn } from '../helpers/upstreams/flaky.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MODEL = 'cluster-breaker';
-
-const must = (res: { body: { success: boolean; message: string; data?: any } }, what: string) => {
-  if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
-  return res.body.data;
-};
 
 for (const kind of ['postgres'] satisfies ClusterDb[]) {
   const ready = await clusterAvailable(kind);

@@ -10,17 +10,12 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { LEASE_TTL_MS } from '../../server/ratelimit/limit-store.js';
 import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
 import { REDIS_URL } from '../helpers/databases.js';
-import { ApiClient, ROOT } from '../helpers/gateway.js';
+import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
 import { startGauge, type Gauge } from '../helpers/upstreams/gauge.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from '../helpers/upstreams/openai.js';
 
 const MODELS = ['gpt-4o-mini', 'slow-600', 'slow-4000'];
-
-const must = <T = any>(res: { body: { success: boolean; message: string; data?: T } }, what: string): T => {
-  if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
-  return res.body.data as T;
-};
 
 function chat(baseUrl: string, key: string, model: string): Promise<{ status: number; body: any }> {
   return fetch(`${baseUrl}/v1/chat/completions`, {

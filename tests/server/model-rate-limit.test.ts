@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelLimitsFor } from '../../server/ratelimit/model-limit.js';
 import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
-import { ApiClient, ROOT } from '../helpers/gateway.js';
+import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from '../helpers/upstreams/openai.js';
@@ -18,11 +18,6 @@ const LIMIT_DEFAULTS: Record<string, string> = {
   ModelRequestRateLimitSuccessCount: '1000',
   ModelRequestRateLimitDurationMinutes: '1',
   ModelRequestRateLimitGroup: '{}',
-};
-
-const must = <T = any>(res: { body: { success: boolean; message: string; data?: T } }, what: string): T => {
-  if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
-  return res.body.data as T;
 };
 
 /** Creates a user with quota and an unlimited token through the console API; returns its sk- key. */

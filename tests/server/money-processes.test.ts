@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
 import { availableDatabases, createTestDatabase, type DbName } from '../helpers/databases.js';
-import { ApiClient, ROOT } from '../helpers/gateway.js';
+import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from '../helpers/upstreams/openai.js';
 import { readMoney, streamChat } from '../helpers/money.js';
@@ -19,11 +19,6 @@ interface Setup {
   tokenId: number;
   key: string;
 }
-
-const must = (res: { body: { success: boolean; message: string; data?: any } }, what: string) => {
-  if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
-  return res.body.data;
-};
 
 /** Root, a channel to the stand-in, prices, and a user with `quota` and an unlimited token. */
 async function setUp(url: string, upstream: OpenAIStandIn, quota: number, options: Record<string, string>): Promise<Setup> {

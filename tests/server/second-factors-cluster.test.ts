@@ -6,15 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
-import { ApiClient, ROOT } from '../helpers/gateway.js';
+import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { enableTwoFa, totpCode } from '../helpers/totp.js';
-
-const must = <T = any>(res: { body: { success: boolean; message: string; data?: T } }, what: string): T => {
-  if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
-  return res.body.data as T;
-};
 
 /** The same browser (its cookies) talking to another process. */
 function on(node: GatewayProcess, client: ApiClient): ApiClient {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterAvailable, startCluster, type Cluster, type ClusterDb } from '../helpers/cluster.js';
-import { ApiClient, ROOT } from '../helpers/gateway.js';
+import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import { readMoney, streamChat } from '../helpers/money.js';
 import type { GatewayProcess } from '../helpers/process.js';
 import { startMidjourneyStandIn, type MidjourneyStandIn } from '../helpers/upstreams/midjourney.js';
@@ -18,11 +18,6 @@ import { openDb, type DbHandle } from '../../server/db/index.js';
 /** What "within 1 s" means here: the change is told by message, so it is far below this. */
 const HONOURED_MS = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const must = (res: { body: { success: boolean; message: string; data?: any } }, what: string) => {
-  if (!res.body.success) throw new Error(`${what}: ${res.body.message}`);
-  return res.body.data;
-};
 
 /** One chat call; its status and error code. */
 async function chat(url: string, key: string, model = 'gpt-4o-mini'): Promise<{ status: number; code: string | null }> {
