@@ -1,4 +1,5 @@
-// What the benchmarks share: ports, child processes' output and /proc figures, the console API.
+// What the benchmarks share: ports, child processes' output and /proc figures, the console API, a
+// PostgreSQL database of their own.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -49,3 +50,22 @@ export async function api(base, cookie, userId, method, path, body) {
 
 export const taskset = (core, cmd, args) =>
   existsSync('/usr/bin/taskset') ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
+
+/**
+ * Runs `run(admin, name)` on the `postgres` database of the server `dsn` names, where a bench creates
+ * and drops its own database `name` (the DSN's; `variable` names the setting in errors).
+ */
+export async function pgAdmin(dsn, variable, run) {
+  const pg = (await import('pg')).default;
+  const url = new URL(dsn);
+  const name = url.pathname.slice(1);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`${variable}: a plain database name, not "${name}"`);
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    return await run(admin, name);
+  } finally {
+    await admin.end();
+  }
+}

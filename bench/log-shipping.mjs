@@ -18,24 +18,19 @@ import { migrate, openDb } from '../server/db/index.js';
 import { setLogsOutbox } from '../server/logs/outbox.js';
 import { LogShipper, SHIP_BATCH } from '../server/logs/shipper.js';
 import { OptionStore } from '../server/options/store.js';
+import { pgAdmin } from './lib.mjs';
 
 const ROWS = Number(process.env.SHIP_BENCH_ROWS ?? 200_000);
 const logDsn = process.env.SHIP_BENCH_LOG_DSN ?? '';
 const dir = mkdtempSync(join(tmpdir(), 'gw-ship-bench-'));
 const now = Math.floor(Date.now() / 1000);
 
-async function pgDatabase(create) {
-  const pg = (await import('pg')).default;
-  const url = new URL(logDsn);
-  const name = url.pathname.slice(1);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`SHIP_BENCH_LOG_DSN: a plain database name, not "${name}"`);
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  if (create) await admin.query(`create database ${name}`);
-  await admin.end();
-}
+/** Drops the log bench database, and creates it afresh when `create`. */
+const pgDatabase = (create) =>
+  pgAdmin(logDsn, 'SHIP_BENCH_LOG_DSN', async (admin, name) => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    if (create) await admin.query(`create database ${name}`);
+  });
 
 async function logTarget(label) {
   if (!logDsn) return { kind: 'sqlite', path: join(dir, `${label}.db`) };

@@ -32,6 +32,7 @@ import { listLogs, logStat } from '../server/logs/list-repository.js';
 import { channelUse, hourlyUsage, hourlyUsageByUser } from '../server/logs/quota-data.js';
 import { deleteLogsBefore } from '../server/logs/repository.js';
 import { toLogItem } from '../server/logs/view.js';
+import { pgAdmin } from './lib.mjs';
 
 const ROWS = Number(process.env.LOGS_BENCH_ROWS ?? 2_000_000);
 const USERS = 1000;
@@ -50,25 +51,9 @@ const path = process.env.LOGS_BENCH_DB ?? (dir ? join(dir, 'logs.db') : '');
 const now = Math.floor(Date.now() / 1000);
 const first = now - DAYS * 86_400;
 
-/** The server's `postgres` database, to create and drop the bench's own. */
-async function pgAdmin(run) {
-  const pg = (await import('pg')).default;
-  const url = new URL(dsn);
-  const name = url.pathname.slice(1);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`LOGS_BENCH_DSN: a plain database name, not "${name}"`);
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    return await run(admin, name);
-  } finally {
-    await admin.end();
-  }
-}
-
 async function open() {
   if (kind === 'sqlite') return openDb({ kind, path });
-  const exists = await pgAdmin(async (admin, name) => {
+  const exists = await pgAdmin(dsn, 'LOGS_BENCH_DSN', async (admin, name) => {
     const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
     if (found.rowCount && !keep) await admin.query(`drop database ${name} with (force)`);
     if (!found.rowCount || !keep) await admin.query(`create database ${name}`);
@@ -295,6 +280,7 @@ if (!keep) {
 
 await handle.close();
 if (dir) rmSync(dir, { recursive: true, force: true });
-if (kind === 'postgres' && !keep) await pgAdmin((admin, name) => admin.query(`drop database if exists ${name} with (force)`));
+if (kind === 'postgres' && !keep)
+  await pgAdmin(dsn, 'LOGS_BENCH_DSN', (admin, name) => admin.query(`drop database if exists ${name} with (force)`));
 console.log(failed ? `\n${failed} queries over ${TARGET_MS} ms` : `\nevery query under ${TARGET_MS} ms`);
 process.exitCode = failed ? 1 : 0;
