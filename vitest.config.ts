@@ -5,6 +5,9 @@ export default defineConfig({
   plugins: [react()],
   test: {
     testTimeout: 30_000,
+    // The stand-in upstreams listen on loopback, which channels reach only with this (as operators of
+    // self-hosted upstreams set it); tests of the refusal unset it where they need to.
+    env: { ALLOW_PRIVATE_UPSTREAMS: 'true' },
     hookTimeout: 60_000,
     projects: [
       {
@@ -22,7 +25,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'browser', include: ['tests/browser/**/*.test.ts'], environment: 'node', testTimeout: 120_000, fileParallelism: false },
+        test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          fileParallelism: false,
+        },
       },
     ],
   },

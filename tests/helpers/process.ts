@@ -12,7 +12,16 @@ const START_TIMEOUT_MS = 60_000;
 
 export function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', CONSOLE_DIR: '', ...env },
+    // Stand-in upstreams listen on loopback: channels may reach it unless a test's env says otherwise.
+    env: {
+      ALLOW_PRIVATE_UPSTREAMS: 'true',
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      CONSOLE_DIR: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

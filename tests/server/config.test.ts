@@ -38,6 +38,7 @@ describe('configuration from the environment', () => {
     [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ ALLOW_PRIVATE_UPSTREAMS: 'yes' }, 'ALLOW_PRIVATE_UPSTREAMS'],
   ])('refuses %o naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}:`));
