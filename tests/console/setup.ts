@@ -1,6 +1,9 @@
 import { afterAll, afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { resetEmotionStyles } from './emotion-reset';
+import { installJsdomShortcuts } from './jsdom-shortcuts';
+
+installJsdomShortcuts();
 
 // The suite runs several jsdom workers on a two-core machine beside the server tests: a render
 // and a debounced filter can take seconds there, so find*/waitFor wait up to 5 s (not 1 s) before
