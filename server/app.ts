@@ -6,6 +6,8 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { setPasswordHashCost } from './auth/password.js';
+import { schemaCompilers } from './http/schema-compilers.js';
 import type { GatewayContext } from './context.js';
 import type { Balances } from './billing/journal-ops.js';
 import { migrate, openDb } from './db/index.js';
@@ -91,6 +93,7 @@ export interface Gateway {
 }
 
 export async function buildGateway(config: Config): Promise<Gateway> {
+  setPasswordHashCost(config.passwordHashCost);
   const handle = await openDb(config.db);
   if (config.isMaster) await migrate(handle);
   const options = new OptionStore(handle.db);
@@ -199,6 +202,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     ajv: { plugins: [finiteKeyword] },
+    schemaController: { compilersFactory: schemaCompilers(config.schemaPrecompile) },
     // Ids are made here, never taken from a client's header (they end up in log rows).
     requestIdHeader: false,
     genReqId: newRequestId,

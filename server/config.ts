@@ -51,6 +51,16 @@ export interface Config {
    * layout, `{base}/api/newapi/models.json` and `vendors.json`, fetched only when an admin asks.
    */
   syncUpstreamBase: string;
+  /**
+   * bcrypt cost of new password hashes (PASSWORD_HASH_COST, 4–15, default 10). Stored hashes carry
+   * their own cost, so changing it affects only passwords set afterwards.
+   */
+  passwordHashCost: number;
+  /**
+   * Compile every route's validators and serializers at start (SCHEMA_PRECOMPILE=true) rather than
+   * at each route's first request: slower start, steadier first answers.
+   */
+  schemaPrecompile: boolean;
 }
 
 export class ConfigError extends Error {
@@ -166,5 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT', 30, 0, 3600) * 1000,
     syncUpstreamBase,
+    passwordHashCost: intVar(env, 'PASSWORD_HASH_COST', 10, 4, 15),
+    schemaPrecompile: env.SCHEMA_PRECOMPILE === 'true',
   };
 }
