@@ -3,7 +3,7 @@
  * masked keys; these ask for the real ones (answered without `sk-`, which the console adds).
  */
 import type { RevealedKey, RevealedKeys, TokenPage, TokenView } from '../../server/tokens/schemas';
-import { TOKEN_ENABLED } from '../../server/tokens/status';
+import { TOKEN_ENABLED } from '../../server/shared';
 import { api } from './client';
 
 export const tokenMethods = {

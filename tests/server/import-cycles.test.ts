@@ -1,67 +1,94 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cycles, graphOf, importsOf, type Graph } from '../helpers/import-graph';
 
-// No module of the server imports itself back, directly or through others (type-only imports
-// included: a cycle of types is still two modules that cannot be understood apart).
-const ROOT = resolve('server');
+// No module imports itself back, directly or through others (type-only imports included: a cycle of
+// types is still two modules that cannot be understood apart), and the two programs depend one way:
+// the console may read the server's types and its one shared module, the server nothing of the console.
+const ROOT = resolve('.');
+const SERVER = resolve('server');
+const SRC = resolve('src');
+/** What the console may run of the server: pure data both sides need, so it exists once. */
+const SHARED = join(SERVER, 'shared.ts');
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return path.endsWith('.ts') ? [path] : [];
+const graph = graphOf([SERVER, SRC]);
+const inside = (dir: string) => (path: string) => path.startsWith(`${dir}/`);
+const edges = (from: (path: string) => boolean) =>
+  [...graph].flatMap(([file, out]) => (from(file) ? out.map((edge) => ({ file, ...edge })) : []));
+const shown = (file: string, target: string) => `${relative(ROOT, file)} -> ${relative(ROOT, target)}`;
+
+describe('import graph', () => {
+  it('has no import cycles in server/', () => {
+    const server: Graph = new Map([...graph].filter(([file]) => inside(SERVER)(file)));
+    expect(server.size).toBeGreaterThan(100);
+    expect(cycles(server, ROOT)).toEqual([]);
   });
-}
 
-const IMPORT = /(?:import|export)\s[^'";]*?from\s+'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
+  it('server/ imports nothing from src/', () => {
+    const wrong = edges(inside(SERVER)).filter((edge) => inside(SRC)(edge.target));
+    expect(wrong.map((edge) => shown(edge.file, edge.target))).toEqual([]);
+  });
 
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const found: string[] = [];
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
-    found.push(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-  }
-  return found;
-}
+  it('src/ runs nothing of server/ but its shared module', () => {
+    const wrong = edges(inside(SRC)).filter((e) => inside(SERVER)(e.target) && !e.typeOnly && e.target !== SHARED);
+    expect(wrong.map((edge) => shown(edge.file, edge.target))).toEqual([]);
+  });
 
-/** The strongly connected components with more than one module (or a module importing itself). */
-function cycles(graph: Map<string, string[]>): string[][] {
-  let index = 0;
-  const order = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const out: string[][] = [];
-  const visit = (v: string) => {
-    order.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!order.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, order.get(w)!));
-    }
-    if (low.get(v) !== order.get(v)) return;
-    const component: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(component.map((p) => p.slice(ROOT.length + 1)).sort());
+  // The console bundles what the shared module runs: no package or builtin of the server's may come with it.
+  it('the shared module runs only pure modules of server/', () => {
+    const seen = new Set<string>();
+    const wrong: string[] = [];
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const edge of graph.get(file) ?? []) {
+        if (edge.typeOnly) continue;
+        if (inside(SERVER)(edge.target)) walk(edge.target);
+        else wrong.push(`${relative(ROOT, file)} -> ${relative(ROOT, edge.target) || edge.target}`);
+      }
+    };
+    walk(SHARED);
+    expect(graph.has(SHARED)).toBe(true);
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('the import reader', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'imports-'));
+  const write = (name: string, text: string) => {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
   };
-  for (const v of graph.keys()) if (!order.has(v)) visit(v);
-  return out;
-}
+  write('a.ts', "import type { B } from './b.js';\nexport type A = B;\n");
+  write('b.tsx', "import { type A } from './a';\nexport type B = A;\nexport const c = () => import('./c');\n");
+  write('c/index.ts', "export { x } from '../d';\nexport type Y = typeof import('../e.js');\n");
+  write('e.ts', 'export const e = 1;\n');
+  write('d.ts', "import './c';\nimport { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n");
 
-it('has no import cycles in server/', () => {
-  const graph = new Map(sources(ROOT).map((file) => [file, importsOf(file)]));
-  expect(graph.size).toBeGreaterThan(100);
-  expect(cycles(graph)).toEqual([]);
+  it('resolves .js, extensionless, .tsx and index imports, and tells type-only ones apart', () => {
+    expect(importsOf(join(dir, 'a.ts'))).toEqual([{ target: join(dir, 'b.tsx'), typeOnly: true }]);
+    expect(importsOf(join(dir, 'b.tsx'))).toEqual([
+      { target: join(dir, 'a.ts'), typeOnly: true },
+      { target: join(dir, 'c/index.ts'), typeOnly: false },
+    ]);
+    expect(importsOf(join(dir, 'c/index.ts'))).toEqual([
+      { target: join(dir, 'd.ts'), typeOnly: false },
+      { target: join(dir, 'e.ts'), typeOnly: true },
+    ]);
+    expect(importsOf(join(dir, 'd.ts'))).toEqual([
+      { target: join(dir, 'c/index.ts'), typeOnly: false },
+      { target: 'node:fs', typeOnly: false },
+    ]);
+  });
+
+  it('finds cycles of types and of side-effect imports', () => {
+    expect(cycles(graphOf([dir]), dir)).toEqual(
+      expect.arrayContaining([
+        ['a.ts', 'b.tsx'],
+        ['c/index.ts', 'd.ts'],
+      ]),
+    );
+  });
 });

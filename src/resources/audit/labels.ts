@@ -4,7 +4,7 @@
  * name until it gets a label here.
  */
 import type { Choice } from '../schema';
-import { AUDIT_SUBJECTS } from '../../../server/audit/types';
+import { AUDIT_SUBJECTS } from '../../../server/shared';
 
 const I18N = 'resources.audit';
 

@@ -10,7 +10,7 @@ import { ChipsInput } from './ChipsField';
 import { KEY_FORMAT_TYPES, OPENAI_TYPES, OTHER_FIELD, type ChannelFormValues } from './channelForm';
 import { ModelsInput, useGroupNames } from './ModelsInput';
 import { defaultBaseUrl, isChannelType, PRIORITY_MIN, TYPE_CHOICES } from './types';
-import { baseUrlRequired } from '../../../server/channels/types';
+import { baseUrlRequired } from '../../../server/shared';
 
 const L = 'resources.channel.fields.';
 const H = 'resources.channel.helper.';

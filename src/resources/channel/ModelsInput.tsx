@@ -7,7 +7,7 @@ import { useChoices, type FieldSchema } from '../schema';
 import { CHANNEL_MODELS_KEY, storedTypeModels } from './channelApi';
 import { ChipsField, validationText } from './ChipsField';
 import { cleanBaseUrl, type ChannelFormValues, type FormMode } from './channelForm';
-import { keyRequired } from '../../../server/channels/types';
+import { keyRequired } from '../../../server/shared';
 import { ApiError } from '../../api/client';
 import { useGateway } from '../../api/customMethods';
 

@@ -3,7 +3,7 @@
  * checks, and the body the API expects (models and groups as comma strings).
  */
 import type { ChannelKeyView, CreateChannelBody, UpdateChannelBody } from '../../../server/channels/schemas';
-import { baseUrlRequired, keyRequired, XUNFEI_DEFAULT_VERSION, XUNFEI_TYPE } from '../../../server/channels/types';
+import { baseUrlRequired, keyRequired, XUNFEI_DEFAULT_VERSION, XUNFEI_TYPE } from '../../../server/shared';
 import { isChannelType, PRIORITY_MIN, splitNames, type ChannelView } from './types';
 
 export type FormMode = 'create' | 'edit';

@@ -5,7 +5,7 @@ import {
   CHANNEL_MANUALLY_DISABLED,
   CHANNEL_TYPES,
   isChannelType,
-} from '../../../server/channels/types';
+} from '../../../server/shared';
 
 export type { ChannelView };
 

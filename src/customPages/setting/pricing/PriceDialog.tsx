@@ -15,7 +15,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { builtInCompletionRatio } from '../../../../server/options/default-prices';
+import { builtInCompletionRatio } from '../../../../server/shared';
 import {
   completionPriceOf,
   completionRatioFromPrices,

@@ -18,7 +18,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { builtInCompletionRatio } from '../../../../server/options/default-prices';
+import { builtInCompletionRatio } from '../../../../server/shared';
 import { displayPrices, modeOf, type PricingRow } from './pricing';
 
 type Cell = 'price' | 'ratio' | 'completionRatio';

@@ -5,7 +5,7 @@
  * duplicate handling and every check of the editor. Messages are i18n keys with arguments.
  */
 
-import { builtInCompletionRatio } from '../../../../server/options/default-prices';
+import { builtInCompletionRatio } from '../../../../server/shared';
 
 /** One model as the editor holds it: every value as typed (strings), '' when not set. */
 export interface PricingRow {
