@@ -1,21 +1,16 @@
 /**
- * Who may do what in the console: one pure function shared by the authProvider (react-admin's
- * access checks on resource pages), the sidebar, the page guards and the row actions. The rules
+ * Who may do what in the console: one pure function behind the authProvider (react-admin's access
+ * checks, and the screens' through src/authProvider/access.ts), the sidebar and the page guards. The rules
  * are the ones each resource and custom page declares (src/resources/registry.ts,
  * src/customPages/index.ts). The server stays the authority; this only decides what the console offers.
  */
 import { customPages } from '../customPages';
 import { resources } from '../resources/registry';
-import type { AccessRecord, RecordAccess } from '../resources/schema/definition';
+import type { RecordAccess } from '../resources/schema/definition';
+import type { AccessRequest } from './access';
 import { ROLE_ROOT, type AccessRule } from './roles';
 
 export { isAdmin, isRoot, ROLE_ADMIN, ROLE_GUEST, ROLE_ROOT, ROLE_USER } from './roles';
-
-export interface AccessRequest {
-  resource: string;
-  action: string;
-  record?: AccessRecord;
-}
 
 const RULES = new Map<string, AccessRule>();
 const RECORD_RULES = new Map<string, RecordAccess>();

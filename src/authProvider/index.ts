@@ -2,19 +2,14 @@
  * react-admin's authProvider over the gateway's session: the user stored in localStorage `user`
  * (by the API client and `storeUser`) is the source of truth on the client.
  */
-import type { AuthProvider } from 'react-admin';
 import { api, ApiError, storedUser, storeUser } from '../api/client';
 import { needsSecondStep, SecondFactorRequired, securityMethods, type LoginAnswer } from '../api/securityMethods';
-import { canAccess, ROLE_GUEST } from './canAccess';
+import { currentRole, type ConsoleAuthProvider } from './access';
+import { canAccess } from './canAccess';
 
 export { canAccess, isAdmin, isRoot, ROLE_ADMIN, ROLE_GUEST, ROLE_ROOT, ROLE_USER } from './canAccess';
 
 export const LOGIN_PATH = '/login';
-
-/** The role of the stored user, or guest (0) when nobody is logged in. */
-export function currentRole(): number {
-  return storedUser()?.role ?? ROLE_GUEST;
-}
 
 interface Credentials {
   username: string;
@@ -73,4 +68,6 @@ export const authProvider = {
   async canAccess({ resource, action, record }) {
     return canAccess(currentRole(), { resource, action, record: record as Parameters<typeof canAccess>[1]['record'] });
   },
-} satisfies AuthProvider;
+
+  canAccessAs: canAccess,
+} satisfies ConsoleAuthProvider;

@@ -21,6 +21,7 @@ import { api } from '../api/client';
 import { customMethods, type GatewayDataProvider } from '../api/customMethods';
 import { forgetChoicesOf } from '../resources/schema/choices';
 import { endpointsFor, type ResourceEndpoints } from './endpoints';
+import type { ManageMeta } from './types';
 
 export { ENDPOINTS, type ResourceEndpoints } from './endpoints';
 
@@ -70,15 +71,6 @@ async function getList(resource: string, filter: Filter | undefined, page: numbe
 
 async function getOne(resource: string, id: Identifier): Promise<RaRecord> {
   return api.get<RaRecord>(`${endpointsFor(resource).base}${encodeURIComponent(String(id))}`);
-}
-
-/**
- * Row actions (promote, disable …) are updates with `meta: { manage: action }`: they POST
- * `{id, action}` to the resource's manage endpoint, and the fields it answers (status, role) are
- * merged into the record, so react-admin's cache updates the row like after any update.
- */
-export interface ManageMeta {
-  manage: string;
 }
 
 function manageAction(meta: unknown): string | undefined {

@@ -17,3 +17,12 @@ export interface ResourceEndpoints {
   /** POST `{id, action}` for row actions (promote, disable …); answers the changed fields. */
   manage?: string;
 }
+
+/**
+ * Row actions (promote, disable …) are updates with `meta: { manage: action }`: they POST
+ * `{id, action}` to the resource's manage endpoint, and the fields it answers (status, role) are
+ * merged into the record, so react-admin's cache updates the row like after any update.
+ */
+export interface ManageMeta {
+  manage: string;
+}

@@ -17,7 +17,7 @@ import Typography from '@mui/material/Typography';
 import SearchIcon from '@mui/icons-material/Search';
 import { storedUser } from '../../api/client';
 import { useGateway } from '../../api/customMethods';
-import { isAdmin } from '../../authProvider/canAccess';
+import { isAdmin } from '../../authProvider/roles';
 import { storedStatus, useStatus } from '../../status/status';
 import { RefreshHint } from '../shared/RefreshHint';
 import { errorMessage } from '../shared/errors';

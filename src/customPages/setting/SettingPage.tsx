@@ -11,7 +11,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { storedUser } from '../../api/client';
-import { canAccess } from '../../authProvider/canAccess';
+import { useAccessPolicy } from '../../authProvider/access';
 
 export const SETTING_TABS = ['operation', 'ratelimit', 'models', 'system', 'other'] as const;
 export type SettingTab = (typeof SETTING_TABS)[number];
@@ -31,8 +31,9 @@ function isTab(value: string | null): value is SettingTab {
 export default function SettingPage() {
   const translate = useTranslate();
   const [params, setParams] = useSearchParams();
+  const may = useAccessPolicy();
   const user = storedUser();
-  if (!user || !canAccess(user.role, { resource: 'setting', action: 'list' })) {
+  if (!user || !may(user.role, { resource: 'setting', action: 'list' })) {
     return <Navigate to="/personal" replace />;
   }
   const requested = params.get('tab');

@@ -4,7 +4,7 @@ import { Button, IconButton, Menu, MenuItem, Stack } from '@mui/material';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import EditIcon from '@mui/icons-material/Edit';
 import { Confirm, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { canAccess } from '../../authProvider/canAccess';
+import { useAccessPolicy } from '../../authProvider/access';
 import { ActionFormDrawer, SchemaEditButton, useRole } from '../schema';
 import { useGateway, type GatewayDataProvider } from '../../api/customMethods';
 import { tagEditForm } from './tagForms';
@@ -82,7 +82,8 @@ function ChannelActions({ channel }: { channel: ChannelView }) {
   const action = useAction();
   const { busy, run } = action;
   const [confirming, setConfirming] = useState(false);
-  const may = (name: string) => canAccess(role, { resource: 'channel', action: name });
+  const policy = useAccessPolicy();
+  const may = (name: string) => policy(role, { resource: 'channel', action: name });
   const enabled = channel.status === CHANNEL_ENABLED;
   const toggle = () =>
     run(
@@ -129,6 +130,7 @@ function ChannelActions({ channel }: { channel: ChannelView }) {
 function TagActions({ row }: { row: ChannelTagRow }) {
   const translate = useTranslate();
   const role = useRole();
+  const may = useAccessPolicy();
   const refresh = useRefresh();
   const { busy, run } = useAction();
   // The row as the form opened on it: a reload behind the drawer does not reset what is typed.
@@ -149,7 +151,7 @@ function TagActions({ row }: { row: ChannelTagRow }) {
       <Button
         size="small"
         startIcon={<EditIcon />}
-        disabled={!canAccess(role, { resource: 'channel', action: 'tag_edit' })}
+        disabled={!may(role, { resource: 'channel', action: 'tag_edit' })}
         onClick={() => setEditing(row)}
       >
         {translate('resources.channel.actions.edit_tag')}

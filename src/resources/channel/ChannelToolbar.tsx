@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, FormControlLabel, Stack, Switch } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Confirm, useListContext, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { canAccess } from '../../authProvider/canAccess';
+import { useAccessPolicy } from '../../authProvider/access';
 import { ActionFormDrawer, useRole } from '../schema';
 import { useGateway } from '../../api/customMethods';
 import { batchTagForm } from './tagForms';
@@ -72,12 +72,13 @@ export function ChannelToolbar() {
   const notify = useNotify();
   const refresh = useRefresh();
   const role = useRole();
+  const may = useAccessPolicy();
   const { selectedIds, onUnselectItems, setPage } = useListContext();
   const [confirming, setConfirming] = useState<Confirming>(null);
   // The selection the tag form was opened for.
   const [tagging, setTagging] = useState<number[] | null>(null);
   const t = (key: string) => translate(`resources.channel.actions.${key}`);
-  const isRoot = canAccess(role, { resource: 'channel', action: 'delete' });
+  const isRoot = may(role, { resource: 'channel', action: 'delete' });
   const ids = selectedIds.map(Number).filter((id) => Number.isInteger(id));
 
   const gateway = useGateway();

@@ -4,7 +4,7 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import type { Identifier } from 'react-admin';
-import { canAccess, currentRole } from '../../authProvider';
+import { currentRole, useAccessPolicy } from '../../authProvider/access';
 import { ExtendDialog } from './ExtendDialog';
 import { LogActionsContext, useLogActions, type LogActions } from './LogActionsContext';
 import type { LogRecord } from './types';
@@ -14,7 +14,8 @@ export function LogScreen({ children }: { children: ReactNode }) {
   const [extendId, setExtendId] = useState<Identifier | null>(null);
   const [lookupId, setLookupId] = useState<number | null>(null);
   const actions = useMemo<LogActions>(() => ({ openExtend: setExtendId, lookUpUser: setLookupId }), []);
-  const admin = canAccess(currentRole(), { resource: 'log', action: 'admin_columns' });
+  const may = useAccessPolicy();
+  const admin = may(currentRole(), { resource: 'log', action: 'admin_columns' });
   return (
     <LogActionsContext.Provider value={actions}>
       {children}

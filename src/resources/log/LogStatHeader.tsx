@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Chip, Stack } from '@mui/material';
 import { useListContext, useTranslate } from 'react-admin';
 import { useGateway } from '../../api/customMethods';
-import { currentRole } from '../../authProvider';
+import { currentRole } from '../../authProvider/access';
 import { isAdmin } from '../../authProvider/roles';
 import { formatQuota } from '../../status/status';
 import { abbreviate, logQuery } from './format';

@@ -1,7 +1,7 @@
 import { Alert, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { MjItem } from '../../../server/tasks/list-schemas';
-import { canAccess, currentRole } from '../../authProvider';
+import { currentRole, useAccessPolicy } from '../../authProvider/access';
 import { storedStatus } from '../../status/status';
 import { formatTimestamp, type ResourceSchema } from '../schema';
 import { drawingTimeRange, msToUnixSeconds } from '../task/format';
@@ -24,7 +24,8 @@ const t = (key: string) => `${I18N}.${key}`;
 /** Spec 2: admins are warned while the drawing callback (status flag mj_notify_enabled) is off. */
 function NotifyBanner() {
   const translate = useTranslate();
-  if (!canAccess(currentRole(), { resource: 'midjourney', action: 'all_users' })) return null;
+  const may = useAccessPolicy();
+  if (!may(currentRole(), { resource: 'midjourney', action: 'all_users' })) return null;
   if (storedStatus()?.mj_notify_enabled === true) return null;
   return (
     <Alert severity="warning" sx={{ mb: 1 }}>

@@ -8,7 +8,7 @@ import { Fragment, useState } from 'react';
 import { Stack, useMediaQuery, type Theme } from '@mui/material';
 import { CreateButton, List, useGetResourceLabel, type RaRecord } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { canAccess } from '../../authProvider/canAccess';
+import { useAccessPolicy, type AccessPolicy } from '../../authProvider/access';
 import { filterFields, useRole } from './access';
 import { SchemaCards } from './cards';
 import { ColumnSettingsButton, useColumns, type Columns } from './columns';
@@ -23,13 +23,14 @@ import type { ResourceSchema } from './types';
 const NO_FILTER = {};
 const off = () => false;
 
-const mayCreate = (schema: ResourceSchema, role: number) =>
-  !!schema.canCreate && canAccess(role, { resource: schema.name, action: 'create' });
+const mayCreate = (schema: ResourceSchema, role: number, may: AccessPolicy) =>
+  !!schema.canCreate && may(role, { resource: schema.name, action: 'create' });
 
 /** Create, when the schema allows it and the person may (a floating button on a phone). */
 function CreateLink({ schema, role }: { schema: ResourceSchema; role: number }) {
   const location = useLocation();
-  if (!mayCreate(schema, role)) return null;
+  const may = useAccessPolicy();
+  if (!mayCreate(schema, role, may)) return null;
   const segment = schema.list?.createAlias ?? 'create';
   return (
     <CreateButton
@@ -57,6 +58,7 @@ function Screen<R extends RaRecord>({ schema: declared }: { schema: ResourceSche
   const schema = declared as unknown as ResourceSchema;
   const slots = schema.list;
   const role = useRole();
+  const may = useAccessPolicy();
   const resourceLabel = useGetResourceLabel();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const columns = useColumns(schema, role);
@@ -81,13 +83,13 @@ function Screen<R extends RaRecord>({ schema: declared }: { schema: ResourceSche
         storeKey={false}
         filter={permanent}
         filterDefaultValues={defaults}
-        filters={filterFields(schema, role).length > 0 ? <SchemaFilterBar schema={schema} role={role} /> : undefined}
+        filters={filterFields(schema, role, may).length > 0 ? <SchemaFilterBar schema={schema} role={role} /> : undefined}
         actions={<Actions schema={schema} role={role} columns={columns} />}
         pagination={<RememberedPagination />}
         empty={false}
         exporter={false}
         // On a phone the floating create button covers the bottom of the page: room to scroll the pager above it.
-        sx={{ '& .RaList-main': { minWidth: 0 }, pb: { xs: mayCreate(schema, role) ? 10 : 0, sm: 0 } }}
+        sx={{ '& .RaList-main': { minWidth: 0 }, pb: { xs: mayCreate(schema, role, may) ? 10 : 0, sm: 0 } }}
       >
         {Summary && <Summary />}
         {fold ? <FoldedRows fold={fold}>{body}</FoldedRows> : body}

@@ -1,5 +1,5 @@
 import { useGetIdentity, usePermissions, type RaRecord } from 'react-admin';
-import { canAccess } from '../../authProvider/canAccess';
+import type { AccessPolicy } from '../../authProvider/access';
 import type { FieldSchema, FormScope, Mode, ResourceSchema } from './types';
 
 /** The logged-in person's role (0 while unknown) from the authProvider's permissions. */
@@ -15,16 +15,16 @@ export function useFormScope<R extends RaRecord>(record: R | undefined): FormSco
   return { record, identityId: identity?.id, role, pending: isPending };
 }
 
-function permitted(schema: ResourceSchema, field: FieldSchema, role: number): boolean {
-  return !field.permission || canAccess(role, { resource: schema.name, action: field.permission });
+function permitted(schema: ResourceSchema, field: FieldSchema, role: number, may: AccessPolicy): boolean {
+  return !field.permission || may(role, { resource: schema.name, action: field.permission });
 }
 
-export function listFields(schema: ResourceSchema, role: number): FieldSchema[] {
-  return schema.fields.filter((f) => f.showInList && permitted(schema, f, role));
+export function listFields(schema: ResourceSchema, role: number, may: AccessPolicy): FieldSchema[] {
+  return schema.fields.filter((f) => f.showInList && permitted(schema, f, role, may));
 }
 
-export function filterFields(schema: ResourceSchema, role: number): FieldSchema[] {
-  return schema.fields.filter((f) => f.showInFilter && permitted(schema, f, role));
+export function filterFields(schema: ResourceSchema, role: number, may: AccessPolicy): FieldSchema[] {
+  return schema.fields.filter((f) => f.showInFilter && permitted(schema, f, role, may));
 }
 
 export interface FormField {
@@ -43,10 +43,10 @@ function ordered(schema: ResourceSchema): FieldSchema[] {
 }
 
 /** The inputs of the create or edit form for this record and person. */
-export function formFields(schema: ResourceSchema, mode: Mode, scope: FormScope<RaRecord>): FormField[] {
+export function formFields(schema: ResourceSchema, mode: Mode, scope: FormScope<RaRecord>, may: AccessPolicy): FormField[] {
   const out: FormField[] = [];
   for (const field of ordered(schema)) {
-    if (!permitted(schema, field, scope.role)) continue;
+    if (!permitted(schema, field, scope.role, may)) continue;
     if (mode === 'create') {
       if (field.showInCreate) out.push({ field, readOnly: false });
       continue;

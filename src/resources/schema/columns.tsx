@@ -7,6 +7,7 @@ import { useCallback, useState } from 'react';
 import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, FormGroup } from '@mui/material';
 import ViewColumnIcon from '@mui/icons-material/ViewColumn';
 import { useTranslate, useTranslateLabel } from 'react-admin';
+import { useAccessPolicy } from '../../authProvider/access';
 import { listFields } from './access';
 import type { FieldSchema, ResourceSchema } from './types';
 
@@ -47,7 +48,7 @@ export interface ColumnSettings {
 export function useColumns(schema: ResourceSchema, role: number): Columns {
   const key = schema.list?.columnSettings;
   const [choice, setChoice] = useState<ColumnChoice>(() => storedColumnChoice(key));
-  const permitted = listFields(schema, role);
+  const permitted = listFields(schema, role, useAccessPolicy());
   const available = [
     ...permitted.map((f) => ({ source: f.source, label: f.label })),
     ...(schema.rowActions ? [{ source: ACTIONS_COLUMN, label: `resources.${schema.name}.fields.${ACTIONS_COLUMN}` }] : []),

@@ -21,6 +21,7 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { useLocation, useMatch, useNavigate } from 'react-router-dom';
+import { useAccessPolicy } from '../../authProvider/access';
 import { formFields, useFormScope } from './access';
 import { SchemaInput } from './inputs';
 import type { FormValues, Mode, ResourceSchema } from './types';
@@ -67,11 +68,12 @@ function SchemaFormInputs({ schema, mode }: { schema: ResourceSchema; mode: Mode
   const translate = useTranslate();
   const record = useRecordContext<RaRecord>();
   const scope = useFormScope(record);
+  const may = useAccessPolicy();
   // Which inputs show may depend on who is editing (not one's own group): wait until that is known.
   if (scope.pending && mode === 'edit' && schema.fields.some((field) => field.editWhen)) return null;
   return (
     <>
-      {formFields(schema, mode, scope).map(({ field, readOnly }) => {
+      {formFields(schema, mode, scope, may).map(({ field, readOnly }) => {
         const Addon = mode === 'edit' ? field.editAddon : undefined;
         const plain = <SchemaInput field={field} source={field.source} resource={schema.name} mode={mode} readOnly={readOnly} />;
         const input = field.section ? (

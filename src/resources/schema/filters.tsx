@@ -9,6 +9,7 @@ import FilterListIcon from '@mui/icons-material/FilterList';
 import SearchIcon from '@mui/icons-material/Search';
 import { FilterLiveForm, useListContext, useNotify, useTranslate } from 'react-admin';
 import { FormProvider, useForm } from 'react-hook-form';
+import { useAccessPolicy } from '../../authProvider/access';
 import { filterFields } from './access';
 import { SchemaInput } from './inputs';
 import type { FieldSchema, ResourceSchema } from './types';
@@ -133,7 +134,7 @@ function LiveFilters({ schema, inline, more }: { schema: ResourceSchema; inline:
 
 /** The filter bar of a schema's list (react-admin's list toolbar passes props it does not use). */
 export function SchemaFilterBar({ schema, role }: { schema: ResourceSchema; role: number }) {
-  const fields = filterFields(schema, role);
+  const fields = filterFields(schema, role, useAccessPolicy());
   const inline = fields.filter(alwaysOn);
   const more = fields.filter((f) => !alwaysOn(f));
   return schema.list?.filterMode === 'submit' ? (

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button, Stack } from '@mui/material';
 import { Confirm, useDelete, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate } from 'react-admin';
-import { canAccess } from '../../authProvider/canAccess';
+import { useAccessPolicy } from '../../authProvider/access';
 import { SchemaEditButton, useRole } from '../schema';
-import type { ManageMeta } from '../../dataProvider';
+import type { ManageMeta } from '../../dataProvider/types';
 import { USER_STATUS_ACTIVE, USER_STATUS_LOCKED, type ManageAction, type UserRecord } from './types';
 
 /**
@@ -13,6 +13,7 @@ import { USER_STATUS_ACTIVE, USER_STATUS_LOCKED, type ManageAction, type UserRec
 export function UserRowActions() {
   const record = useRecordContext<UserRecord>();
   const role = useRole();
+  const may = useAccessPolicy();
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -21,7 +22,7 @@ export function UserRowActions() {
   const [confirming, setConfirming] = useState(false);
   if (!record || record.DeletedAt) return null;
 
-  const allowed = (action: ManageAction) => canAccess(role, { resource: 'user', action, record });
+  const allowed = (action: ManageAction) => may(role, { resource: 'user', action, record });
   const failed = (error: unknown) =>
     notify(error instanceof Error ? error.message : 'app.error.request_failed', { type: 'error' });
   const manage = (action: Exclude<ManageAction, 'delete'>) => {
@@ -75,7 +76,7 @@ export function UserRowActions() {
           {translate('resources.user.actions.enable')}
         </Button>
       )}
-      <SchemaEditButton resource="user" disabled={!canAccess(role, { resource: 'user', action: 'edit', record })} />
+      <SchemaEditButton resource="user" disabled={!may(role, { resource: 'user', action: 'edit', record })} />
       <Button size="small" color="error" disabled={busy || !allowed('delete')} onClick={() => setConfirming(true)}>
         {translate('resources.user.actions.deregister')}
       </Button>
