@@ -93,12 +93,25 @@ export interface Gateway {
 }
 
 export async function buildGateway(config: Config): Promise<Gateway> {
+  // Built first (it opens nothing) so its logger is the one every part of start-up and every job logs through.
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    bodyLimit: BODY_LIMIT,
+    // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    ajv: { plugins: [finiteKeyword] },
+    schemaController: { compilersFactory: schemaCompilers(config.schemaPrecompile) },
+    // Ids are made here, never taken from a client's header (they end up in log rows).
+    requestIdHeader: false,
+    genReqId: newRequestId,
+  });
+  const log = app.log;
   setPasswordHashCost(config.passwordHashCost);
-  const handle = await openDb(config.db);
+  const handle = await openDb(config.db, log);
   if (config.isMaster) await migrate(handle);
   const options = new OptionStore(handle.db);
   await options.reload();
-  const logHandle = config.logDb ? await openDb(config.logDb) : null;
+  const logHandle = config.logDb ? await openDb(config.logDb, log) : null;
   if (logHandle) {
     try {
       if (config.isMaster) await migrate(logHandle);
@@ -109,13 +122,15 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     }
   }
   if (config.isMaster) await setLogsOutbox(handle.db, handle.kind, options, logHandle !== null);
-  const logShipper = logHandle ? new LogShipper(handle.db, logHandle.db, logHandle.kind) : null;
+  const logShipper = logHandle
+    ? new LogShipper(handle.db, logHandle.db, logHandle.kind, (err) => log.error({ err }, 'log shipping failed'))
+    : null;
   const secret = config.sessionSecret ?? (await options.internalOnce('SessionSecret', () => randomBytes(32).toString('hex')));
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
   const bus = await Bus.create(redis, config.redisPrefix);
   const base = { db: handle.db, bus, config };
-  const { health, channelKeys } = await createChannelHealth({ ...base, redis, options });
+  const { health, channelKeys } = await createChannelHealth({ ...base, redis, options, log });
   let onBalances = (_: Balances) => undefined as void;
   const metrics = new Metrics(() => journal.pending);
   redis?.on('error', () => metrics.storeErrors.inc({ store: 'redis' }));
@@ -123,12 +138,13 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     onBalances: (balances) => onBalances(balances),
     onError: (err, what) => {
       metrics.storeErrors.inc({ store: 'db' });
-      console.error(`${what}:`, err);
+      log.error({ err }, what);
     },
     onCommitted: (seconds) => metrics.journalFlush.observe(seconds),
   });
   const ctx: GatewayContext = {
     config,
+    log,
     db: handle.db,
     dbKind: handle.kind,
     logDb: logHandle?.db ?? handle.db,
@@ -150,7 +166,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     channelKeys,
     journal,
     holds: new Holds(journal),
-    totals: new HourlyTotals(handle.db, handle.kind, (err) => console.error('hourly totals write failed', err), options),
+    totals: new HourlyTotals(handle.db, handle.kind, (err) => log.error({ err }, 'hourly totals write failed'), options),
     metrics,
     leader: NEVER_LEADER,
     startTime: Math.floor(Date.now() / 1000),
@@ -166,7 +182,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     timeoutMs: config.nodeTimeoutMs,
     leads: () => ctx.leader.isLeader,
     onRecovered: (resolved) => {
-      console.warn(`resolved ${resolved.length} held reservation(s) no call will settle`);
+      log.warn(`resolved ${resolved.length} held reservation(s) no call will settle`);
       for (const { row, charged, record } of resolved) {
         if (charged <= 0) continue;
         ctx.totals.add({
@@ -179,13 +195,13 @@ export async function buildGateway(config: Config): Promise<Gateway> {
         });
       }
     },
-    onError: (err) => console.error('node heartbeat failed:', err),
+    onError: (err) => log.error({ err }, 'node heartbeat failed'),
   });
   await nodes.start();
   // The jobs lease lapses within half a heartbeat timeout (at most 15 s) of its holder's death.
   const lease = config.isMaster
     ? new LeaseHolder(handle.db, ctx.holds.node, Math.min(15_000, Math.max(1000, config.nodeTimeoutMs / 2)), (err) =>
-        console.error('jobs lease:', err),
+        log.error({ err }, 'jobs lease'),
       )
     : null;
   await lease?.start();
@@ -196,17 +212,6 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const stopLogRetention = startLogRetention(ctx);
   logShipper?.start(() => ctx.leader.isLeader);
 
-  const app = Fastify({
-    logger: loggerOptions(config.logLevel),
-    bodyLimit: BODY_LIMIT,
-    // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
-    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
-    ajv: { plugins: [finiteKeyword] },
-    schemaController: { compilersFactory: schemaCompilers(config.schemaPrecompile) },
-    // Ids are made here, never taken from a client's header (they end up in log rows).
-    requestIdHeader: false,
-    genReqId: newRequestId,
-  });
   installRequestIds(app);
   installRelayMetrics(app, metrics);
   app.decorate('ctx', ctx);

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
@@ -23,6 +24,8 @@ import type { Leadership } from './cluster/leader.js';
 /** Everything a route needs, built once at start-up and reached as `app.ctx`. */
 export interface GatewayContext {
   config: Config;
+  /** The server's one logger (pino, redacting credentials): requests and background jobs alike. */
+  log: FastifyBaseLogger;
   db: Db;
   dbKind: DbKind;
   /** Where log rows are read and cleaned up: `db`, or LOG_SQL_DSN's database. */

@@ -15,7 +15,7 @@ import { startProber } from './health/prober.js';
 export function startChannelScheduler(
   ctx: GatewayContext,
   minutes = ctx.config.channelTestFrequency,
-  onError: (err: unknown) => void = console.error,
+  onError: (err: unknown) => void = (err) => ctx.log.error({ err }, 'channel test failed'),
 ): () => Promise<void> {
   let timer: NodeJS.Timeout | null = null;
   const stopProber = ctx.config.isMaster ? startProber(ctx, onError) : null;

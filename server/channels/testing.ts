@@ -246,7 +246,10 @@ async function runTestAll(ctx: GatewayContext, signal: AbortSignal, onError: (er
  * Starts testing every enabled and auto-disabled channel in the background. Returns false (and
  * starts nothing) when a run is already going in this process.
  */
-export function startTestAll(ctx: GatewayContext, onError: (err: unknown) => void = console.error): boolean {
+export function startTestAll(
+  ctx: GatewayContext,
+  onError: (err: unknown) => void = (err) => ctx.log.error({ err }, 'channel test-all failed'),
+): boolean {
   if (runs.has(ctx)) return false;
   const abort = new AbortController();
   const done = runTestAll(ctx, abort.signal, onError)

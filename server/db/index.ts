@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
@@ -57,7 +58,7 @@ function withStatementCache(database: SqliteDatabase): SqliteDatabase {
   };
 }
 
-async function makeDialect(target: DbTarget): Promise<Dialect> {
+async function makeDialect(target: DbTarget, log?: FastifyBaseLogger): Promise<Dialect> {
   switch (target.kind) {
     case 'sqlite': {
       const { default: SQLite } = await import('better-sqlite3');
@@ -79,7 +80,7 @@ async function makeDialect(target: DbTarget): Promise<Dialect> {
       const pool = new pg.default.Pool({ connectionString: target.url, max: 10 });
       // An idle connection dropped by the server (restart, failover) must not crash the process;
       // the pool replaces it on the next query.
-      pool.on('error', (err) => console.warn(`postgres: idle connection lost: ${err.message}`));
+      pool.on('error', (err) => log?.warn(`postgres: idle connection lost: ${err.message}`));
       return new PostgresDialect({ pool });
     }
     case 'mysql': {
@@ -101,8 +102,9 @@ async function makeDialect(target: DbTarget): Promise<Dialect> {
   }
 }
 
-export async function openDb(target: DbTarget): Promise<DbHandle> {
-  const db = new Kysely<Database>({ dialect: await makeDialect(target) });
+/** `log` hears of dropped idle connections (the gateway's logger; tools and tests go without). */
+export async function openDb(target: DbTarget, log?: FastifyBaseLogger): Promise<DbHandle> {
+  const db = new Kysely<Database>({ dialect: await makeDialect(target, log) });
   return { db, kind: target.kind, close: () => db.destroy() };
 }
 

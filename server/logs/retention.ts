@@ -50,7 +50,7 @@ export async function runLogRetention(
   const before = now - days * DAY;
   const deleted = await deleteLogsEverywhere(ctx, before, { maxBatch, between });
   if (deleted > 0) {
-    console.info(
+    ctx.log.info(
       `log retention (${days} days): deleted ${deleted} log rows created before ${new Date(before * 1000).toISOString()}`,
     );
   }
@@ -58,7 +58,10 @@ export async function runLogRetention(
 }
 
 /** Starts the hourly check on a master node; the returned function stops it and waits for a pass in progress. */
-export function startLogRetention(ctx: GatewayContext, onError: (err: unknown) => void = console.error): () => Promise<void> {
+export function startLogRetention(
+  ctx: GatewayContext,
+  onError: (err: unknown) => void = (err) => ctx.log.error({ err }, 'log retention failed'),
+): () => Promise<void> {
   if (!ctx.config.isMaster) return async () => undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;

@@ -50,7 +50,7 @@ export class LogShipper {
     private readonly main: Db,
     private readonly logDb: Db,
     private readonly logKind: DbKind,
-    private readonly onError: (err: unknown) => void = (err) => console.error('log shipping failed:', err),
+    private readonly onError: (err: unknown) => void,
   ) {}
 
   /** Moves up to SHIP_BATCH of the oldest outbox rows; returns how many it moved. */

@@ -214,7 +214,7 @@ export function warnIfLowQuota(ctx: GatewayContext, userId: number): void {
   }
   if (!warner.mayWarn(userId)) return;
   const run = warner.check(userId).catch((err: unknown) => {
-    console.warn(`quota warning for user ${userId} not delivered: ${(err as Error).message}`);
+    ctx.log.warn(`quota warning for user ${userId} not delivered: ${(err as Error).message}`);
   });
   const running = inFlight.get(ctx) ?? new Set<Promise<void>>();
   inFlight.set(ctx, running);

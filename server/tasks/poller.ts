@@ -44,7 +44,7 @@ export function startTaskPoller(ctx: GatewayContext, options: TaskPollerOptions 
   const poll: PollOptions = {
     now: options.now ?? Date.now,
     signal: abort.signal,
-    onError: options.onError ?? ((err) => console.error('task poll failed:', (err as Error).message ?? err)),
+    onError: options.onError ?? ((err) => ctx.log.error({ err }, 'task poll failed')),
   };
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;

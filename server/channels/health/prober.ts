@@ -13,7 +13,10 @@ const PROBE_EVERY_MS = 5_000;
 /** How long after its cool-down ends a channel is left for a real call to decide. */
 const GRACE_MS = 5_000;
 
-export function startProber(ctx: GatewayContext, onError: (err: unknown) => void = console.error): () => Promise<void> {
+export function startProber(
+  ctx: GatewayContext,
+  onError: (err: unknown) => void = (err) => ctx.log.error({ err }, 'channel probe failed'),
+): () => Promise<void> {
   const abort = new AbortController();
   const running = new Set<Promise<unknown>>();
   const round = () => {
