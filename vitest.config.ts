@@ -11,6 +11,9 @@ export default defineConfig({
   plugins: [react()],
   test: {
     testTimeout: 30_000,
+    // The stand-in upstreams listen on loopback, which channels reach only with this (as operators of
+    // self-hosted upstreams set it); tests of the refusal unset it where they need to.
+    env: { ALLOW_PRIVATE_UPSTREAMS: 'true' },
     hookTimeout: 60_000,
     maxWorkers: Number(process.env.TEST_WORKERS) || 3,
     reporters: ['default', './tests/helpers/project-counts-reporter.ts'],

@@ -38,6 +38,7 @@ import { refuse } from './http/errors.js';
 import { installErrorHandling, notFound } from './http/error-handler.js';
 import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
+import { routedPath } from './http/request-path.js';
 import { finiteKeyword, installInputRules } from './http/validation.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { installSecurityHeaders, isApiPath } from './http/security-headers.js';
@@ -217,9 +218,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   installSecurityHeaders(app);
 
   // The global per-address limit on the console API (a plain callback: the relay's routes pass
-  // through without a promise).
+  // through without a promise), by the path the request was routed by, escapes decoded.
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.startsWith('/api/')) return done();
+    if (!routedPath(request).startsWith('/api/')) return done();
     const { max, windowSeconds } = config.rateLimits.global;
     ctx.limiter.hit(`global:${clientIp(request)}`, max, windowSeconds).then(
       (allowed) => done(allowed ? undefined : refuse(429, 'request.rate_limited')),
@@ -241,7 +242,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url) || request.method !== 'GET' || !hasConsole) {
+    if (isApiPath(routedPath(request)) || request.method !== 'GET' || !hasConsole) {
       const wire = wireOf(request);
       const { status, body } = renderError(wire, notFound(request.method, request.url, wire));
       return reply.status(status).send(body);

@@ -142,6 +142,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^https?:\/\/[^/\s]+/i.test(syncUpstreamBase) || !URL.canParse(syncUpstreamBase)) {
     throw new ConfigError('SYNC_UPSTREAM_BASE', 'must be an http(s) address');
   }
+  // Read again at each connection (server/http/upstream-guard.ts: tests and operators may flip it
+  // without a restart); checked here so a misspelt value stops start-up rather than reading as false.
+  const privateUpstreams = env.ALLOW_PRIVATE_UPSTREAMS ?? '';
+  if (!['', 'true', 'false', '1', '0'].includes(privateUpstreams)) {
+    throw new ConfigError('ALLOW_PRIVATE_UPSTREAMS', `must be true or false, got "${privateUpstreams}"`);
+  }
   const limit = (prefix: string, name: keyof ApiLimits) => ({
     max: intVar(env, prefix, API_LIMITS[name].max, 1, 1_000_000_000),
     windowSeconds: intVar(env, `${prefix}_DURATION`, API_LIMITS[name].windowSeconds, 1, 86_400),

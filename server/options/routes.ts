@@ -84,8 +84,10 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
       value = value.trim();
       if (!isWebLink(value)) throw fail('option.not_link', { key });
     }
-    const invalid = validateOptionValue(key, value) ?? crossCheck(options, key, value);
-    if (invalid) throw fail(invalid, { key });
+    const invalid = validateOptionValue(key, value);
+    if (invalid) throw fail(invalid.code, { key, ...invalid.params });
+    const missing = crossCheck(options, key, value);
+    if (missing) throw fail(missing, { key });
     await options.set(key, value);
     return ok();
   });

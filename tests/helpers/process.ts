@@ -21,7 +21,17 @@ export const GATEWAY_COMMAND = existsSync('dist/server/main.js')
 
 export function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
   const child = spawn(process.execPath, GATEWAY_COMMAND, {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', CONSOLE_DIR: '', PASSWORD_HASH_COST: '4', ...env },
+    // Stand-in upstreams listen on loopback: channels may reach it unless a test's env says otherwise.
+    env: {
+      ALLOW_PRIVATE_UPSTREAMS: 'true',
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      CONSOLE_DIR: '',
+      PASSWORD_HASH_COST: '4',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -52,6 +52,7 @@ describe('configuration from the environment', () => {
     [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ ALLOW_PRIVATE_UPSTREAMS: 'yes' }, 'ALLOW_PRIVATE_UPSTREAMS'],
     [{ PASSWORD_HASH_COST: '3' }, 'PASSWORD_HASH_COST'],
     [{ PASSWORD_HASH_COST: '16' }, 'PASSWORD_HASH_COST'],
   ])('refuses %o naming %s', (env, variable) => {

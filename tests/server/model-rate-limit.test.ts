@@ -169,7 +169,8 @@ describe('model request rate limit (one process)', () => {
     await setOption('ModelRequestRateLimitEnabled', 'true');
     expect(modelLimitsFor(ctx, 'default')).toEqual({ total: 0, success: 1000, windowSeconds: 60 });
     await setOption('ModelRequestRateLimitDurationMinutes', '5');
-    await setOption('ModelRequestRateLimitGroup', JSON.stringify({ vip: [-1, 2], svip: 'x', default: [4, 0] }));
+    // Saving refuses malformed pairs now; one stored before that is still read past.
+    await ctx.options.set('ModelRequestRateLimitGroup', JSON.stringify({ vip: [-1, 2], svip: 'x', default: [4, 0] }));
     expect(modelLimitsFor(ctx, 'vip')).toEqual({ total: 0, success: 1000, windowSeconds: 300 });
     expect(modelLimitsFor(ctx, 'svip')).toEqual({ total: 0, success: 1000, windowSeconds: 300 });
     expect(modelLimitsFor(ctx, 'default')).toEqual({ total: 4, success: 0, windowSeconds: 300 });
