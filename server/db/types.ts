@@ -38,6 +38,9 @@ export interface UsersTable {
   create_time: D<number>;
   last_use_time: D<number>;
   deleted_at: number | null;
+  /** Unix seconds of the last sign-in; null until the first. */
+  last_login_at: number | null;
+  discord_id: D<string>;
   /** Raised to end every session of the user (cookies carry the epoch they were issued under). */
   session_epoch: D<number>;
 }
@@ -437,6 +440,15 @@ export interface ModelsTable {
   updated_time: D<number>;
 }
 
+/** One row per user and day checked in (`checkin_date` YYYY-MM-DD, server time). */
+export interface CheckinsTable {
+  id: Id;
+  user_id: number;
+  checkin_date: string;
+  quota_awarded: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -465,6 +477,7 @@ export interface Database {
   audit_logs: AuditLogsTable;
   vendors: VendorsTable;
   models: ModelsTable;
+  checkins: CheckinsTable;
 }
 
 export type User = Selectable<UsersTable>;

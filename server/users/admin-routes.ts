@@ -71,6 +71,7 @@ function listed(me: User, user: User): PublicUserView {
     wechat_id: '',
     telegram_id: '',
     linux_do_id: '',
+    discord_id: '',
     setting: '',
   };
 }

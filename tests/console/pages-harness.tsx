@@ -102,7 +102,10 @@ export function selfUser(overrides: Partial<SelfUser> = {}): SelfUser {
     remark: '',
     create_time: 0,
     last_use_time: 0,
-    DeletedAt: 0,
+    created_at: null,
+    last_login_at: null,
+    discord_id: '',
+    DeletedAt: null,
     has_access_token: false,
     settings: {
       notify_type: 'email',

@@ -35,9 +35,19 @@ const server = setupServer(
   http.post('/api/user/amount', async ({ request }) => {
     const body = (await request.json()) as { amount: number };
     received.push({ method: 'POST', path: '/api/user/amount', search: '', body });
-    return HttpResponse.json({ success: true, message: '', data: Math.round(body.amount * 730) / 100 });
+    return HttpResponse.json({ success: true, message: 'success', data: (Math.round(body.amount * 730) / 100).toFixed(2) });
   }),
-  ok('post', '/api/user/pay', payForm),
+  // The family's shape: the signed fields as `data`, the provider's address and the order beside them.
+  http.post('/api/user/pay', async ({ request }) => {
+    received.push({ method: 'POST', path: '/api/user/pay', search: '', body: await request.json() });
+    return HttpResponse.json({
+      success: true,
+      message: 'success',
+      data: payForm.fields,
+      url: payForm.url,
+      trade_no: payForm.trade_no,
+    });
+  }),
   ok('get', '/api/user/topup/self', { items: [], total: 0, page: 1, page_size: 10 }),
 );
 
