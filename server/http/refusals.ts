@@ -158,6 +158,12 @@ export const REFUSALS = {
   'option.not_integer': '%{key} must be an integer',
   'option.not_number': '%{key} must be a number',
   'option.not_json': '%{key}: not a valid JSON string',
+  'option.not_string_list': '%{key} 必须是字符串组成的 JSON 数组',
+  'option.not_json_object': '%{key} 必须是 JSON 对象',
+  'option.not_object_list': '%{key} 必须是对象组成的 JSON 数组（最多 100 项）',
+  'option.bad_uptime_groups': 'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
+  'option.out_of_range': '%{key} 必须在 %{min} 到 %{max} 之间',
+  'option.discord_incomplete': '无法启用 Discord OAuth，请先填入 Discord Client Id 以及 Discord Client Secret！',
   'option.oidc_bad_url': 'Well-Known URL 必须以 http:// 或 https:// 开头',
   'option.oidc_discovery_failed': '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确（%{detail}）',
 

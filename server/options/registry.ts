@@ -4,6 +4,7 @@
  * Secrets are write-only: GET /api/option/ never returns their values.
  */
 import type { RefusalCode } from '../http/refusals.js';
+import { FAMILY_OPTIONS, type OptionCheck } from './family-options.js';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices.js';
 
 export type OptionType = 'bool' | 'int' | 'float' | 'string' | 'json';
@@ -12,6 +13,10 @@ export interface OptionDef {
   type: OptionType;
   default: string;
   secret?: true;
+  /** A further check of the value's form (after its type's). */
+  check?: OptionCheck;
+  /** Least and greatest value of a number option. */
+  bounds?: readonly [number, number];
 }
 
 const bool = (value: boolean): OptionDef => ({ type: 'bool', default: String(value) });
@@ -197,6 +202,7 @@ export const OPTION_REGISTRY = {
   'global.pass_through_request_enabled': bool(false),
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60),
+  ...FAMILY_OPTIONS,
 } satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof OPTION_REGISTRY;
@@ -205,9 +211,16 @@ export function isOptionKey(key: string): key is OptionKey {
   return Object.hasOwn(OPTION_REGISTRY, key);
 }
 
-/** Check a raw string against its option's type; returns an error message or null. */
+/** Check a raw string against its option's type, bounds and form; returns the refusal or null. */
 export function validateOptionValue(key: OptionKey, value: string): RefusalCode | null {
   const def: OptionDef = OPTION_REGISTRY[key];
+  const invalid = validateType(def, value);
+  if (invalid) return invalid;
+  if (def.bounds && !(Number(value) >= def.bounds[0] && Number(value) <= def.bounds[1])) return 'option.out_of_range';
+  return def.check?.(value) ?? null;
+}
+
+function validateType(def: OptionDef, value: string): RefusalCode | null {
   switch (def.type) {
     case 'bool':
       return value === 'true' || value === 'false' ? null : 'option.not_boolean';

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { requireRoot } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { OPTION_REGISTRY, isOptionKey, validateOptionValue, type OptionKey } from './registry.js';
+import { OPTION_REGISTRY, isOptionKey, validateOptionValue, type OptionDef, type OptionKey } from './registry.js';
 import type { OptionStore } from './store.js';
 import { fromBody } from '../audit/targets.js';
 
@@ -50,6 +50,8 @@ function crossCheck(options: OptionStore, key: OptionKey, value: string): Refusa
       return options.string('WeChatServerAddress') ? null : 'option.wechat_incomplete';
     case 'TurnstileCheckEnabled':
       return options.string('TurnstileSiteKey') ? null : 'option.turnstile_incomplete';
+    case 'discord.enabled':
+      return options.string('discord.client_id') ? null : 'option.discord_incomplete';
     case 'TelegramOAuthEnabled':
       return options.string('TelegramBotToken') ? null : 'option.telegram_incomplete';
     case 'EmailVerificationEnabled':
@@ -85,7 +87,8 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
       if (!isWebLink(value)) throw fail('option.not_link', { key });
     }
     const invalid = validateOptionValue(key, value) ?? crossCheck(options, key, value);
-    if (invalid) throw fail(invalid, { key });
+    const { bounds }: OptionDef = OPTION_REGISTRY[key];
+    if (invalid) throw fail(invalid, bounds ? { key, min: bounds[0], max: bounds[1] } : { key });
     await options.set(key, value);
     return ok();
   });

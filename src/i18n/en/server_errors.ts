@@ -163,6 +163,13 @@ export const server_errors = {
     not_json: '%{key}: not a valid JSON string',
     not_link: '%{key} must be an address starting with http:// or https://',
     value_required: '%{key} needs a value',
+    not_string_list: '%{key} must be a JSON array of strings',
+    not_json_object: '%{key} must be a JSON object',
+    not_object_list: '%{key} must be a JSON array of objects (at most 100)',
+    bad_uptime_groups:
+      'The Uptime Kuma groups must be a JSON array of {"categoryName", "url", "slug"}, each url starting with http:// or https://',
+    out_of_range: '%{key} must be between %{min} and %{max}',
+    discord_incomplete: 'Discord OAuth cannot be enabled: fill in the Discord Client Id and Client Secret first!',
     oidc_bad_url: 'The Well-Known URL must start with http:// or https://',
     oidc_discovery_failed: 'Could not get the OIDC configuration; check the network and the Well-Known URL (%{detail})',
   },
