@@ -30,6 +30,10 @@ import modelMetaRoutes from './catalog/model-routes.js';
 import opsRoutes from './ops/routes.js';
 import auditRoutes from './audit/routes.js';
 import prefillRoutes from './prefill/routes.js';
+import checkinRoutes from './checkin/routes.js';
+import uptimeRoutes from './status/uptime.js';
+import performanceRoutes from './ops/performance.js';
+import consoleMigrationRoutes from './options/console-migration.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -64,4 +68,8 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(opsRoutes);
   await app.register(auditRoutes);
   await app.register(prefillRoutes);
+  await app.register(checkinRoutes);
+  await app.register(uptimeRoutes);
+  await app.register(performanceRoutes);
+  await app.register(consoleMigrationRoutes);
 }

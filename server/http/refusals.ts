@@ -143,6 +143,9 @@ export const REFUSALS = {
   'setup.passwords_differ': '两次输入的密码不一致',
 
   // Options
+  'checkin.disabled': '签到功能未启用',
+  'checkin.already': '今日已签到',
+  'checkin.bad_month': '月份格式应为 YYYY-MM',
   'option.unknown': '未知的配置项：%{key}',
   'option.github_incomplete': '无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！',
   'option.oidc_incomplete': '无法启用 OIDC 登录，请先填入 OIDC Client Id 以及 OIDC Client Secret！',
@@ -161,7 +164,12 @@ export const REFUSALS = {
   'option.not_string_list': '%{key} 必须是字符串组成的 JSON 数组',
   'option.not_json_object': '%{key} 必须是 JSON 对象',
   'option.not_object_list': '%{key} 必须是对象组成的 JSON 数组（最多 100 项）',
-  'option.bad_uptime_groups': 'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
+  'option.bad_uptime_groups':
+    'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
+  'option.unsafe_html': '%{key} 不能包含脚本、框架、事件属性等可执行内容',
+  'channel.key_write_only': '渠道密钥只写不读：本网关从不返回已保存的密钥，如需更换请直接填写新密钥',
+  'performance.gc_unavailable': '本进程未开启手动垃圾回收（需以 --expose-gc 启动）',
+  'performance.no_log_files': '本网关的日志写入标准输出，没有可清理的日志文件',
   'option.out_of_range': '%{key} 必须在 %{min} 到 %{max} 之间',
   'option.discord_incomplete': '无法启用 Discord OAuth，请先填入 Discord Client Id 以及 Discord Client Secret！',
   'option.oidc_bad_url': 'Well-Known URL 必须以 http:// 或 https:// 开头',

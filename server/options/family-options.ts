@@ -47,6 +47,14 @@ const uptimeGroups: OptionCheck = (v) => {
     isObject(g) && typeof g.categoryName === 'string' && isWebUrl(g.url) && typeof g.slug === 'string' && /^[\w-]+$/.test(g.slug);
   return Array.isArray(list) && list.length <= 20 && list.every(valid) ? null : 'option.bad_uptime_groups';
 };
+/**
+ * The legal pages are put into the family's console as HTML as they are: markup that runs
+ * (scripts, frames, embedded objects, event attributes, script URLs) is refused when saved.
+ */
+const ACTIVE_HTML =
+  /<\s*\/?\s*(script|iframe|frame|frameset|object|embed|applet|link|meta|base|form|svg|math|template)\b|[\s"'/]on[a-z]+\s*=|(java|vb)script\s*:|data\s*:\s*text\/html/i;
+const safeHtml: OptionCheck = (v) => (ACTIVE_HTML.test(v) ? 'option.unsafe_html' : null);
+
 const bool = (value: boolean): Def => ({ type: 'bool', default: String(value) });
 const text = (value = '', check?: OptionCheck): Def =>
   check ? { type: 'string', default: value, check } : { type: 'string', default: value };
@@ -78,8 +86,8 @@ export const FAMILY_OPTIONS = {
   'console_setting.announcements_enabled': bool(true),
   'console_setting.faq_enabled': bool(true),
   'console_setting.uptime_kuma_enabled': bool(true),
-  'legal.user_agreement': text(),
-  'legal.privacy_policy': text(),
+  'legal.user_agreement': text('', safeHtml),
+  'legal.privacy_policy': text('', safeHtml),
   'discord.enabled': bool(false),
   'discord.client_id': text(),
   'discord.client_secret': { type: 'string', default: '', secret: true },

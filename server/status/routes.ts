@@ -76,6 +76,15 @@ export function siteStatus(ctx: GatewayContext): SiteStatus {
     usd_exchange_rate: o.number('Price'),
     price: o.number('Price'),
     notice: o.string('Notice'),
+    discord_oauth: o.bool('discord.enabled'),
+    discord_client_id: o.string('discord.client_id'),
+    user_agreement_enabled: o.string('legal.user_agreement').trim() !== '',
+    privacy_policy_enabled: o.string('legal.privacy_policy').trim() !== '',
+    checkin_enabled: o.bool('checkin_setting.enabled'),
+    uptime_kuma_enabled: o.bool('console_setting.uptime_kuma_enabled'),
+    api_info_enabled: o.bool('console_setting.api_info_enabled'),
+    announcements_enabled: o.bool('console_setting.announcements_enabled'),
+    faq_enabled: o.bool('console_setting.faq_enabled'),
   };
 }
 
@@ -88,6 +97,9 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
   app.get('/api/notice', async () => ok(ctx.options.string('Notice')));
   app.get('/api/about', async () => ok(ctx.options.string('About')));
   app.get('/api/home_page_content', async () => ok(ctx.options.string('HomePageContent')));
+  // The legal pages of the family's console, as the root wrote them (active HTML is refused on save).
+  app.get('/api/user-agreement', async () => ok(ctx.options.string('legal.user_agreement')));
+  app.get('/api/privacy-policy', async () => ok(ctx.options.string('legal.privacy_policy')));
 
   app.get('/api/status/update', { onRequest: requireRoot, schema: { response: { 200: Envelope(UpdateCheck) } } }, async () =>
     ok(await checkForUpdate(ctx.options.string('UpdateCheckUrl'), ctx.version)),

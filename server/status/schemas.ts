@@ -58,6 +58,16 @@ export const SiteStatus = Type.Object({
   usd_exchange_rate: Type.Number(),
   price: Type.Number(),
   notice: Type.String(),
+  /** What the family's console turns its pages and panels on by. */
+  discord_oauth: Type.Boolean(),
+  discord_client_id: Type.String(),
+  user_agreement_enabled: Type.Boolean(),
+  privacy_policy_enabled: Type.Boolean(),
+  checkin_enabled: Type.Boolean(),
+  uptime_kuma_enabled: Type.Boolean(),
+  api_info_enabled: Type.Boolean(),
+  announcements_enabled: Type.Boolean(),
+  faq_enabled: Type.Boolean(),
 });
 export type SiteStatus = Static<typeof SiteStatus>;
 

@@ -147,6 +147,15 @@ export const server_errors = {
     password_too_short: 'The password must be at least %{min} characters',
     passwords_differ: 'The passwords do not match',
   },
+  checkin: {
+    disabled: 'Daily check-in is not enabled',
+    already: 'You have already checked in today',
+    bad_month: 'The month must be written YYYY-MM',
+  },
+  performance: {
+    gc_unavailable: 'Garbage collection on demand is not available in this process (start it with --expose-gc)',
+    no_log_files: 'This gateway logs to standard output: there are no log files to clean up',
+  },
   option: {
     unknown: 'Unknown setting: %{key}',
     github_incomplete: 'GitHub OAuth cannot be enabled: fill in the GitHub Client Id and Client Secret first!',
@@ -168,6 +177,7 @@ export const server_errors = {
     not_object_list: '%{key} must be a JSON array of objects (at most 100)',
     bad_uptime_groups:
       'The Uptime Kuma groups must be a JSON array of {"categoryName", "url", "slug"}, each url starting with http:// or https://',
+    unsafe_html: '%{key} may not contain scripts, frames, event attributes or other active content',
     out_of_range: '%{key} must be between %{min} and %{max}',
     discord_incomplete: 'Discord OAuth cannot be enabled: fill in the Discord Client Id and Client Secret first!',
     oidc_bad_url: 'The Well-Known URL must start with http:// or https://',
@@ -196,6 +206,7 @@ export const server_errors = {
     tpm_limit_invalid: 'Tokens per minute must be an integer from 0 to %{max} (0 means unlimited)',
   },
   channel: {
+    key_write_only: 'Channel keys are write-only: this gateway never sends a stored key back; to change one, enter the new key',
     name_and_key_required: 'Please fill in the channel name and key',
     models_required: 'Please choose at least one model',
     model_mapping_invalid: 'The model mapping must be valid JSON!',

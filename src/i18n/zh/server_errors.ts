@@ -145,6 +145,15 @@ export const server_errors = {
     password_too_short: '密码长度至少为%{min}个字符',
     passwords_differ: '两次输入的密码不一致',
   },
+  checkin: {
+    disabled: '签到功能未启用',
+    already: '今日已签到',
+    bad_month: '月份格式应为 YYYY-MM',
+  },
+  performance: {
+    gc_unavailable: '本进程未开启手动垃圾回收（需以 --expose-gc 启动）',
+    no_log_files: '本网关的日志写入标准输出，没有可清理的日志文件',
+  },
   option: {
     unknown: '未知的配置项：%{key}',
     github_incomplete: '无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！',
@@ -165,6 +174,7 @@ export const server_errors = {
     not_json_object: '%{key} 必须是 JSON 对象',
     not_object_list: '%{key} 必须是对象组成的 JSON 数组（最多 100 项）',
     bad_uptime_groups: 'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
+    unsafe_html: '%{key} 不能包含脚本、框架、事件属性等可执行内容',
     out_of_range: '%{key} 必须在 %{min} 到 %{max} 之间',
     discord_incomplete: '无法启用 Discord OAuth，请先填入 Discord Client Id 以及 Discord Client Secret！',
     oidc_bad_url: 'Well-Known URL 必须以 http:// 或 https:// 开头',
@@ -192,6 +202,7 @@ export const server_errors = {
     tpm_limit_invalid: '每分钟 token 数必须是 0 到 %{max} 之间的整数（0 表示不限）',
   },
   channel: {
+    key_write_only: '渠道密钥只写不读：本网关从不返回已保存的密钥，如需更换请直接填写新密钥',
     name_and_key_required: '请填写渠道名称和渠道密钥',
     models_required: '请至少选择一个模型',
     model_mapping_invalid: '模型映射必须是合法的 JSON 格式！',
