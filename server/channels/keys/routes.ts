@@ -79,7 +79,11 @@ export default async function keyRoutes(base: FastifyInstance): Promise<void> {
    */
   app.post(
     '/api/channel/:id/key',
-    { onRequest: [numericIdOnly, requireRoot], schema: { params: Type.Object({ id: Type.Integer() }) } },
+    {
+      onRequest: [numericIdOnly, requireRoot],
+      schema: { params: Type.Object({ id: Type.Integer() }) },
+      config: { audit: { exempt: 'always refused; reads and changes nothing' } },
+    },
     async () => {
       throw fail('channel.key_write_only');
     },
