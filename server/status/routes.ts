@@ -76,8 +76,6 @@ export function siteStatus(ctx: GatewayContext): SiteStatus {
     usd_exchange_rate: o.number('Price'),
     price: o.number('Price'),
     notice: o.string('Notice'),
-    discord_oauth: o.bool('discord.enabled'),
-    discord_client_id: o.string('discord.client_id'),
     user_agreement_enabled: o.string('legal.user_agreement').trim() !== '',
     privacy_policy_enabled: o.string('legal.privacy_policy').trim() !== '',
     checkin_enabled: o.bool('checkin_setting.enabled'),

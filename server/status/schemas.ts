@@ -59,8 +59,6 @@ export const SiteStatus = Type.Object({
   price: Type.Number(),
   notice: Type.String(),
   /** What the family's console turns its pages and panels on by. */
-  discord_oauth: Type.Boolean(),
-  discord_client_id: Type.String(),
   user_agreement_enabled: Type.Boolean(),
   privacy_policy_enabled: Type.Boolean(),
   checkin_enabled: Type.Boolean(),

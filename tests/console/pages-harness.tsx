@@ -174,6 +174,13 @@ export function siteStatus(overrides: Partial<SiteStatus> = {}): SiteStatus {
     usd_exchange_rate: 7.3,
     price: 7.3,
     notice: '',
+    user_agreement_enabled: false,
+    privacy_policy_enabled: false,
+    checkin_enabled: false,
+    uptime_kuma_enabled: true,
+    api_info_enabled: true,
+    announcements_enabled: true,
+    faq_enabled: true,
     ...overrides,
   };
 }

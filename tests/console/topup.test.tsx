@@ -199,7 +199,12 @@ describe('wallet: online top-up', () => {
   });
 
   it('refuses to post the form anywhere but an http(s) address', async () => {
-    server.use(ok('get', '/api/status', online()), ok('post', '/api/user/pay', { ...payForm, url: 'javascript:alert(1)' }));
+    server.use(
+      ok('get', '/api/status', online()),
+      http.post('/api/user/pay', () =>
+        HttpResponse.json({ success: true, message: 'success', data: payForm.fields, url: 'javascript:alert(1)', trade_no: 'x' }),
+      ),
+    );
     await openWallet();
     await userEvent.click(screen.getByRole('button', { name: '支付宝' }));
     await userEvent.click(

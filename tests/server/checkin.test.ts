@@ -45,12 +45,12 @@ await forEachDatabase('daily check-in', (kind) => {
   });
 
   it('credits a bounded random award once a day, with a log row, and counts it in the month', async () => {
-    for (const [key, value] of [
+    const settings: [string, string][] = [
       ['checkin_setting.min_quota', '2000'],
       ['checkin_setting.max_quota', '3000'],
       ['checkin_setting.enabled', 'true'],
-    ])
-      expect((await setOption(key, value)).body.success).toBe(true);
+    ];
+    for (const [key, value] of settings) expect((await setOption(key, value)).body.success).toBe(true);
     expect((await tg.client().get('/api/status')).body.data.checkin_enabled).toBe(true);
 
     const [first, second] = await Promise.all([alice.post('/api/user/checkin', {}), alice.post('/api/user/checkin', {})]);
