@@ -449,6 +449,51 @@ export interface CheckinsTable {
   created_at: number;
 }
 
+/** A custom sign-in provider of the family's console (`kind`: oauth_code, jwt_direct, trusted_header). */
+export interface CustomOauthProvidersTable {
+  id: Id;
+  name: string;
+  slug: string;
+  icon: D<string>;
+  kind: D<string>;
+  enabled: D<Flag>;
+  client_id: D<string>;
+  client_secret: D<string>;
+  authorization_endpoint: D<string>;
+  token_endpoint: D<string>;
+  user_info_endpoint: D<string>;
+  scopes: D<string>;
+  issuer: D<string>;
+  audience: D<string>;
+  jwks_url: D<string>;
+  public_key: string | null;
+  jwt_source: D<string>;
+  jwt_header: D<string>;
+  trusted_proxy_cidrs: string | null;
+  external_id_header: D<string>;
+  username_header: D<string>;
+  display_name_header: D<string>;
+  email_header: D<string>;
+  user_id_field: D<string>;
+  username_field: D<string>;
+  display_name_field: D<string>;
+  email_field: D<string>;
+  well_known: D<string>;
+  auth_style: D<number>;
+  auto_register: D<Flag>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user's account at a custom provider. */
+export interface UserOauthBindingsTable {
+  id: Id;
+  user_id: number;
+  provider_id: number;
+  provider_user_id: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -478,6 +523,8 @@ export interface Database {
   vendors: VendorsTable;
   models: ModelsTable;
   checkins: CheckinsTable;
+  custom_oauth_providers: CustomOauthProvidersTable;
+  user_oauth_bindings: UserOauthBindingsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -500,6 +547,8 @@ export type Passkey = Selectable<PasskeysTable>;
 export type AuditLog = Selectable<AuditLogsTable>;
 export type Vendor = Selectable<VendorsTable>;
 export type ModelMeta = Selectable<ModelsTable>;
+export type CustomOauthProvider = Selectable<CustomOauthProvidersTable>;
+export type NewCustomOauthProvider = Insertable<CustomOauthProvidersTable>;
 export type { ColumnType };
 
 /**

@@ -76,7 +76,7 @@ const MAX_BYTES = 256 * 1024;
 const USER_AGENT = 'ai-gateway-oauth';
 
 /** What a provider answered, parsed as a JSON object; anything else is a failure of `label`. */
-async function fetchJson(
+export async function fetchJson(
   label: string,
   url: string,
   init: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
@@ -125,15 +125,15 @@ function idOf(value: unknown): string {
   return text(value);
 }
 
-function basicAuth(clientId: string, secret: string): string {
+export function basicAuth(clientId: string, secret: string): string {
   // RFC 6749 §2.3.1: both parts form-encoded before the base64.
   const encode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
   return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
 }
 
-const FORM = 'application/x-www-form-urlencoded';
+export const FORM = 'application/x-www-form-urlencoded';
 
-function accessToken(label: string, body: Record<string, unknown>): string {
+export function accessToken(label: string, body: Record<string, unknown>): string {
   const token = text(body.access_token);
   if (!token) throw fail('oauth.no_access_token', { provider: label });
   return token;

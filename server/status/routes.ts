@@ -11,6 +11,7 @@ import { createUser } from '../users/repository.js';
 import type { GatewayContext } from '../context.js';
 import { SetupBody, UpdateCheck, type SetupState, type SiteStatus } from './schemas.js';
 import { checkForUpdate } from './update-check.js';
+import { listProviders } from '../oauth/custom/repository.js';
 
 const SETUP_KEY = 'SetupTime';
 /** The root user starts with 200 USD worth of quota at the default rate. */
@@ -90,7 +91,22 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = app.ctx;
 
-  app.get('/api/status', async () => ok(siteStatus(ctx)));
+  app.get('/api/status', async () => {
+    // The family's console draws a button for each; the key is absent when none is enabled.
+    const custom = (await listProviders(ctx.db, true)).map(
+      ({ id, name, slug, icon, kind, client_id, authorization_endpoint, scopes }) => ({
+        id,
+        name,
+        slug,
+        icon,
+        kind,
+        client_id,
+        authorization_endpoint,
+        scopes,
+      }),
+    );
+    return ok({ ...siteStatus(ctx), ...(custom.length > 0 ? { custom_oauth_providers: custom } : {}) });
+  });
 
   app.get('/api/notice', async () => ok(ctx.options.string('Notice')));
   app.get('/api/about', async () => ok(ctx.options.string('About')));

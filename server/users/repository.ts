@@ -254,3 +254,15 @@ export async function recordSignIn(db: Db, user: User): Promise<void> {
 export async function deregisterUser(db: Db, userId: number): Promise<void> {
   await db.updateTable('users').set({ deleted_at: nowSeconds() }).where('id', '=', userId).execute();
 }
+
+/** How many of `ids` are live (not deregistered) users. */
+export async function countLiveUsers(db: Db, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('id', 'in', [...ids])
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}

@@ -38,6 +38,8 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   channel_keys: { files: ['server/channels/keys/repository.ts'], why: 'the disabled keys of multi-key channels' },
   logs: { files: ['server/logs/repository.ts', 'server/logs/list-repository.ts'], why: 'one recordLog(), one batched insert' },
   checkins: { files: ['server/checkin/repository.ts'], why: 'one row per user and day checked in, written with its credit' },
+  custom_oauth_providers: { files: ['server/oauth/custom/repository.ts'], why: 'the custom sign-in providers' },
+  user_oauth_bindings: { files: ['server/oauth/custom/repository.ts'], why: 'accounts bound through custom providers' },
   log_totals: { files: ['server/logs/totals.ts'], why: 'written with the log rows, read by the log stat' },
   log_extends: { files: ['server/logs/repository.ts', 'server/logs/list-repository.ts'], why: 'part of a log row' },
   redemptions: { files: ['server/redemptions/repository.ts'], why: 'redemption codes' },
