@@ -54,6 +54,9 @@ export function siteStatus(ctx: GatewayContext): SiteStatus {
     telegram_bot_name: o.string('TelegramBotName'),
     linuxdo_oauth: o.bool('LinuxDOOAuthEnabled'),
     linuxdo_client_id: o.string('LinuxDOClientId'),
+    // Only when its login can work: switched on with both credentials saved.
+    discord_oauth: o.bool('discord.enabled') && o.string('discord.client_id') !== '' && o.string('discord.client_secret') !== '',
+    discord_client_id: o.string('discord.client_id'),
     passkey_login: o.bool('passkey.enabled'),
     passkey_display_name: o.string('passkey.rp_display_name') || o.string('SystemName'),
     passkey_rp_id: o.string('passkey.rp_id'),

@@ -34,6 +34,8 @@ export const SiteStatus = Type.Object({
   telegram_bot_name: Type.String(),
   linuxdo_oauth: Type.Boolean(),
   linuxdo_client_id: Type.String(),
+  discord_oauth: Type.Boolean(),
+  discord_client_id: Type.String(),
   /** Sign-in with a passkey is offered (new-api's names for the passkey settings follow). */
   passkey_login: Type.Boolean(),
   passkey_display_name: Type.String(),

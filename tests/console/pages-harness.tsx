@@ -151,6 +151,8 @@ export function siteStatus(overrides: Partial<SiteStatus> = {}): SiteStatus {
     telegram_bot_name: '',
     linuxdo_oauth: false,
     linuxdo_client_id: '',
+    discord_oauth: false,
+    discord_client_id: '',
     passkey_login: false,
     passkey_display_name: 'Test Gateway',
     passkey_rp_id: '',
