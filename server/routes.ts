@@ -37,6 +37,7 @@ import checkinRoutes from './checkin/routes.js';
 import uptimeRoutes from './status/uptime.js';
 import performanceRoutes from './ops/performance.js';
 import consoleMigrationRoutes from './options/console-migration.js';
+import ratioSyncRoutes from './pricing/ratio-sync-routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -78,4 +79,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(uptimeRoutes);
   await app.register(performanceRoutes);
   await app.register(consoleMigrationRoutes);
+  await app.register(ratioSyncRoutes);
 }

@@ -182,6 +182,11 @@ export const REFUSALS = {
   'option.bad_uptime_groups':
     'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
   'option.unsafe_html': '%{key} 不能包含脚本、框架、事件属性等可执行内容',
+  'ratio_sync.no_upstreams': '无有效上游渠道',
+  'ratio_sync.bad_url': '上游地址必须以 http:// 或 https:// 开头：%{url}',
+  'ratio_sync.blocked_url': '上游地址 %{url} 未通过校验：%{detail}',
+  'ratio_sync.unsupported_endpoint': '不支持的上游接口：%{endpoint}',
+  'ratio_config.disabled': '倍率配置接口未启用',
   'channel.key_write_only': '渠道密钥只写不读：本网关从不返回已保存的密钥，如需更换请直接填写新密钥',
   'performance.gc_unavailable': '本进程未开启手动垃圾回收（需以 --expose-gc 启动）',
   'performance.no_log_files': '本网关的日志写入标准输出，没有可清理的日志文件',

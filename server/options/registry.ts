@@ -177,6 +177,8 @@ export const OPTION_REGISTRY = {
   ModelRatio: json(DEFAULT_MODEL_RATIO),
   CompletionRatio: json(DEFAULT_COMPLETION_RATIO),
   CacheRatio: json(DEFAULT_CACHE_RATIO),
+  /** Serve the four price maps above at the public GET /api/ratio_config, for other gateways' ratio sync. */
+  ExposeRatioEnabled: bool(false),
   GroupRatio: json({ default: 1, vip: 1, svip: 1 }),
   UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }),
   // Rate limit

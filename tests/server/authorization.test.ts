@@ -31,6 +31,7 @@ const RULES: Record<string, Level> = {
   'GET /api/oauth/linuxdo': 'public',
   'GET /api/oauth/wechat': 'public',
   'GET /api/oauth/telegram/login': 'public',
+  'GET /api/oauth/discord': 'public',
   'GET /api/oauth/:provider': 'public',
   'POST /api/auth/external/:provider/jwt/login': 'public',
   'POST /api/auth/external/:provider/header/login': 'public',
@@ -42,6 +43,7 @@ const RULES: Record<string, Level> = {
   'GET /api/user-agreement': 'public',
   'GET /api/privacy-policy': 'public',
   'GET /api/uptime/status': 'public',
+  'GET /api/ratio_config': 'public',
   // user
   'GET /api/oauth/email/bind': 'user',
   'GET /api/oauth/wechat/bind': 'user',
@@ -223,6 +225,8 @@ const RULES: Record<string, Level> = {
   'GET /api/performance/logs': 'root',
   'DELETE /api/performance/logs': 'root',
   'POST /api/option/oidc_discovery': 'root',
+  'GET /api/ratio_sync/channels': 'root',
+  'POST /api/ratio_sync/fetch': 'root',
   'POST /api/custom-oauth-provider/discovery': 'root',
   'GET /api/custom-oauth-provider/': 'root',
   'GET /api/custom-oauth-provider/:id': 'root',
@@ -261,6 +265,9 @@ describe('authorization of every console API route', () => {
     }
     const ada = (await root.get('/api/user/search?keyword=ada')).body.data.items[0].id;
     expect((await root.post('/api/user/manage', { id: ada, action: 'promote' })).body.success).toBe(true);
+    // GET /api/ratio_config answers 403 while switched off, as the family does: on here, so that
+    // answer is not taken for an authorization refusal.
+    expect((await root.put('/api/option/', { key: 'ExposeRatioEnabled', value: 'true' })).body.success).toBe(true);
     clients = { anonymous: tg.client(), user: await loginAs(tg, 'alice'), admin: await loginAs(tg, 'ada'), root };
     bob = await loginAs(tg, 'bob');
   });

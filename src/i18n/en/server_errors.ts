@@ -173,6 +173,15 @@ export const server_errors = {
     gc_unavailable: 'Garbage collection on demand is not available in this process (start it with --expose-gc)',
     no_log_files: 'This gateway logs to standard output: there are no log files to clean up',
   },
+  ratio_sync: {
+    no_upstreams: 'No valid upstream to read prices from',
+    bad_url: 'An upstream address must start with http:// or https://: %{url}',
+    blocked_url: 'The upstream address %{url} failed validation: %{detail}',
+    unsupported_endpoint: 'Unsupported upstream endpoint: %{endpoint}',
+  },
+  ratio_config: {
+    disabled: 'The ratio config endpoint is not enabled',
+  },
   option: {
     unknown: 'Unknown setting: %{key}',
     github_incomplete: 'GitHub OAuth cannot be enabled: fill in the GitHub Client Id and Client Secret first!',

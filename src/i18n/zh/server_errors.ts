@@ -171,6 +171,15 @@ export const server_errors = {
     gc_unavailable: '本进程未开启手动垃圾回收（需以 --expose-gc 启动）',
     no_log_files: '本网关的日志写入标准输出，没有可清理的日志文件',
   },
+  ratio_sync: {
+    no_upstreams: '无有效上游渠道',
+    bad_url: '上游地址必须以 http:// 或 https:// 开头：%{url}',
+    blocked_url: '上游地址 %{url} 未通过校验：%{detail}',
+    unsupported_endpoint: '不支持的上游接口：%{endpoint}',
+  },
+  ratio_config: {
+    disabled: '倍率配置接口未启用',
+  },
   option: {
     unknown: '未知的配置项：%{key}',
     github_incomplete: '无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！',
