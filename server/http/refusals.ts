@@ -187,6 +187,7 @@ export const REFUSALS = {
   'ratio_sync.blocked_url': '上游地址 %{url} 未通过校验：%{detail}',
   'ratio_sync.unsupported_endpoint': '不支持的上游接口：%{endpoint}',
   'ratio_config.disabled': '倍率配置接口未启用',
+  'channel.upstream_check_disabled': '该渠道未开启上游模型更新检测',
   'channel.key_write_only': '渠道密钥只写不读：本网关从不返回已保存的密钥，如需更换请直接填写新密钥',
   'performance.gc_unavailable': '本进程未开启手动垃圾回收（需以 --expose-gc 启动）',
   'performance.no_log_files': '本网关的日志写入标准输出，没有可清理的日志文件',

@@ -232,6 +232,7 @@ export const server_errors = {
     tpm_limit_invalid: 'Tokens per minute must be an integer from 0 to %{max} (0 means unlimited)',
   },
   channel: {
+    upstream_check_disabled: 'Upstream model-update detection is not switched on for this channel',
     key_write_only: 'Channel keys are write-only: this gateway never sends a stored key back; to change one, enter the new key',
     name_and_key_required: 'Please fill in the channel name and key',
     models_required: 'Please choose at least one model',

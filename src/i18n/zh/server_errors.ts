@@ -228,6 +228,7 @@ export const server_errors = {
     tpm_limit_invalid: '每分钟 token 数必须是 0 到 %{max} 之间的整数（0 表示不限）',
   },
   channel: {
+    upstream_check_disabled: '该渠道未开启上游模型更新检测',
     key_write_only: '渠道密钥只写不读：本网关从不返回已保存的密钥，如需更换请直接填写新密钥',
     name_and_key_required: '请填写渠道名称和渠道密钥',
     models_required: '请至少选择一个模型',
