@@ -56,6 +56,8 @@ const gateway = spawn(gwCmd, gwArgs, {
     SQLITE_PATH: join(dir, 'gw.db'),
     LOG_LEVEL: 'warn',
     GLOBAL_API_RATE_LIMIT: '1000000',
+    // The stand-in upstream listens on loopback.
+    ALLOW_PRIVATE_UPSTREAMS: 'true',
   },
   stdio: ['ignore', 'pipe', 'pipe'],
 });

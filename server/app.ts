@@ -6,6 +6,8 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { setPasswordHashCost } from './auth/password.js';
+import { schemaCompilers } from './http/schema-compilers.js';
 import type { GatewayContext } from './context.js';
 import type { Balances } from './billing/journal-ops.js';
 import { migrate, openDb } from './db/index.js';
@@ -37,6 +39,7 @@ import { refuse } from './http/errors.js';
 import { installErrorHandling, notFound } from './http/error-handler.js';
 import { renderError, wireOf } from './http/wire.js';
 import { clientIp } from './http/client-ip.js';
+import { routedPath } from './http/request-path.js';
 import { finiteKeyword, installInputRules } from './http/validation.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { installSecurityHeaders, isApiPath } from './http/security-headers.js';
@@ -91,6 +94,7 @@ export interface Gateway {
 }
 
 export async function buildGateway(config: Config): Promise<Gateway> {
+  setPasswordHashCost(config.passwordHashCost);
   const handle = await openDb(config.db);
   if (config.isMaster) await migrate(handle);
   const options = new OptionStore(handle.db);
@@ -200,6 +204,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     // A hop count trusts that many proxies in front of the gateway, nearest first (as proxy-addr counts).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     ajv: { plugins: [finiteKeyword] },
+    schemaController: { compilersFactory: schemaCompilers(config.schemaPrecompile) },
     // Ids are made here, never taken from a client's header (they end up in log rows).
     requestIdHeader: false,
     genReqId: newRequestId,
@@ -215,9 +220,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   installSecurityHeaders(app);
 
   // The global per-address limit on the console API (a plain callback: the relay's routes pass
-  // through without a promise).
+  // through without a promise), by the path the request was routed by, escapes decoded.
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.startsWith('/api/')) return done();
+    if (!routedPath(request).startsWith('/api/')) return done();
     const { max, windowSeconds } = config.rateLimits.global;
     ctx.limiter.hit(`global:${clientIp(request)}`, max, windowSeconds).then(
       (allowed) => done(allowed ? undefined : refuse(429, 'request.rate_limited')),
@@ -239,7 +244,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url) || request.method !== 'GET' || !hasConsole) {
+    if (isApiPath(routedPath(request)) || request.method !== 'GET' || !hasConsole) {
       const wire = wireOf(request);
       const { status, body } = renderError(wire, notFound(request.method, request.url, wire));
       return reply.status(status).send(body);

@@ -57,6 +57,16 @@ export interface Config {
    * layout, `{base}/api/newapi/models.json` and `vendors.json`, fetched only when an admin asks.
    */
   syncUpstreamBase: string;
+  /**
+   * bcrypt cost of new password hashes (PASSWORD_HASH_COST, 4–15, default 10). Stored hashes carry
+   * their own cost, so changing it affects only passwords set afterwards.
+   */
+  passwordHashCost: number;
+  /**
+   * Compile every route's validators and serializers at start (SCHEMA_PRECOMPILE=true) rather than
+   * at each route's first request: slower start, steadier first answers.
+   */
+  schemaPrecompile: boolean;
 }
 
 export class ConfigError extends Error {
@@ -138,6 +148,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^https?:\/\/[^/\s]+/i.test(syncUpstreamBase) || !URL.canParse(syncUpstreamBase)) {
     throw new ConfigError('SYNC_UPSTREAM_BASE', 'must be an http(s) address');
   }
+  // Read again at each connection (server/http/upstream-guard.ts: tests and operators may flip it
+  // without a restart); checked here so a misspelt value stops start-up rather than reading as false.
+  const privateUpstreams = env.ALLOW_PRIVATE_UPSTREAMS ?? '';
+  if (!['', 'true', 'false', '1', '0'].includes(privateUpstreams)) {
+    throw new ConfigError('ALLOW_PRIVATE_UPSTREAMS', `must be true or false, got "${privateUpstreams}"`);
+  }
   const limit = (prefix: string, name: keyof ApiLimits) => ({
     max: intVar(env, prefix, API_LIMITS[name].max, 1, 1_000_000_000),
     windowSeconds: intVar(env, `${prefix}_DURATION`, API_LIMITS[name].windowSeconds, 1, 86_400),
@@ -171,5 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT', 30, 0, 3600) * 1000,
     syncUpstreamBase,
+    passwordHashCost: intVar(env, 'PASSWORD_HASH_COST', 10, 4, 15),
+    schemaPrecompile: env.SCHEMA_PRECOMPILE === 'true',
   };
 }

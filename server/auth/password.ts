@@ -1,21 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 
-const COST = 10;
+/**
+ * The bcrypt cost of new hashes: a process-wide setting, set once at boot from PASSWORD_HASH_COST.
+ * A stored hash names its own cost, so a check never depends on this value.
+ */
+let cost = 10;
 
-export function hashPassword(plain: string): Promise<string> {
-  return bcrypt.hash(plain, COST);
+export function setPasswordHashCost(next: number): void {
+  if (!Number.isInteger(next) || next < 4 || next > 15) throw new RangeError(`bcrypt cost ${next} is outside 4–15`);
+  cost = next;
 }
 
-let dummy: Promise<string> | null = null;
+export function hashPassword(plain: string): Promise<string> {
+  return bcrypt.hash(plain, cost);
+}
+
+const dummies = new Map<number, Promise<string>>();
 
 /**
- * A hash of a password nobody knows, at the same cost as every stored one: checking a login for an
- * unknown account against it takes as long as checking a real account, so the answer's timing does
- * not tell whether an account exists. Made once, in the background from start-up.
+ * A hash of a password nobody knows, at the cost new hashes get: checking a login for an unknown
+ * account against it takes as long as checking a real account, so the answer's timing does not tell
+ * whether an account exists. Made once per cost, in the background from start-up.
  */
 export function dummyHash(): Promise<string> {
-  dummy ??= bcrypt.hash(randomBytes(18).toString('base64'), COST);
+  let dummy = dummies.get(cost);
+  if (!dummy) {
+    dummy = bcrypt.hash(randomBytes(18).toString('base64'), cost);
+    dummies.set(cost, dummy);
+  }
   return dummy;
 }
 

@@ -16,10 +16,12 @@ export interface SessionClaim {
   epoch: number;
 }
 
-export function startSession(request: FastifyRequest, reply: FastifyReply, user: { id: number; session_epoch: number }): void {
+/** Starts a session for `user`; returns the cookie's signed value (what later requests carry). */
+export function startSession(request: FastifyRequest, reply: FastifyReply, user: { id: number; session_epoch: number }): string {
   const issued = Math.floor(Date.now() / 1000);
   const nonce = randomInt(1, 2 ** 47);
-  reply.setCookie(SESSION_COOKIE, `${user.id}.${issued}.${user.session_epoch}.${nonce}`, {
+  const value = `${user.id}.${issued}.${user.session_epoch}.${nonce}`;
+  reply.setCookie(SESSION_COOKIE, value, {
     path: '/',
     httpOnly: true,
     sameSite: 'strict',
@@ -28,6 +30,7 @@ export function startSession(request: FastifyRequest, reply: FastifyReply, user:
     // Over HTTPS (directly, or behind a trusted proxy that says so) the cookie never travels in clear.
     secure: request.protocol === 'https',
   });
+  return reply.signCookie(value);
 }
 
 export function endSession(reply: FastifyReply): void {

@@ -28,9 +28,15 @@ export interface Usage {
 
 const DEFAULT_CACHE_WRITE_RATIO = 1.25;
 
-function completionRatioFor(model: string, configured: Record<string, number>): number {
-  const explicit = configured[model];
-  return typeof explicit === 'number' ? explicit : builtInCompletionRatio(model);
+/**
+ * The entry of a price map for `name`: a finite number ≥ 0, else undefined. Saving checks this
+ * (server/options/values.ts); a value stored before then — a negative price, a map that is not an
+ * object — counts as no entry rather than making a call's cost negative.
+ */
+function entry(map: unknown, name: string): number | undefined {
+  if (typeof map !== 'object' || map === null || Array.isArray(map) || !Object.hasOwn(map, name)) return undefined;
+  const value = (map as Record<string, unknown>)[name];
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 export type PriceLookup = { ok: true; price: Price } | { ok: false; reason: 'model_ratio_not_set' };
@@ -41,24 +47,19 @@ export type PriceLookup = { ok: true; price: Price } | { ok: false; reason: 'mod
  * then priced at the DefaultModelRatio option — never free unless an admin sets that to 0.
  */
 export function lookupPrice(options: OptionStore, model: string, group: string, acceptUnset: boolean): PriceLookup {
-  const groupRatios = options.json<Record<string, number>>('GroupRatio');
-  const groupRatio = typeof groupRatios[group] === 'number' ? groupRatios[group] : 1;
-  const prices = options.json<Record<string, number>>('ModelPrice');
-  const ratios = options.json<Record<string, number>>('ModelRatio');
-  const cacheRatios = options.json<Record<string, number>>('CacheRatio');
-  const fixed = prices[model];
-  const ratio = ratios[model];
-  const unset = typeof fixed !== 'number' && typeof ratio !== 'number';
+  const fixed = entry(options.json<unknown>('ModelPrice'), model);
+  const ratio = entry(options.json<unknown>('ModelRatio'), model);
+  const unset = fixed === undefined && ratio === undefined;
   if (unset && !acceptUnset) return { ok: false, reason: 'model_ratio_not_set' };
   return {
     ok: true,
     price: {
-      modelPrice: typeof fixed === 'number' ? fixed : null,
-      modelRatio: typeof ratio === 'number' ? ratio : unset ? Math.max(0, options.number('DefaultModelRatio')) : 0,
-      completionRatio: completionRatioFor(model, options.json<Record<string, number>>('CompletionRatio')),
-      cacheRatio: typeof cacheRatios[model] === 'number' ? cacheRatios[model] : 1,
+      modelPrice: fixed ?? null,
+      modelRatio: ratio ?? (unset ? Math.max(0, options.number('DefaultModelRatio')) : 0),
+      completionRatio: entry(options.json<unknown>('CompletionRatio'), model) ?? builtInCompletionRatio(model),
+      cacheRatio: entry(options.json<unknown>('CacheRatio'), model) ?? 1,
       cacheWriteRatio: DEFAULT_CACHE_WRITE_RATIO,
-      groupRatio,
+      groupRatio: entry(options.json<unknown>('GroupRatio'), group) ?? 1,
       unset,
     },
   };

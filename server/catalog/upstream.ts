@@ -59,7 +59,12 @@ export function upstreamSource(base: string, locale: string): UpstreamSource {
   return { locale, models_url: `${root}/models.json`, vendors_url: `${root}/vendors.json` };
 }
 
-const text = (value: unknown, max: number): string => (typeof value === 'string' ? [...value.trim()].slice(0, max).join('') : '');
+/**
+ * An upstream's text held to its column: at most `max` characters, without NUL characters (which
+ * PostgreSQL refuses in text, failing the whole sync there, and which no field here means).
+ */
+const text = (value: unknown, max: number): string =>
+  typeof value === 'string' ? [...value.replaceAll('\u0000', '').trim()].slice(0, max).join('') : '';
 
 const count = (value: unknown): number =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= INT32_MAX ? value : 0;

@@ -1,8 +1,8 @@
 /**
  * The model list an upstream offers (`GET …/models`), for filling a channel's models. A stored
- * channel is asked through the relay's connection pool (its base URL was set by an admin and is
- * called on the relay's hot path anyway); a base URL typed into the request body goes through the
- * SSRF-safe fetcher.
+ * channel is asked through the relay's connection pool (which applies the upstream address rule,
+ * server/http/upstream-guard.ts, as for its calls); a base URL typed into the request body goes
+ * through the SSRF-safe fetcher under the same rule.
  */
 import { request } from 'undici';
 import type { Channel } from '../db/types.js';
@@ -78,6 +78,8 @@ export async function fetchChannelModels(channel: ChannelAddress): Promise<strin
     status = res.statusCode;
     text = await readText(res);
   } catch (err) {
+    if (err instanceof SafeFetchError && err.privateNetwork)
+      throw fail('channel.models_private_upstream', { host: new URL(root.url).host });
     throw fail('channel.models_failed', { detail: (err as Error).message });
   }
   return parseModelList(status, text);

@@ -13,6 +13,7 @@ import {
 } from './types.js';
 import type { NameList } from './schemas.js';
 import { INT32_MAX } from '../http/schemas.js';
+import { MAX_TEXT_BYTES } from '../http/validation.js';
 import { isMultiKeyMode, type MultiKeyMode } from './keys/parse.js';
 import { checkHeaderOverride } from './header-override.js';
 
@@ -26,6 +27,8 @@ const GROUP_MAX = 64;
 const MODEL_MAX = 255;
 const STATUS_CODE_MAPPING_MAX = 1024;
 const REMARK_MAX = 255;
+const TEST_MODEL_MAX = 255;
+const ORGANIZATION_MAX = 255;
 /** A batch create makes at most this many channels. */
 export const BATCH_KEYS_MAX = 1000;
 
@@ -114,7 +117,22 @@ export function checkGroups(groups: string[]): string {
 export function checkModels(models: string[]): string {
   if (models.length === 0) throw fail('channel.models_required');
   for (const m of models) if (m.length > MODEL_MAX) throw fail('channel.model_too_long', { max: MODEL_MAX });
-  return models.join(',');
+  // Sent as a list, each name within the text rule, the joined column can still outgrow its TEXT.
+  const joined = models.join(',');
+  if (Buffer.byteLength(joined) > MAX_TEXT_BYTES) throw fail('channel.models_too_long', { max: MAX_TEXT_BYTES });
+  return joined;
+}
+
+/** The key column as it will be stored (after a batch is joined or keys appended) fits its TEXT. */
+export function checkKeyText(key: string): string {
+  if (Buffer.byteLength(key) > MAX_TEXT_BYTES) throw fail('channel.key_too_long', { max: MAX_TEXT_BYTES });
+  return key;
+}
+
+function boundedText(value: string | null | undefined, max: number, refusal: RefusalCode): string | null {
+  const text = optionalText(value);
+  if (text !== null && text.length > max) throw fail(refusal, { max });
+  return text;
 }
 
 function checkBaseUrl(value: string | null | undefined, type: ChannelType): string | null {
@@ -209,8 +227,8 @@ export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boole
   return {
     name,
     type: typeId,
-    openai_organization: optionalText(input.openai_organization),
-    test_model: optionalText(input.test_model),
+    openai_organization: boundedText(input.openai_organization, ORGANIZATION_MAX, 'channel.organization_too_long'),
+    test_model: boundedText(input.test_model, TEST_MODEL_MAX, 'channel.test_model_too_long'),
     base_url: checkBaseUrl(input.base_url, typeId),
     other,
     models,

@@ -9,6 +9,7 @@ import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import {
   checkChannelFields,
+  checkKeyText,
   checkManualStatus,
   parsePriority,
   parseWeight,
@@ -149,7 +150,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
         keys = [joinKeys(splitBatchKeys(key, vertex), vertex)];
         columns.multi_key_mode ??= 'random';
       }
-      const ids = await insertChannels(db, dbKind, { ...columns, status }, keys);
+      const ids = await insertChannels(db, dbKind, { ...columns, status }, keys.map(checkKeyText));
       noteCreated(request, ids);
       changed(ids);
       return ok(await viewOf(ids[0] ?? 0));
@@ -199,7 +200,8 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
         requireRootRole(request);
         changes = checkChannelFields(mergedFields(stored, body), true);
         const key = body.key?.trim();
-        if (key) changes.key = body.key_mode === 'append' ? appendKeys(stored.key, key, stored.type === VERTEX_TYPE) : key;
+        if (key)
+          changes.key = checkKeyText(body.key_mode === 'append' ? appendKeys(stored.key, key, stored.type === VERTEX_TYPE) : key);
       } else {
         changes = quickChanges(body);
         if (Object.keys(changes).length === 0) return ok(await viewOf(body.id));

@@ -5,6 +5,7 @@
  * answers the relay writes itself (streams, pass-through) carry them too.
  */
 import type { FastifyInstance } from 'fastify';
+import { routedPath } from './request-path.js';
 
 /** The console's and the API's paths (everything else is the console and its files). */
 export function isApiPath(url: string): boolean {
@@ -40,7 +41,7 @@ export function installSecurityHeaders(app: FastifyInstance): void {
     raw.setHeader('X-Frame-Options', 'DENY');
     raw.setHeader('X-Content-Type-Options', 'nosniff');
     raw.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    raw.setHeader('Content-Security-Policy', isApiPath(request.url) ? API_CSP : CONSOLE_CSP);
+    raw.setHeader('Content-Security-Policy', isApiPath(routedPath(request)) ? API_CSP : CONSOLE_CSP);
     done();
   });
 }

@@ -8,6 +8,9 @@
  *   keyword, so a `finite` keyword refuses what coercion made of it.
  * - An empty query value (`?channel=&p=`) of a parameter that cannot be a string is the same as
  *   leaving it out, as clients of this family send it.
+ * - Text holds no NUL character and at most 65,535 bytes, in the body, the query and the path,
+ *   with or without a schema: PostgreSQL refuses NUL in text and MySQL's TEXT columns hold 64 KiB,
+ *   while SQLite takes both, so without this rule one input had three different answers.
  *
  * Schemas are copied before they are changed: the same TypeBox objects also describe answers.
  */
@@ -19,6 +22,7 @@ import type {
   HookHandlerDoneFunction,
   RouteOptions,
 } from 'fastify';
+import { refuse } from './errors.js';
 import { INT32_MAX, INT32_MIN } from './schemas.js';
 
 type Schema = Record<string, unknown>;
@@ -92,10 +96,51 @@ function dropEmpty(names: readonly string[]) {
   };
 }
 
-/** Applies both rules to every console route registered after this call. */
+/** The most bytes of text one field holds: a MySQL TEXT column. */
+export const MAX_TEXT_BYTES = 65_535;
+/** A string this short cannot pass MAX_TEXT_BYTES (at most 3 UTF-8 bytes per UTF-16 unit). */
+const SURELY_SHORT = Math.floor(MAX_TEXT_BYTES / 3);
+
+function textProblem(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (text.length > SURELY_SHORT && Buffer.byteLength(text) > MAX_TEXT_BYTES) return `must be at most ${MAX_TEXT_BYTES} bytes`;
+  return null;
+}
+
+/** The first string in `value` (keys included) that breaks the text rule, as `path must …`; null when none. */
+export function badText(value: unknown, path: string): string | null {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem && `${path} ${problem}`;
+  }
+  if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return null;
+  for (const [key, child] of Object.entries(value)) {
+    const problem = textProblem(key);
+    if (problem) return `a key of ${path} ${problem}`;
+    const found = badText(child, `${path}/${key}`);
+    if (found) return found;
+  }
+  return null;
+}
+
+function refuseBadText(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const detail = badText(request.body, 'body') ?? badText(request.query, 'querystring') ?? badText(request.params, 'params');
+  done(detail ? refuse(400, 'request.invalid_params', { detail }) : undefined);
+}
+
+/** Adds `hook` before a route's own preValidation hooks. */
+function preValidate(route: RouteOptions, hook: typeof refuseBadText): void {
+  const { preValidation } = route;
+  const hooks = preValidation === undefined ? [] : Array.isArray(preValidation) ? preValidation : [preValidation];
+  route.preValidation = [hook, ...hooks];
+}
+
+/** Applies the rules to every console route registered after this call. */
 export function installInputRules(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.url.startsWith('/api/') || !route.schema) return;
+    if (!route.url.startsWith('/api/')) return;
+    preValidate(route, refuseBadText);
+    if (!route.schema) return;
     const schema = { ...route.schema };
     for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
       if (schema[part] !== undefined) schema[part] = boundedCopy(schema[part]);

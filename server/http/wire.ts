@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppError } from './errors.js';
+import { routedPath } from './request-path.js';
 
 export type WireFormat = 'console' | 'openai' | 'claude' | 'gemini' | 'midjourney' | 'suno';
 
@@ -27,7 +28,7 @@ export function answerIn(app: FastifyInstance, wire: WireFormat): void {
 export function wireOf(request: FastifyRequest): WireFormat {
   const declared = request.routeOptions.config?.wire;
   if (declared) return declared;
-  const path = request.url;
+  const path = routedPath(request);
   if (path.startsWith('/v1beta/')) return 'gemini';
   if (path.startsWith('/v1/messages')) return 'claude';
   if (/^\/(v1|pg|dashboard)(\/|$|\?)/.test(path)) return 'openai';

@@ -71,7 +71,11 @@ const LOG_DEFAULTS = {
 export function completeLog(row: NewLog): NewLog {
   const r = row as Record<string, unknown>;
   for (const key in LOG_DEFAULTS) {
-    if (r[key] === undefined) r[key] = LOG_DEFAULTS[key as keyof typeof LOG_DEFAULTS];
+    const value = r[key];
+    if (value === undefined) r[key] = LOG_DEFAULTS[key as keyof typeof LOG_DEFAULTS];
+    // Text from a client or an upstream (a model name, an error message) may hold a NUL, which
+    // PostgreSQL refuses: the row would fail, and a settlement's with it.
+    else if (typeof value === 'string' && value.includes('\u0000')) r[key] = value.replaceAll('\u0000', '');
   }
   return row;
 }

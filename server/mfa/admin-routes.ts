@@ -19,6 +19,7 @@ import { LOG_MANAGE } from '../logs/types.js';
 import { countUsers, endSessions, findUserById } from '../users/repository.js';
 import { UserIdParams } from '../users/schemas.js';
 import { deleteUserPasskeys } from './passkey-repository.js';
+import { changeFactors } from './session-renewal.js';
 import { TwoFaStats } from './schemas.js';
 import { countEnabledTwoFa, removeTwoFa } from './twofa-repository.js';
 
@@ -76,7 +77,8 @@ export default async function mfaAdminRoutes(base: FastifyInstance): Promise<voi
     async (request) => {
       const me = currentUser(request);
       const user = await target(me, request.params.id);
-      if ((await deleteUserPasskeys(db, user.id)) === 0) throw fail('passkey.not_bound');
+      const removed = await changeFactors(app.ctx, user.id, async (trx) => (await deleteUserPasskeys(trx, user.id)) > 0);
+      if (!removed) throw fail('passkey.not_bound');
       await note(me, user, 'passkey_reset');
       return ok(undefined, '已重置该用户的通行密钥');
     },

@@ -23,11 +23,25 @@ export type VerifyMethod = '2fa' | 'passkey';
 
 type Ctx = Pick<GatewayContext, 'kv' | 'db'>;
 
+const digest = (signedCookie: string) => createHash('sha256').update(signedCookie).digest('hex').slice(0, 40);
+
 /** The browser session of the request, as a store key; null for access-token callers. */
 function sessionKey(request: FastifyRequest): string | null {
   const raw = request.cookies[SESSION_COOKIE];
   if (!raw || sessionClaim(request) === null) return null;
-  return createHash('sha256').update(raw).digest('hex').slice(0, 40);
+  return digest(raw);
+}
+
+/**
+ * Hands this session's fresh verification to the cookie (`signedCookie`) that replaces it when the
+ * user's sessions are renewed: the same browser, whose person proved themselves moments ago.
+ */
+export async function carryVerification(ctx: Ctx, request: FastifyRequest, signedCookie: string): Promise<void> {
+  const from = sessionKey(request);
+  const value = from === null ? null : await ctx.kv.get(`fresh-verify:${from}`);
+  if (value === null) return;
+  await ctx.kv.set(`fresh-verify:${digest(signedCookie)}`, value, FRESH_SECONDS);
+  await ctx.kv.delete(`fresh-verify:${from}`);
 }
 
 /** The session key, or a refusal: fresh verification needs a browser session. */

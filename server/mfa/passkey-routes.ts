@@ -33,6 +33,7 @@ import {
   recordPasskeyUse,
 } from './passkey-repository.js';
 import { relyingParty } from './relying-party.js';
+import { changeFactors, continueSession } from './session-renewal.js';
 import {
   AssertionBody,
   CeremonyOptions,
@@ -130,17 +131,25 @@ export default async function passkeyRoutes(base: FastifyInstance): Promise<void
     },
   );
 
-  app.delete('/api/user/passkey', { onRequest: requireUser }, async (request) => {
+  // A removed passkey takes the sessions it opened along (session-renewal.ts): every other session
+  // of the user ends, this one goes on.
+  app.delete('/api/user/passkey', { onRequest: requireUser }, async (request, reply) => {
     const user = currentUser(request);
     await requireFreshVerification(ctx, request, user.id);
-    if ((await deleteUserPasskeys(db, user.id)) === 0) throw fail('passkey.not_bound');
+    if (!(await changeFactors(ctx, user.id, async (trx) => (await deleteUserPasskeys(trx, user.id)) > 0))) {
+      throw fail('passkey.not_bound');
+    }
+    await continueSession(ctx, request, reply, user.id);
     return ok(undefined, '通行密钥已解绑');
   });
 
-  app.delete('/api/user/passkey/:id', { onRequest: requireUser, schema: { params: PasskeyIdParams } }, async (request) => {
+  app.delete('/api/user/passkey/:id', { onRequest: requireUser, schema: { params: PasskeyIdParams } }, async (request, reply) => {
     const user = currentUser(request);
     await requireFreshVerification(ctx, request, user.id);
-    if (!(await deletePasskey(db, user.id, request.params.id))) throw fail('passkey.not_found');
+    if (!(await changeFactors(ctx, user.id, (trx) => deletePasskey(trx, user.id, request.params.id)))) {
+      throw fail('passkey.not_found');
+    }
+    await continueSession(ctx, request, reply, user.id);
     return ok(undefined, '通行密钥已删除');
   });
 

@@ -4,10 +4,9 @@
  * once, in the setup answer; backup codes once, when made. Wrong codes count toward the account's
  * lockout (second-factor.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { currentUser, requireUser } from '../auth/guard.js';
-import { sessionClaim, startSession } from '../auth/session.js';
 import { accountKey, isLocked } from '../accounts/lockout.js';
 import { nowSeconds } from '../db/index.js';
 import type { User } from '../db/types.js';
@@ -18,8 +17,8 @@ import { logText, withText, type LogMessageKey } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_SYSTEM } from '../logs/types.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
-import { endSessions, findUserById } from '../users/repository.js';
 import { requireFreshVerification } from './fresh-verification.js';
+import { changeFactors, continueSession } from './session-renewal.js';
 import { completePendingLogin, pendingLoginUser } from './login-step.js';
 import { checkSecondFactor } from './second-factor.js';
 import { BackupCodes, CodeBody, DisableBody, TwoFaSetup, TwoFaStatus } from './schemas.js';
@@ -46,13 +45,6 @@ export default async function twoFaRoutes(base: FastifyInstance): Promise<void> 
       type: LOG_SYSTEM,
       ...withText(logText(null, key)),
     });
-  }
-
-  /** A change of factors ends the user's other sessions; this browser's goes on with a fresh cookie. */
-  async function renewSessions(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
-    await endSessions(db, userId);
-    const after = await findUserById(db, userId);
-    if (after && sessionClaim(request) !== null) startSession(request, reply, after);
   }
 
   app.get(
@@ -106,8 +98,10 @@ export default async function twoFaRoutes(base: FastifyInstance): Promise<void> 
       if (twoFa.enabled === 1) throw fail('twofa.already_enabled');
       const step = totpStep(twoFa.secret, request.body.code);
       if (step === null) throw fail('twofa.code_invalid');
-      if (!(await confirmEnrolment(db, user.id, step))) throw fail('twofa.already_enabled');
-      await renewSessions(request, reply, user.id);
+      // A change of factors ends the user's other sessions (session-renewal.ts); this one goes on.
+      if (!(await changeFactors(ctx, user.id, (trx) => confirmEnrolment(trx, user.id, step))))
+        throw fail('twofa.already_enabled');
+      await continueSession(ctx, request, reply, user.id);
       await note(user, 'twofa_enabled');
       return ok(undefined, '两步验证已启用');
     },
@@ -116,15 +110,14 @@ export default async function twoFaRoutes(base: FastifyInstance): Promise<void> 
   app.post(
     '/api/user/2fa/disable',
     { onRequest: requireUser, preHandler: criticalLimit, schema: { body: DisableBody } },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       if ((await findTwoFa(db, user.id))?.enabled !== 1) throw fail('twofa.not_enabled');
       const code = request.body.code?.trim();
       if (code) await checkSecondFactor(ctx, user.id, code, { allowBackup: true });
       else await requireFreshVerification(ctx, request, user.id);
-      await db.transaction().execute(async (trx) => {
-        await removeTwoFa(trx, user.id);
-      });
+      if (await changeFactors(ctx, user.id, (trx) => removeTwoFa(trx, user.id)))
+        await continueSession(ctx, request, reply, user.id);
       await note(user, 'twofa_disabled');
       return ok(undefined, '两步验证已停用');
     },

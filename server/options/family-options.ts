@@ -6,17 +6,13 @@
  * (discord.*) and the performance panel (performance_setting.*). io.net deployments are not run
  * here: their two settings are kept so the console's settings page saves and reads them back.
  */
-import type { RefusalCode } from '../http/refusals.js';
+import type { ValueRule } from './values.js';
 
-export type OptionCheck = (value: string) => RefusalCode | null;
+type OptionCheck = NonNullable<ValueRule['check']>;
 
-interface Def {
-  type: 'bool' | 'int' | 'string' | 'json';
+interface Def extends ValueRule {
   default: string;
   secret?: true;
-  check?: OptionCheck;
-  /** Least and greatest value of an int option. */
-  bounds?: readonly [number, number];
 }
 
 const parse = (value: string): unknown => {
@@ -60,7 +56,7 @@ const text = (value = '', check?: OptionCheck): Def =>
   check ? { type: 'string', default: value, check } : { type: 'string', default: value };
 const json = (value: string, check: OptionCheck): Def => ({ type: 'json', default: value, check });
 
-const bounded = (value: number, min: number, max: number): Def => ({ type: 'int', default: String(value), bounds: [min, max] });
+const bounded = (value: number, min: number, max: number): Def => ({ type: 'int', default: String(value), min, max });
 
 export const FAMILY_OPTIONS = {
   'global.thinking_model_blacklist': json('[]', stringList),

@@ -1,30 +1,34 @@
 /**
- * Every option the console can read or write, with its type and default. Values are stored as
- * strings; `type` drives validation on PUT /api/option/ and parsing in `OptionStore.get`.
+ * Every option the console can read or write, with its type, default and the rule its values
+ * follow (server/options/values.ts: range, choices, JSON shape). Values are stored as strings; the
+ * rule drives validation on PUT /api/option/ and `type` the parsing in `OptionStore.get`.
  * Secrets are write-only: GET /api/option/ never returns their values.
  */
-import type { RefusalCode } from '../http/refusals.js';
-import { FAMILY_OPTIONS, type OptionCheck } from './family-options.js';
+import { FAMILY_OPTIONS } from './family-options.js';
+import { checkOptionValue, type JsonShape, type Refusal, type ValueRule } from './values.js';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices.js';
 
-export type OptionType = 'bool' | 'int' | 'float' | 'string' | 'json';
+export type OptionType = ValueRule['type'];
 
-export interface OptionDef {
-  type: OptionType;
+export interface OptionDef extends ValueRule {
   default: string;
   secret?: true;
-  /** A further check of the value's form (after its type's). */
-  check?: OptionCheck;
-  /** Least and greatest value of a number option. */
-  bounds?: readonly [number, number];
 }
 
+/** A number's bounds; either may be left open. */
+type Range = { min?: number; max?: number };
+
 const bool = (value: boolean): OptionDef => ({ type: 'bool', default: String(value) });
-const int = (value: number): OptionDef => ({ type: 'int', default: String(value) });
-const float = (value: number): OptionDef => ({ type: 'float', default: String(value) });
+const int = (value: number, range: Range = {}): OptionDef => ({ type: 'int', default: String(value), ...range });
+const float = (value: number, range: Range = {}): OptionDef => ({ type: 'float', default: String(value), ...range });
 const str = (value = ''): OptionDef => ({ type: 'string', default: value });
+const oneOf = (value: string, choices: readonly string[]): OptionDef => ({ type: 'string', default: value, choices });
 const secret = (): OptionDef => ({ type: 'string', default: '', secret: true });
-const json = (value: unknown): OptionDef => ({ type: 'json', default: JSON.stringify(value) });
+const json = (value: unknown, shape: JsonShape): OptionDef => ({ type: 'json', default: JSON.stringify(value), shape });
+
+const COUNT: Range = { min: 0 };
+const SHARE: Range = { min: 0, max: 1 };
+const DAY_SECONDS = 86_400;
 
 export const DEFAULT_AUTO_DISABLE_KEYWORDS = [
   'Your credit balance is too low',
@@ -73,9 +77,9 @@ export const OPTION_REGISTRY = {
   'passkey.origins': str(),
   'passkey.allow_insecure_origin': bool(false),
   /** required | preferred | discouraged */
-  'passkey.user_verification': str('preferred'),
+  'passkey.user_verification': oneOf('preferred', ['required', 'preferred', 'discouraged']),
   /** platform | cross-platform | empty (either) */
-  'passkey.attachment_preference': str(),
+  'passkey.attachment_preference': oneOf('', ['', 'platform', 'cross-platform']),
   TurnstileCheckEnabled: bool(false),
   TurnstileSiteKey: str(),
   TurnstileSecretKey: secret(),
@@ -88,7 +92,7 @@ export const OPTION_REGISTRY = {
     ),
   ),
   SMTPServer: str(),
-  SMTPPort: int(587),
+  SMTPPort: int(587, { min: 1, max: 65_535 }),
   SMTPAccount: str(),
   SMTPFrom: str(),
   SMTPToken: secret(),
@@ -101,9 +105,9 @@ export const OPTION_REGISTRY = {
   PayAddress: str(),
   EpayId: str(),
   EpayKey: secret(),
-  Price: float(7.3),
-  MinTopUp: int(1),
-  TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }),
+  Price: float(7.3, COUNT),
+  MinTopUp: int(1, { min: 1 }),
+  TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }, 'number_map'),
   CustomCallbackAddress: str(),
   TopUpLink: str(),
   // Personalisation
@@ -118,11 +122,11 @@ export const OPTION_REGISTRY = {
   SupportLink: str(),
   /** Release feed of the update check (GitHub's latest-release JSON or a list of releases); empty = no check. */
   UpdateCheckUrl: str(),
-  Chats: json([]),
+  Chats: json([], 'chat_list'),
   ChatLink: str(),
   // Display and modes
-  QuotaPerUnit: float(500000),
-  RetryTimes: int(0),
+  QuotaPerUnit: float(500000, { min: 1, max: 1e12 }),
+  RetryTimes: int(0, { min: 0, max: 100 }),
   DisplayInCurrencyEnabled: bool(true),
   DisplayTokenStatEnabled: bool(true),
   DefaultCollapseSidebar: bool(false),
@@ -145,65 +149,65 @@ export const OPTION_REGISTRY = {
   // Logs and data
   LogConsumeEnabled: bool(true),
   /** Log rows older than this many days are deleted by the jobs leader (server/logs/retention.ts); 0 keeps them. */
-  LogRetentionDays: int(0),
+  LogRetentionDays: int(0, { min: 0, max: 36_500 }),
   DataExportEnabled: bool(true),
-  DataExportInterval: int(5),
-  DataExportDefaultTime: str('hour'),
+  DataExportInterval: int(5, { min: 0, max: 1440 }),
+  DataExportDefaultTime: oneOf('hour', ['hour', 'day', 'week']),
   // Channel automation
-  ChannelDisableThreshold: float(5),
+  ChannelDisableThreshold: float(5, COUNT),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
   AutomaticDisableKeywords: str(DEFAULT_AUTO_DISABLE_KEYWORDS),
   // Channel health (server/channels/health/): cool-downs on errors, latency-aware weights
   'channel_health.enabled': bool(true),
-  'channel_health.window_seconds': int(60),
-  'channel_health.min_requests': int(10),
-  'channel_health.error_rate': float(0.5),
-  'channel_health.consecutive_failures': int(5),
-  'channel_health.cooldown_seconds': int(30),
-  'channel_health.cooldown_max_seconds': int(600),
+  'channel_health.window_seconds': int(60, { min: 1, max: DAY_SECONDS }),
+  'channel_health.min_requests': int(10, { min: 1, max: 1_000_000 }),
+  'channel_health.error_rate': float(0.5, SHARE),
+  'channel_health.consecutive_failures': int(5, { min: 0, max: 1_000_000 }),
+  'channel_health.cooldown_seconds': int(30, { min: 1, max: DAY_SECONDS }),
+  'channel_health.cooldown_max_seconds': int(600, { min: 1, max: 7 * DAY_SECONDS }),
   'channel_health.latency_routing_enabled': bool(false),
   // Quotas
-  QuotaRemindThreshold: int(1000),
-  QuotaForNewUser: int(0),
-  PreConsumedQuota: int(500),
+  QuotaRemindThreshold: int(1000, COUNT),
+  QuotaForNewUser: int(0, COUNT),
+  PreConsumedQuota: int(500, COUNT),
   /** The model ratio of models without a price or ratio, where unset prices are accepted. */
-  DefaultModelRatio: float(30),
-  QuotaForInviter: int(0),
-  QuotaForInvitee: int(0),
-  StreamCacheQueueLength: int(0),
+  DefaultModelRatio: float(30, COUNT),
+  QuotaForInviter: int(0, COUNT),
+  QuotaForInvitee: int(0, COUNT),
+  StreamCacheQueueLength: int(0, COUNT),
   // Pricing
-  ModelPrice: json(DEFAULT_MODEL_PRICE),
-  ModelRatio: json(DEFAULT_MODEL_RATIO),
-  CompletionRatio: json(DEFAULT_COMPLETION_RATIO),
-  CacheRatio: json(DEFAULT_CACHE_RATIO),
+  ModelPrice: json(DEFAULT_MODEL_PRICE, 'number_map'),
+  ModelRatio: json(DEFAULT_MODEL_RATIO, 'number_map'),
+  CompletionRatio: json(DEFAULT_COMPLETION_RATIO, 'number_map'),
+  CacheRatio: json(DEFAULT_CACHE_RATIO, 'number_map'),
   /** Serve the four price maps above at the public GET /api/ratio_config, for other gateways' ratio sync. */
   ExposeRatioEnabled: bool(false),
-  GroupRatio: json({ default: 1, vip: 1, svip: 1 }),
-  UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }),
+  GroupRatio: json({ default: 1, vip: 1, svip: 1 }, 'number_map'),
+  UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }, 'string_map'),
   // Rate limit
   ModelRequestRateLimitEnabled: bool(false),
-  ModelRequestRateLimitCount: int(0),
-  ModelRequestRateLimitSuccessCount: int(1000),
-  ModelRequestRateLimitDurationMinutes: int(1),
-  ModelRequestRateLimitGroup: json({}),
+  ModelRequestRateLimitCount: int(0, COUNT),
+  ModelRequestRateLimitSuccessCount: int(1000, COUNT),
+  ModelRequestRateLimitDurationMinutes: int(1, { min: 0, max: 10_080 }),
+  ModelRequestRateLimitGroup: json({}, 'count_pair_map'),
   /** Tokens billed per user in the sliding minute (0 = no limit), under ModelRequestRateLimitEnabled. */
-  ModelRequestRateLimitTPM: int(0),
+  ModelRequestRateLimitTPM: int(0, COUNT),
   /** Per group: `{"vip": 200000}` overrides ModelRequestRateLimitTPM (0 lifts it for the group). */
-  ModelRequestRateLimitTPMGroup: json({}),
+  ModelRequestRateLimitTPMGroup: json({}, 'count_map'),
   // Provider-specific model settings
-  'gemini.safety_settings': json({}),
-  'gemini.version_settings': json({}),
-  'gemini.supported_imagine_models': json(['gemini-2.0-flash-exp-image-generation']),
+  'gemini.safety_settings': json({}, 'string_map'),
+  'gemini.version_settings': json({}, 'string_map'),
+  'gemini.supported_imagine_models': json(['gemini-2.0-flash-exp-image-generation'], 'string_list'),
   'gemini.thinking_adapter_enabled': bool(false),
-  'gemini.thinking_adapter_budget_tokens_percentage': float(0.6),
-  'claude.model_headers_settings': json({}),
-  'claude.default_max_tokens': json({ default: 8192 }),
+  'gemini.thinking_adapter_budget_tokens_percentage': float(0.6, SHARE),
+  'claude.model_headers_settings': json({}, 'header_map'),
+  'claude.default_max_tokens': json({ default: 8192 }, 'positive_int_map'),
   'claude.thinking_adapter_enabled': bool(true),
-  'claude.thinking_adapter_budget_tokens_percentage': float(0.8),
+  'claude.thinking_adapter_budget_tokens_percentage': float(0.8, SHARE),
   'global.pass_through_request_enabled': bool(false),
   'general_setting.ping_interval_enabled': bool(false),
-  'general_setting.ping_interval_seconds': int(60),
+  'general_setting.ping_interval_seconds': int(60, { min: 1, max: 3600 }),
   ...FAMILY_OPTIONS,
 } satisfies Record<string, OptionDef>;
 
@@ -213,32 +217,7 @@ export function isOptionKey(key: string): key is OptionKey {
   return Object.hasOwn(OPTION_REGISTRY, key);
 }
 
-/** Check a raw string against its option's type, bounds and form; returns the refusal or null. */
-export function validateOptionValue(key: OptionKey, value: string): RefusalCode | null {
-  const def: OptionDef = OPTION_REGISTRY[key];
-  const invalid = validateType(def, value);
-  if (invalid) return invalid;
-  if (def.bounds && !(Number(value) >= def.bounds[0] && Number(value) <= def.bounds[1])) return 'option.out_of_range';
-  return def.check?.(value) ?? null;
-}
-
-function validateType(def: OptionDef, value: string): RefusalCode | null {
-  switch (def.type) {
-    case 'bool':
-      return value === 'true' || value === 'false' ? null : 'option.not_boolean';
-    case 'int':
-      // A safe integer: every int option is read back as a JavaScript number.
-      return /^-?\d+$/.test(value.trim()) && Number.isSafeInteger(Number(value)) ? null : 'option.not_integer';
-    case 'float':
-      return value.trim() !== '' && Number.isFinite(Number(value)) ? null : 'option.not_number';
-    case 'json':
-      try {
-        JSON.parse(value);
-        return null;
-      } catch {
-        return 'option.not_json';
-      }
-    case 'string':
-      return null;
-  }
+/** Why `value` is no value of option `key` (its type, range, choices or shape); null when it is one. */
+export function validateOptionValue(key: OptionKey, value: string): Refusal | null {
+  return checkOptionValue(OPTION_REGISTRY[key], value);
 }

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { requireRoot } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { OPTION_REGISTRY, isOptionKey, validateOptionValue, type OptionDef, type OptionKey } from './registry.js';
+import { OPTION_REGISTRY, isOptionKey, validateOptionValue, type OptionKey } from './registry.js';
 import type { OptionStore } from './store.js';
 import { fromBody } from '../audit/targets.js';
 
@@ -86,9 +86,10 @@ export default async function optionRoutes(base: FastifyInstance): Promise<void>
       value = value.trim();
       if (!isWebLink(value)) throw fail('option.not_link', { key });
     }
-    const invalid = validateOptionValue(key, value) ?? crossCheck(options, key, value);
-    const { bounds }: OptionDef = OPTION_REGISTRY[key];
-    if (invalid) throw fail(invalid, bounds ? { key, min: bounds[0], max: bounds[1] } : { key });
+    const invalid = validateOptionValue(key, value);
+    if (invalid) throw fail(invalid.code, { key, ...invalid.params });
+    const missing = crossCheck(options, key, value);
+    if (missing) throw fail(missing, { key });
     await options.set(key, value);
     return ok();
   });

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index.js';
-import { OPTION_REGISTRY, type OptionKey } from './registry.js';
+import { OPTION_REGISTRY, type OptionDef, type OptionKey } from './registry.js';
+import { inRange } from './values.js';
 import { isUniqueViolation } from '../db/errors.js';
 
 /**
@@ -50,9 +51,11 @@ export class OptionStore extends EventEmitter {
     return this.raw(key) === 'true';
   }
 
+  /** The number stored, or the default when what is stored is none in the option's range (saved before the rules). */
   number(key: OptionKey): number {
+    const def: OptionDef = OPTION_REGISTRY[key];
     const n = Number(this.raw(key));
-    return Number.isFinite(n) ? n : Number(OPTION_REGISTRY[key].default);
+    return inRange(def, n) ? n : Number(def.default);
   }
 
   /**

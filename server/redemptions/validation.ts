@@ -39,7 +39,8 @@ export function checkStatus(status: number | undefined): number {
 
 /** 0 never expires; anything else is a whole Unix second not before `now`. */
 export function checkExpiry(expiredTime: number, now: number): number {
-  if (!Number.isInteger(expiredTime) || expiredTime < 0) throw fail('redemption.expiry_invalid');
+  // A safe integer: a larger one is stored as REAL by SQLite and overflows PostgreSQL's and MySQL's bigint.
+  if (!Number.isSafeInteger(expiredTime) || expiredTime < 0) throw fail('redemption.expiry_invalid');
   if (expiredTime !== 0 && expiredTime < now) throw fail('redemption.expiry_past');
   return expiredTime;
 }

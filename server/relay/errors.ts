@@ -50,6 +50,8 @@ export const relayErrors = {
   channelUnsupported: (type: number) => relay(400, 'channel_unsupported', { type }),
   connection: (detail: string) => relay(502, 'upstream_connection_error', { detail }),
   interrupted: (detail: string) => relay(502, 'upstream_interrupted', { detail }),
+  /** The answer was served but could not be billed: not completed, so asking again is safe. */
+  billingFailed: () => relay(500, 'billing_failed'),
   /**
    * An upstream's own refusal, its status mapped by the channel's status-code mapping; its own
    * error fields go to clients of its protocol.

@@ -259,22 +259,33 @@ function frame(ev: SseEvent): string {
   return `${ev.event === 'message' ? '' : `event: ${ev.event}\n`}data: ${ev.data.replace(/\n/g, '\ndata: ')}\n\n`;
 }
 
-/** A stream in the client's own protocol: relayed event by event, inspected on the way. */
+/** Events that tell a client its stream is complete: OpenAI's `[DONE]`, Claude's and the Responses API's last events. */
+const CLOSING_EVENTS = new Set(['message_stop', 'response.completed', 'response.incomplete', 'response.failed']);
+const isClosing = (ev: SseEvent) => ev.data === '[DONE]' || CLOSING_EVENTS.has(ev.event);
+
+/**
+ * A stream in the client's own protocol: relayed event by event, inspected on the way. Its closing
+ * event is held back until the call is billed (sent by `finish`), like a converted stream's.
+ */
 export function forwardStream(
   upstream: UpstreamResponse,
   out: ServerResponse,
   started: number,
   opts: { inspect: (ev: SseEvent) => EventInspection; hooks: AnswerHooks; decoder?: FrameDecoder | undefined },
 ): Promise<ForwardResult> {
+  let held = '';
   return relayStream(upstream, out, started, {
     decoder: opts.decoder,
     render(ev, tally) {
       const seen = opts.inspect(ev);
       tally.note(seen.usage, seen.text);
       if (seen.drop) return '';
-      return frame(seen.data === undefined ? ev : { ...ev, data: seen.data });
+      const text = frame(seen.data === undefined ? ev : { ...ev, data: seen.data });
+      if (!isClosing(ev)) return text;
+      held += text;
+      return '';
     },
-    tail: () => '',
+    tail: () => held,
     hooks: opts.hooks,
   });
 }

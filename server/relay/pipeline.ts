@@ -12,6 +12,8 @@ import type { Channel } from '../db/types.js';
 import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from './charge.js';
 import { refuse, type AppError } from '../http/errors.js';
 import { relayErrors } from './errors.js';
+import { answerError } from './answer-error.js';
+import { wireOf } from '../http/wire.js';
 import { providerFor } from './providers/registry.js';
 import { ChannelConfigError } from './providers/channel-config-error.js';
 import { mapModel, mapStatus } from './model-mapping.js';
@@ -229,7 +231,12 @@ function checkpoints(ctx: GatewayContext, call: Call, channelId: number): Stream
   };
 }
 
-/** Charges a served answer in full with its log row, then completes it for the client. */
+/**
+ * Charges a served answer in full with its log row, then completes it for the client. A settlement
+ * that fails ends the answer with an error in the caller's format and an error row instead: the
+ * client never waits on an answer that will not complete, and never sees one complete unbilled
+ * (a hold the journal could not settle stays for the recovery to charge what was delivered).
+ */
 async function settleServed(
   ctx: GatewayContext,
   request: FastifyRequest,
@@ -239,49 +246,61 @@ async function settleServed(
 ): Promise<void> {
   const { caller, input, price } = call;
   const { outcome, channel } = a;
-  const usage: Usage = outcome.usage ?? {
-    promptTokens: await countTokens(promptText(input.endpoint, input.body ?? {})),
-    completionTokens: outcome.completionTokens,
-  };
-  const quota = quotaFor(price, usage, ctx.options.number('QuotaPerUnit')) * call.times;
-  ctx.metrics.quotaBilled.inc({ model: input.model }, quota);
-  if (input.stream && outcome.firstTokenMs > 0)
-    ctx.metrics.firstToken.observe({ format: input.client }, outcome.firstTokenMs / 1000);
-  const log = consumeLog(ctx, {
-    requestId: request.id,
-    caller,
-    input,
-    channel,
-    price,
-    usage,
-    quota,
-    upstreamModel: a.upstreamModel,
-    tried: a.tried,
-    clientIp: request.ip,
-    useTimeMs: performance.now() - a.started,
-    firstTokenMs: outcome.firstTokenMs,
-    localCount: outcome.usage === null,
-    clientAborted: outcome.clientAborted,
-    interrupted: outcome.interrupted,
-  });
+  let usage: Usage;
+  let quota: number;
   try {
+    usage = outcome.usage ?? {
+      promptTokens: await countTokens(promptText(input.endpoint, input.body ?? {})),
+      completionTokens: outcome.completionTokens,
+    };
+    quota = quotaFor(price, usage, ctx.options.number('QuotaPerUnit')) * call.times;
+    if (!Number.isSafeInteger(quota) || quota < 0) throw new Error(`the prices of ${input.model} give a cost of ${quota}`);
+    const log = consumeLog(ctx, {
+      requestId: request.id,
+      caller,
+      input,
+      channel,
+      price,
+      usage,
+      quota,
+      upstreamModel: a.upstreamModel,
+      tried: a.tried,
+      clientIp: request.ip,
+      useTimeMs: performance.now() - a.started,
+      firstTokenMs: outcome.firstTokenMs,
+      localCount: outcome.usage === null,
+      clientAborted: outcome.clientAborted,
+      interrupted: outcome.interrupted,
+    });
     await call.hold.settle(quota, channel.id, log);
   } catch (err) {
-    // Not recorded: the answer is not completed either (the hold's row is resolved by the recovery).
-    request.log.error({ err }, 'settlement failed');
-    reply.raw.destroy();
+    request.log.error({ err, channel: channel.id }, 'settlement failed');
+    const error = relayErrors.billingFailed();
+    const useTimeMs = performance.now() - a.started;
+    writeErrorLog(ctx, { caller, input, error, tried: a.tried, clientIp: request.ip, useTimeMs, requestId: request.id });
+    answerError(reply.raw, wireOf(request), input.endpoint, error);
     return;
   }
-  afterSettle(ctx, {
-    userId: caller.userId,
-    username: caller.username,
-    channelId: channel.id,
-    model: input.model,
-    quota,
-    tokens: usage.promptTokens + usage.completionTokens,
-  });
-  await recordModelSuccess(ctx, caller, usage.promptTokens + usage.completionTokens);
-  outcome.finish();
+  // Billed: whatever the bookkeeping after it does, the answer completes.
+  try {
+    ctx.metrics.quotaBilled.inc({ model: input.model }, quota);
+    if (input.stream && outcome.firstTokenMs > 0)
+      ctx.metrics.firstToken.observe({ format: input.client }, outcome.firstTokenMs / 1000);
+    const tokens = usage.promptTokens + usage.completionTokens;
+    afterSettle(ctx, {
+      userId: caller.userId,
+      username: caller.username,
+      channelId: channel.id,
+      model: input.model,
+      quota,
+      tokens,
+    });
+    await recordModelSuccess(ctx, caller, tokens);
+  } catch (err) {
+    request.log.error({ err }, 'bookkeeping after settlement failed');
+  } finally {
+    outcome.finish();
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import { refuse, type AppError } from '../http/errors.js';
+import { upstreamLookup, vetUpstreamHost } from '../http/upstream-guard.js';
 import { answerIn } from '../http/wire.js';
 import { relayErrors } from './errors.js';
 import { resolveCaller } from './caller.js';
@@ -79,10 +80,18 @@ type Connected =
 /** Opens the upstream websocket; frames arriving before the client is upgraded are kept in `early`. */
 function connect(target: UpstreamTarget, abort: AbortSignal): Promise<Connected> {
   return new Promise((resolve) => {
+    // The upstream address rule, as the relay's pool applies it (upstream-guard.ts).
+    try {
+      vetUpstreamHost(new URL(target.url).hostname);
+    } catch (err) {
+      resolve({ ok: false, error: relayErrors.connection((err as Error).message) });
+      return;
+    }
     const upstream = new WebSocket(target.url, {
       headers: target.headers,
       handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
       perMessageDeflate: false,
+      lookup: upstreamLookup,
     });
     const early: Array<[RawData, boolean]> = [];
     const onAbort = () => upstream.terminate();

@@ -1,8 +1,13 @@
-/** Calls upstream providers through one keep-alive connection pool (undici). */
+/**
+ * Calls upstream providers through one keep-alive connection pool (undici), whose every connection
+ * follows the upstream address rule (server/http/upstream-guard.ts).
+ */
 import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
+import { guardedConnector } from '../http/upstream-guard.js';
 
 export const upstreamAgent = new Agent({
+  connect: guardedConnector(),
   keepAliveTimeout: 30_000,
   connections: 512,
   pipelining: 1,

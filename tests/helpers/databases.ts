@@ -4,18 +4,14 @@
  * server skips its tests with a message, except under CI=true, where it fails them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import type { DbTarget } from '../../server/db/dsn.js';
+import { MYSQL_ADMIN, PG_ADMIN_URL, type DatabaseTemplates } from './database-servers.js';
 
-export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const MYSQL_ADMIN = {
-  host: process.env.TEST_MYSQL_HOST ?? '127.0.0.1',
-  port: Number(process.env.TEST_MYSQL_PORT ?? 3306),
-  user: process.env.TEST_MYSQL_USER ?? 'root',
-  password: process.env.TEST_MYSQL_PASSWORD ?? '',
-};
+export { MYSQL_ADMIN, PG_ADMIN_URL };
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export type DbName = 'sqlite' | 'postgres' | 'mysql';
@@ -31,18 +27,33 @@ function uniqueName(): string {
   return `gw_test_${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 
-export async function createTestDatabase(kind: DbName): Promise<TestDatabase> {
+/** The run's migrated templates; none outside a vitest run with the global set-up. */
+function templates(): DatabaseTemplates {
+  try {
+    return inject('databaseTemplates') ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A database of its own for a test file: a copy of the run's migrated template, or with `fresh` (a
+ * test of migrating itself) an empty one.
+ */
+export async function createTestDatabase(kind: DbName, { fresh = false } = {}): Promise<TestDatabase> {
   const name = uniqueName();
+  const template = fresh ? {} : templates();
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'gw-sqlite-'));
     const path = join(dir, 'test.db');
+    if (template.sqlite) copyFileSync(template.sqlite, path);
     return { target: { kind: 'sqlite', path }, dsn: '', drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   if (kind === 'postgres') {
     const pg = (await import('pg')).default;
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    await admin.query(template.postgres ? `create database ${name} template ${template.postgres}` : `create database ${name}`);
     await admin.end();
     const url = new URL(PG_ADMIN_URL);
     url.pathname = `/${name}`;
@@ -58,8 +69,16 @@ export async function createTestDatabase(kind: DbName): Promise<TestDatabase> {
     };
   }
   const mysql = await import('mysql2/promise');
-  const admin = await mysql.createConnection(MYSQL_ADMIN);
+  const admin = await mysql.createConnection({ ...MYSQL_ADMIN, multipleStatements: true });
   await admin.query(`create database ${name} character set utf8mb4`);
+  if (template.mysql) {
+    const from = template.mysql.database;
+    const copy = template.mysql.tables.flatMap((t) => [
+      `create table \`${name}\`.\`${t}\` like \`${from}\`.\`${t}\``,
+      `insert into \`${name}\`.\`${t}\` select * from \`${from}\`.\`${t}\``,
+    ]);
+    await admin.query(copy.join(';\n'));
+  }
   await admin.end();
   const { host, port, user, password } = MYSQL_ADMIN;
   return {

@@ -3,7 +3,7 @@
  * against a stand-in catalogue on loopback: the preview (served models without a row that the
  * catalogue knows; fields that differ on rows that allow syncing), the sync creating rows and
  * their vendors and overwriting only the fields asked for on rows that allow it, the locale's
- * address, hostile values held to the columns, and a catalogue that cannot be read refused with
+ * address, hostile values held to the columns (NUL characters dropped), and a catalogue that cannot be read refused with
  * nothing written.
  */
 import { createServer, type Server } from 'node:http';
@@ -16,7 +16,8 @@ import { expectOk } from '../helpers/channels.js';
 const MODELS = [
   {
     model_name: 'gpt-4o',
-    description: 'Omni model',
+    // A NUL, which PostgreSQL refuses in text, is dropped rather than failing the sync there.
+    description: 'Omni\u0000 model',
     icon: 'OpenAI',
     tags: 'chat,vision',
     vendor_name: 'OpenAI',

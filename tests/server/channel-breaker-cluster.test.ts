@@ -4,9 +4,8 @@
  * having seen a failure, and when the stand-in recovers the channel returns on both by itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterAvailable, startCluster, type Cluster, type ClusterDb } from '../helpers/cluster.js';
+import { clusterAvailable, startCluster, type Cluster, type GatewayNode, type ClusterDb } from '../helpers/cluster.js';
 import { ApiClient, must, ROOT } from '../helpers/gateway.js';
-import type { GatewayProcess } from '../helpers/process.js';
 import { startFlakyStandIn, type FlakyStandIn } from '../helpers/upstreams/flaky.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -15,8 +14,8 @@ const MODEL = 'cluster-breaker';
 for (const kind of ['postgres'] satisfies ClusterDb[]) {
   const ready = await clusterAvailable(kind);
   describe.skipIf(!ready)(`channel health across two processes on ${kind} + Redis`, () => {
-    let cluster: Cluster;
-    let nodes: GatewayProcess[];
+    let cluster: Cluster<GatewayNode>;
+    let nodes: GatewayNode[];
     let flaky: FlakyStandIn;
     let steady: FlakyStandIn;
     let root: ApiClient;
@@ -46,7 +45,7 @@ for (const kind of ['postgres'] satisfies ClusterDb[]) {
     beforeAll(async () => {
       flaky = await startFlakyStandIn({ failEvery: 2 });
       steady = await startFlakyStandIn();
-      cluster = await startCluster(kind, ['master', 'slave']);
+      cluster = await startCluster(kind, ['master', 'slave'], { inProcess: true });
       nodes = cluster.nodes;
       root = new ApiClient(nodes[0]!.url);
       must(await root.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password }), 'setup');

@@ -301,6 +301,7 @@ await forEachDatabase('channel health', (kind) => {
   });
 
   it('fetches models at a typed-in address only through the SSRF guard', async () => {
+    delete process.env.ALLOW_PRIVATE_UPSTREAMS;
     const key = goodKey();
     expectFail(await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 1 }), '请填写密钥');
     expectFail(await admin.post('/api/channel/fetch_models', { base_url: f.upstream.url, type: 1, key: '  ' }), '请填写密钥');
@@ -343,7 +344,7 @@ await forEachDatabase('channel health', (kind) => {
         '只允许 http 或 https',
       );
     } finally {
-      delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+      process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
     }
   });
 

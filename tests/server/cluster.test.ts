@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { clusterAvailable, startCluster, type Cluster, type GatewayNode } from '../helpers/cluster.js';
 import { ApiClient, ROOT } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
 
@@ -8,12 +8,12 @@ import type { GatewayProcess } from '../helpers/process.js';
 const ready = await clusterAvailable('postgres');
 
 describe.skipIf(!ready)('two gateway processes sharing PostgreSQL and Redis', () => {
-  let cluster: Cluster;
+  let cluster: Cluster<GatewayNode>;
   let master: GatewayProcess;
   let slave: GatewayProcess;
 
   beforeAll(async () => {
-    cluster = await startCluster('postgres', ['master', 'slave'], { env: { CRITICAL_RATE_LIMIT: '4' } });
+    cluster = await startCluster('postgres', ['master', 'slave'], { env: { CRITICAL_RATE_LIMIT: '4' }, inProcess: true });
     [master, slave] = cluster.nodes as [GatewayProcess, GatewayProcess];
   }, 60_000);
 

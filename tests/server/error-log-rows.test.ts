@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { setOptions } from '../helpers/money.js';
+import { completeLog } from '../../server/logs/repository.js';
 
 let f: RelayFixture;
 beforeAll(async () => {
@@ -47,4 +48,9 @@ it('keeps an upstream’s error in its own words, without a code of ours', async
   const row = (await errorRows()).at(-1)!;
   expect(row.other.refusal).toBeUndefined();
   expect(row.other.status_code).toBe(500);
+});
+
+it('drops NUL characters from a row’s text (a client’s model name, an upstream’s message), which PostgreSQL refuses', () => {
+  const row = completeLog({ user_id: 1, created_at: 1, type: 5, content: 'up\u0000stream', model_name: 'm\u0000' });
+  expect(row).toMatchObject({ content: 'upstream', model_name: 'm', token_name: '' });
 });

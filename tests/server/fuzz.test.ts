@@ -10,6 +10,7 @@ import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.j
 import { flushWrites } from '../helpers/gateway.js';
 import { moneyOf } from '../helpers/money.js';
 import { seeded as random } from '../helpers/seeded.js';
+import { forEachDatabase } from '../helpers/databases.js';
 
 type Rand = () => number;
 const pick = <T>(next: Rand, list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
@@ -91,33 +92,31 @@ const claudeShape: Shape = (_s, b) => b?.type === 'error' && typeof b.error?.typ
 const geminiShape: Shape = (s, b) => b?.error?.code === s && typeof b.error.status === 'string';
 const consoleShape: Shape = (_s, b) => b?.success === false && typeof b.message === 'string';
 
+/** Sends one body as text (or bytes) and reads the answer, JSON when it is. */
+async function sendTo(f: RelayFixture, path: string, body: string | Buffer, headers: Record<string, string>) {
+  const res = await fetch(f.tg.url + path, {
+    method: headers['x-method'] ?? 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* a stream or plain text */
+  }
+  return { status: res.status, body: parsed };
+}
+
 describe('seeded hostile bodies', () => {
   let f: RelayFixture;
-  let channelId: number;
-  let bobId: number;
   beforeAll(async () => {
     f = await startRelayFixture('sqlite');
-    await f.root.post('/api/user/', { username: 'bob', password: 'bob-pass-123', display_name: 'Bob' });
-    bobId = (await f.root.get('/api/user/search?keyword=bob')).body.data.items[0].id;
-    channelId = await f.addChannel({ name: 'fuzz-target', models: 'fuzz-only' });
   });
   afterAll(async () => f?.close());
 
-  const send = async (path: string, body: string | Buffer, headers: Record<string, string>) => {
-    const res = await fetch(f.tg.url + path, {
-      method: headers['x-method'] ?? 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: typeof body === 'string' ? body : new Uint8Array(body),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* a stream or plain text */
-    }
-    return { status: res.status, body: parsed };
-  };
+  const send = (path: string, body: string | Buffer, headers: Record<string, string>) => sendTo(f, path, body, headers);
 
   it('answers 5,000 hostile relay bodies with a success or a 4xx in the format’s shape, and bills what it served', async () => {
     const before = await moneyOf(f, f.userId, f.tokenId);
@@ -192,6 +191,22 @@ describe('seeded hostile bodies', () => {
     expect(before.user.quota - after.user.quota).toBe(after.logged - before.logged);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 600_000);
+});
+
+// Console writes reach the database: the same hostile bodies on each one get the same clean refusals
+// (PostgreSQL refuses NUL in text, MySQL's TEXT holds 64 KiB, SQLite takes both).
+await forEachDatabase('seeded hostile console writes', (kind) => {
+  let f: RelayFixture;
+  let channelId: number;
+  let bobId: number;
+  beforeAll(async () => {
+    f = await startRelayFixture(kind);
+    await f.root.post('/api/user/', { username: 'bob', password: 'bob-pass-123', display_name: 'Bob' });
+    bobId = (await f.root.get('/api/user/search?keyword=bob')).body.data.items[0].id;
+    channelId = await f.addChannel({ name: 'fuzz-target', models: 'fuzz-only' });
+  });
+  afterAll(async () => f?.close());
+  const send = (path: string, body: string | Buffer, headers: Record<string, string>) => sendTo(f, path, body, headers);
 
   it('refuses hostile console writes with the envelope and changes no row', async () => {
     const db = f.tg.gateway.ctx.db;

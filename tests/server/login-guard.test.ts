@@ -4,7 +4,7 @@
  * account whatever addresses they come from — on every gateway process — until the window ends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { clusterAvailable, startCluster, type Cluster, type GatewayNode } from '../helpers/cluster.js';
 import { ApiClient, ROOT, setupRoot, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
 import { PASSWORD } from '../helpers/users.js';
@@ -27,7 +27,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 describe('login timing', () => {
   let tg: TestGateway;
   beforeAll(async () => {
-    tg = await startTestGateway('sqlite');
+    // At the production cost: timing is what this test is about.
+    tg = await startTestGateway('sqlite', { PASSWORD_HASH_COST: '10' });
     await createUser(await setupRoot(tg), 'timed');
   });
   afterAll(() => tg?.close());
@@ -91,12 +92,12 @@ describe('per-account lockout', () => {
 const clusterReady = await clusterAvailable('postgres');
 
 describe.skipIf(!clusterReady)('per-account lockout across two processes (PostgreSQL + Redis)', () => {
-  let cluster: Cluster;
+  let cluster: Cluster<GatewayNode>;
   let a: GatewayProcess;
   let b: GatewayProcess;
 
   beforeAll(async () => {
-    cluster = await startCluster('postgres', ['master', 'slave'], { env: { LOGIN_FAILURE_LIMIT: '4' } });
+    cluster = await startCluster('postgres', ['master', 'slave'], { env: { LOGIN_FAILURE_LIMIT: '4' }, inProcess: true });
     [a, b] = cluster.nodes as [GatewayProcess, GatewayProcess];
     const root = new ApiClient(a.url);
     expect((await root.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password })).body.success).toBe(true);

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelLimitsFor } from '../../server/ratelimit/model-limit.js';
-import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { clusterAvailable, startCluster, type Cluster, type GatewayNode } from '../helpers/cluster.js';
 import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
@@ -169,7 +169,8 @@ describe('model request rate limit (one process)', () => {
     await setOption('ModelRequestRateLimitEnabled', 'true');
     expect(modelLimitsFor(ctx, 'default')).toEqual({ total: 0, success: 1000, windowSeconds: 60 });
     await setOption('ModelRequestRateLimitDurationMinutes', '5');
-    await setOption('ModelRequestRateLimitGroup', JSON.stringify({ vip: [-1, 2], svip: 'x', default: [4, 0] }));
+    // Saving refuses malformed pairs now; one stored before that is still read past.
+    await ctx.options.set('ModelRequestRateLimitGroup', JSON.stringify({ vip: [-1, 2], svip: 'x', default: [4, 0] }));
     expect(modelLimitsFor(ctx, 'vip')).toEqual({ total: 0, success: 1000, windowSeconds: 300 });
     expect(modelLimitsFor(ctx, 'svip')).toEqual({ total: 0, success: 1000, windowSeconds: 300 });
     expect(modelLimitsFor(ctx, 'default')).toEqual({ total: 4, success: 0, windowSeconds: 300 });
@@ -182,7 +183,7 @@ describe('model request rate limit (one process)', () => {
 const clusterReady = await clusterAvailable('postgres');
 
 describe.skipIf(!clusterReady)('model request rate limit across two processes (PostgreSQL + Redis)', () => {
-  let cluster: Cluster;
+  let cluster: Cluster<GatewayNode>;
   let upstream: OpenAIStandIn;
   let master: GatewayProcess;
   let slave: GatewayProcess;
@@ -219,7 +220,7 @@ describe.skipIf(!clusterReady)('model request rate limit across two processes (P
 
   beforeAll(async () => {
     upstream = await startOpenAIStandIn();
-    cluster = await startCluster('postgres', ['master', 'slave']);
+    cluster = await startCluster('postgres', ['master', 'slave'], { inProcess: true });
     [master, slave] = cluster.nodes as [GatewayProcess, GatewayProcess];
     root = new ApiClient(master.url);
     must(await root.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password }), 'setup');

@@ -339,7 +339,7 @@ await forEachDatabase('oauth: third-party login and binding', (kind) => {
         const res = await oauthLogin(tg.client(), 'oidc', person('private'));
         expect(res.body).toMatchObject({ success: false, message: 'OIDC 授权失败，请稍后再试' });
       } finally {
-        delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+        process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
         process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';
       }
     });

@@ -12,7 +12,7 @@ await forEachDatabase('internal values made once', (kind) => {
   const handles: DbHandle[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
+    database = await createTestDatabase(kind, { fresh: true });
     handles.push(await openDb(database.target));
     await migrate(handles[0]!);
     // SQLite is one process; on the servers each store gets its own connection pool.

@@ -2,7 +2,8 @@
  * Passkeys through the real app with a software authenticator (ES256 keys, `none` attestation in
  * CBOR, tests/helpers/soft-authenticator.ts): registration, sign-in, the checks a relying party
  * owes (challenge spent once, origin, signature, credential owner), verification before sensitive
- * actions, the option that turns ceremonies off, and the admins' reset.
+ * actions, the option that turns ceremonies off, the admins' reset, and the sessions a removed passkey
+ * opened ending with it.
  */
 import { expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
@@ -138,6 +139,45 @@ await forEachDatabase('passkeys', (kind) => {
 
     expect((await client.delete('/api/user/passkey')).body.success).toBe(true);
     expect((await client.get('/api/user/passkey')).body.data).toEqual({ enabled: false, last_used_at: 0, passkeys: [] });
+  });
+
+  it('ends the sessions a passkey opened when its owner removes it, keeping the owner’s own', async () => {
+    const { client } = await f.newUser();
+    const laptop = new SoftAuthenticator(f.tg.url);
+    expect((await register(client, laptop, 'Laptop')).body.success).toBe(true);
+    const { client: opened } = await signIn(laptop);
+    expect((await opened.get('/api/user/self')).status).toBe(200);
+
+    await verifyWithPasskey(client, laptop);
+    const [passkey] = (await client.get('/api/user/passkey')).body.data.passkeys as Array<{ id: number }>;
+    expect((await client.delete(`/api/user/passkey/${passkey!.id}`)).body.success).toBe(true);
+    expect((await opened.get('/api/user/self')).status).toBe(401);
+    // This browser goes on, still freshly verified: the next removal finds nothing to remove.
+    expect((await client.get('/api/user/self')).status).toBe(200);
+    expect((await client.delete('/api/user/passkey')).body.code).toBe('passkey.not_bound');
+
+    // Removing all of them at once does the same.
+    expect((await register(client, laptop, 'Laptop again')).body.success).toBe(true);
+    const { client: again } = await signIn(laptop);
+    await verifyWithPasskey(client, laptop);
+    expect((await client.delete('/api/user/passkey')).body.success).toBe(true);
+    expect((await again.get('/api/user/self')).status).toBe(401);
+    expect((await client.get('/api/user/self')).status).toBe(200);
+  });
+
+  it('ends every session of a user whose passkeys an admin resets', async () => {
+    const { id, client } = await f.newUser();
+    const key = new SoftAuthenticator(f.tg.url);
+    expect((await register(client, key)).body.success).toBe(true);
+    const { client: opened } = await signIn(key);
+    expect((await opened.get('/api/user/self')).status).toBe(200);
+    expect((await f.admin.delete(`/api/user/${id}/reset_passkey`)).body.success).toBe(true);
+    expect((await opened.get('/api/user/self')).status).toBe(401);
+    expect((await client.get('/api/user/self')).status).toBe(401);
+    // A reset that finds nothing ends nothing.
+    const { id: freshId, client: fresh } = await f.newUser();
+    expect((await f.admin.delete(`/api/user/${freshId}/reset_passkey`)).body.code).toBe('passkey.not_bound');
+    expect((await fresh.get('/api/user/self')).status).toBe(200);
   });
 
   it('asks for the second factor after a passkey that did not verify its holder', async () => {

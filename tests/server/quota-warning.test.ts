@@ -135,7 +135,8 @@ describe('quota warnings', () => {
   afterEach(async () => {
     warningClock.now = () => Date.now();
     receiver.delayMs = 0;
-    delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+    // Channel upstreams stay open (the stand-in is on loopback); they never open webhooks anyway.
+    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
     delete process.env.ALLOW_PRIVATE_HOSTS;
     await ctx().kv.delete(`quota-warning:${f.userId}`);
     await setQuota(50_000_000);

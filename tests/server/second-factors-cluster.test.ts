@@ -5,7 +5,7 @@
  * completed on the other (their state lives in Redis and the database, not in a process).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { clusterAvailable, startCluster, type Cluster, type GatewayNode } from '../helpers/cluster.js';
 import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
@@ -23,7 +23,7 @@ function on(node: GatewayProcess, client: ApiClient): ApiClient {
 const ready = await clusterAvailable('postgres');
 
 describe.skipIf(!ready)('second factors across two processes (PostgreSQL + Redis)', () => {
-  let cluster: Cluster;
+  let cluster: Cluster<GatewayNode>;
   let a: GatewayProcess;
   let b: GatewayProcess;
   let root: ApiClient;
@@ -36,7 +36,7 @@ describe.skipIf(!ready)('second factors across two processes (PostgreSQL + Redis
   }
 
   beforeAll(async () => {
-    cluster = await startCluster('postgres', ['master', 'slave']);
+    cluster = await startCluster('postgres', ['master', 'slave'], { inProcess: true });
     [a, b] = cluster.nodes as [GatewayProcess, GatewayProcess];
     root = new ApiClient(a.url);
     must(await root.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password }), 'setup');

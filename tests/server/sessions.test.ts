@@ -4,7 +4,7 @@
  * device — while the system access token keeps its own rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { clusterAvailable, startCluster, type Cluster, type GatewayNode } from '../helpers/cluster.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { ApiClient, ROOT } from '../helpers/gateway.js';
 import type { GatewayProcess } from '../helpers/process.js';
@@ -121,14 +121,14 @@ await forEachDatabase('sessions end', (kind) => {
 const clusterReady = await clusterAvailable('postgres');
 
 describe.skipIf(!clusterReady)('sessions end on every process (PostgreSQL + Redis)', () => {
-  let cluster: Cluster;
+  let cluster: Cluster<GatewayNode>;
   let a: GatewayProcess;
   let b: GatewayProcess;
   let root: ApiClient;
   let seq = 0;
 
   beforeAll(async () => {
-    cluster = await startCluster('postgres', ['master', 'slave']);
+    cluster = await startCluster('postgres', ['master', 'slave'], { inProcess: true });
     [a, b] = cluster.nodes as [GatewayProcess, GatewayProcess];
     root = new ApiClient(a.url);
     expect((await root.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password })).body.success).toBe(true);

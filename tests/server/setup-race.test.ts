@@ -4,7 +4,7 @@
  * and every other caller is told setup is done.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterAvailable, startCluster, type Cluster } from '../helpers/cluster.js';
+import { clusterAvailable, startCluster, type Cluster, type GatewayNode } from '../helpers/cluster.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { ApiClient, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { openDb, type DbHandle } from '../../server/db/index.js';
@@ -60,11 +60,11 @@ await forEachDatabase('concurrent setup on one process', (kind) => {
 const clusterReady = await clusterAvailable('postgres');
 
 describe.skipIf(!clusterReady)('concurrent setup on two processes (PostgreSQL + Redis)', () => {
-  let cluster: Cluster;
+  let cluster: Cluster<GatewayNode>;
   let handle: DbHandle;
 
   beforeAll(async () => {
-    cluster = await startCluster('postgres', ['master', 'slave']);
+    cluster = await startCluster('postgres', ['master', 'slave'], { inProcess: true });
     handle = await openDb(cluster.database.target);
   }, 60_000);
 

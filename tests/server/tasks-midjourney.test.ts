@@ -350,7 +350,6 @@ await forEachDatabase('midjourney relay', (kind) => {
     // channel upstreams does not open it; only an operator naming the host does.
     process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
     const blocked = await fetch(`${f.tg.url}/mj/image/${id}`);
-    delete process.env.ALLOW_PRIVATE_UPSTREAMS;
     expect(blocked.status).toBe(502);
     expect(await blocked.json()).toMatchObject({ code: 9, type: 'image_blocked' });
     process.env.ALLOW_PRIVATE_HOSTS = '127.0.0.1';

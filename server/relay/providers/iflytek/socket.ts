@@ -7,6 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import WebSocket, { type RawData } from 'ws';
+import { upstreamLookup, vetUpstreamHost } from '../../../http/upstream-guard.js';
 import { onCancel, type CancelSignal, type UpstreamResponse } from '../../upstream.js';
 import { httpLikeAnswer, jsonAnswer } from '../kit/http-like.js';
 import { obj, type Json } from '../kit/chat-text.js';
@@ -35,7 +36,13 @@ function parseFrame(data: RawData): Json | null {
 export function sparkExchange(url: string, frame: string, stream: boolean, signal: CancelSignal): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
-    const ws = new WebSocket(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+    // The upstream address rule, as the relay's pool applies it (upstream-guard.ts).
+    try {
+      vetUpstreamHost(new URL(url).hostname);
+    } catch (err) {
+      return reject(err as Error);
+    }
+    const ws = new WebSocket(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, lookup: upstreamLookup });
     const whole = new SparkAnswer();
     let settled = false;
     let body: Readable | null = null;

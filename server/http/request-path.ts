@@ -1,0 +1,19 @@
+/**
+ * The path a request was routed by. The router decodes percent-escapes, so `/%61pi/status` is served
+ * by `/api/status`; a check on the raw URL's prefix is one a client steps around by escaping a
+ * letter. Hooks that decide by path (the console API's limit, the error format, the CSP) ask here.
+ */
+import type { FastifyRequest } from 'fastify';
+
+/** The matched route's pattern (`/api/user/:id`); for a path no route matched, the path decoded. */
+export function routedPath(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route) return route;
+  const path = request.url.split('?', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    // A malformed escape: the router does not decode it either.
+    return path;
+  }
+}
