@@ -5,9 +5,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Usage } from '../billing/pricing.js';
-import { SseParser, type SseEvent } from './sse.js';
-import type { StreamEvent } from './protocol/events.js';
-import { completionText, usageOf } from './usage.js';
+import { SseParser, type SseEvent } from './wire/sse.js';
+import type { StreamEvent } from './wire/events.js';
+import { completionText, usageOf } from './wire/openai/usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import type { UpstreamResponse } from './upstream.js';
 import type { FrameDecoder } from './providers/types.js';

@@ -13,7 +13,7 @@ import { readJsonBodies } from '../http/json-body.js';
 import { relay } from './pipeline.js';
 import type { RelayInput } from './types.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './request.js';
-import { clientFormat } from './formats/registry.js';
+import { clientFormat } from './wire/registry.js';
 import { countPromptTokens } from './token-count.js';
 import { relayErrors } from './errors.js';
 

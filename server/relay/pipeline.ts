@@ -20,7 +20,7 @@ import { mapModel, mapStatus } from './model-mapping.js';
 import { CallCancel, readText, type UpstreamResponse } from './upstream.js';
 import type { ForwardResult, StreamProgress } from './forward.js';
 import { errorFieldsOf, errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange.js';
-import { promptText } from './usage.js';
+import { promptText } from './wire/openai/usage.js';
 import { countTokens, estimateTokens } from './tokenizer.js';
 import { reportUpstreamFailure, reportUpstreamNeutral, reportUpstreamSuccess } from './health.js';
 import { withKey } from '../channels/keys/picker.js';

@@ -4,7 +4,7 @@ import type { Endpoint } from './endpoints.js';
 import { relayErrors } from './errors.js';
 import type { Caller } from './caller.js';
 import type { ClientFormat, RelayCaller, RelayInput } from './types.js';
-import { clientFormat } from './formats/registry.js';
+import { clientFormat } from './wire/registry.js';
 
 /** Prompts with images or audio are large. */
 export const RELAY_BODY_LIMIT = 64 * 1024 * 1024;

@@ -14,10 +14,10 @@ import type { Endpoint } from './endpoints.js';
 import type { RelayInput } from './types.js';
 import { refuse } from '../http/errors.js';
 import { renderError, type WireFormat } from '../http/wire.js';
-import { promptText } from './usage.js';
+import { promptText } from './wire/openai/usage.js';
 import { watchCompletion, type CompletionWatch } from './forward.js';
 import { WordMatcher } from './word-matcher.js';
-import { clientFormat } from './formats/registry.js';
+import { clientFormat } from './wire/registry.js';
 
 type Json = Record<string, unknown>;
 

@@ -9,7 +9,7 @@
 import { withKey } from '../channels/keys/picker.js';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
-import { claudePromptTokens, geminiPromptTokens } from './protocol/prompt-count.js';
+import { claudePromptTokens, geminiPromptTokens } from './wire/prompt-count.js';
 import { providerFor } from './providers/registry.js';
 import { mapModel } from './model-mapping.js';
 import { callUpstream, readText } from './upstream.js';

@@ -5,7 +5,7 @@
  */
 import type { ChannelAccess } from '../types.js';
 import { upstreamErrorMessage } from '../../upstream.js';
-import { claudeErrorOf } from '../claude/convert-claude-response.js';
+import { claudeErrorOf } from '../../wire/claude/convert-claude-response.js';
 import { parseAwsKey, regionOf, type AwsKey } from './bedrock-key.js';
 import { bedrockModelId } from './bedrock-models.js';
 import { ChannelConfigError } from '../channel-config-error.js';

@@ -4,7 +4,7 @@
  * documented non-streaming result (chat + messages). Coze reports request errors as `{code, msg}`
  * behind a 200 status: they are turned into real error statuses before the relay reads the answer.
  */
-import { SseParser, type SseEvent } from '../../sse.js';
+import { SseParser, type SseEvent } from '../../wire/sse.js';
 import { callUpstream } from '../../upstream.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { obj } from '../kit/chat-text.js';

@@ -4,7 +4,7 @@
  */
 import type { ChatAdapter, ChannelAccess, ProviderDefinition } from '../types.js';
 import type { UpstreamTarget } from '../../upstream.js';
-import { noStream } from '../../protocol/openai-embeddings.js';
+import { noStream } from '../../wire/openai/openai-embeddings.js';
 import { upstreamErrorMessage } from '../../upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
 import {
