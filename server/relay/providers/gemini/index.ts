@@ -7,7 +7,7 @@ import { createGeminiStreamParser } from '../../wire/gemini/gemini-stream.js';
 import { withInlinedImages } from './inline-images.js';
 import { sendUnlessRefused } from '../refusal.js';
 import type { GeminiResponse } from '../../wire/gemini/gemini-api-types.js';
-import { geminiEmbeddingsAdapter } from '../../wire/gemini/gemini-embeddings.js';
+import { geminiEmbeddingsAdapter } from './embeddings.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 

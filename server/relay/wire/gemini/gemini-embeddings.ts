@@ -17,12 +17,6 @@ import type {
   GeminiEmbedContentResponse,
 } from './gemini-api-types.js';
 import type { OpenAIEmbeddingsRequest, OpenAIEmbeddingsResponse } from '../openai/openai-types.js';
-import { embeddingInputs, noStream, vectorToBase64, wantsBase64 } from '../openai/openai-embeddings.js';
-import { countTokensNow, loadTokenizer } from '../../tokenizer.js';
-import { upstreamErrorMessage } from '../../upstream.js';
-import { refusedCall, sendUnlessRefused } from '../../providers/refusal.js';
-import type { ChatAdapter, ChannelAccess } from '../../providers/types.js';
-import { parseGeminiError } from './convert-gemini-response.js';
 
 export type GeminiEmbedAction = 'embedContent' | 'batchEmbedContents';
 
@@ -59,42 +53,6 @@ export function convertGeminiEmbedResponse(
       usage: { prompt_tokens: context.promptTokens, total_tokens: context.promptTokens },
     },
     usage: { promptTokens: context.promptTokens, completionTokens: 0 },
-  };
-}
-
-/**
- * OpenAI /v1/embeddings on a Gemini channel. Gemini reports no usage: the answer's usage is null, so
- * the relay bills the locally counted prompt and flags the log row; the client's answer shows the
- * same count (the tokenizer is loaded while the call is in flight).
- */
-export function geminiEmbeddingsAdapter(baseOf: (channel: ChannelAccess) => string): ChatAdapter {
-  return {
-    async request(channel, body) {
-      const model = String(body.model ?? '');
-      const plan = convertToGeminiEmbedRequest(body as unknown as OpenAIEmbeddingsRequest, model);
-      if (!plan.ok) return refusedCall(plan.message);
-      await loadTokenizer();
-      return {
-        target: {
-          url: `${baseOf(channel)}/v1beta/models/${encodeURIComponent(model)}:${plan.action}`,
-          headers: { 'x-goog-api-key': channel.key },
-        },
-        body: JSON.stringify(plan.body),
-      };
-    },
-    answer(payload, model, request) {
-      const answer = (payload ?? {}) as GeminiEmbedContentResponse | GeminiBatchEmbedContentsResponse;
-      const vectors = 'embeddings' in answer ? answer.embeddings : [answer.embedding];
-      if (!vectors.every((v) => Array.isArray(v?.values))) throw new Error('Gemini answered without embeddings');
-      const promptTokens = countTokensNow((embeddingInputs(request?.input) ?? []).join('\n'));
-      const { response } = convertGeminiEmbedResponse(answer, { model, promptTokens });
-      if (wantsBase64(request))
-        for (const item of response.data) (item as { embedding: unknown }).embedding = vectorToBase64(item.embedding);
-      return { completion: response, usage: null };
-    },
-    stream: noStream,
-    errorMessage: (text, status) => parseGeminiError(text)?.message ?? upstreamErrorMessage(text, status),
-    send: sendUnlessRefused,
   };
 }
 
