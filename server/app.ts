@@ -31,7 +31,7 @@ import { Holds } from './billing/holds.js';
 import { balanceHints } from './billing/hints.js';
 import { NodeWatch } from './cluster/nodes.js';
 import { LeaseHolder, NEVER_LEADER } from './cluster/leader.js';
-import { TRUSTED_USD } from './relay/charge.js';
+import { TRUSTED_USD } from './relay/metering/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
 import { startLogRetention } from './logs/retention.js';
 import { refuse } from './http/errors.js';

@@ -10,8 +10,8 @@ import type { ProviderDefinition } from '../providers/types.js';
 import type { StreamEvent } from './events.js';
 import type { OpenAIChatRequest } from './openai/openai-types.js';
 import type { FrameDecoder } from '../providers/types.js';
-import type { AnswerHooks, ForwardResult } from '../forward.js';
-import type { UpstreamResponse } from '../upstream.js';
+import type { AnswerHooks, ForwardResult } from '../call/forward-answer.js';
+import type { UpstreamResponse } from '../call/call-upstream.js';
 import type { RelayInput } from '../types.js';
 
 /** A request as OpenAI's: chat completions, or another endpoint's body (embeddings …). */

@@ -11,11 +11,11 @@
  */
 import type { SseEvent } from '../../wire/sse.js';
 import type { StreamEvent } from '../../wire/events.js';
-import { callUpstream, upstreamErrorMessage } from '../../upstream.js';
+import { callUpstream, upstreamErrorMessage } from '../../call/call-upstream.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { nowSeconds, obj, openAICompletion, str, textOf, type Json } from '../kit/chat-text.js';
 import type { ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 
 const DEFAULT_BASE_URL = 'https://api.aiproxy.io';
 

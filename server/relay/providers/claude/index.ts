@@ -1,6 +1,6 @@
 /** Anthropic Claude (type 14): `/v1/messages`, `x-api-key`, chat converted both ways. */
 import type { ProviderDefinition } from '../types.js';
-import { upstreamErrorMessage } from '../../upstream.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { convertToClaudeMessages } from '../../wire/claude/convert-to-claude-messages.js';
 import { claudeErrorOf } from '../../wire/claude/convert-claude-response.js';
 import { claudeAnswerFor, claudeStreamFor } from '../../wire/claude/structured-output.js';

@@ -5,7 +5,7 @@
 import type { Endpoint } from '../../endpoints.js';
 import { noStream } from '../../wire/openai/openai-embeddings.js';
 import type { ChatAdapter, ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
 import { cohereErrorMessage, convertCohereChatAnswer, convertToCohereChat } from './convert-cohere.js';
 import { createCohereStreamParser } from './cohere-stream.js';

@@ -4,8 +4,8 @@ import type { OpenAIEmbeddingsRequest } from '../../wire/openai/openai-types.js'
 import { embeddingInputs, noStream, vectorToBase64, wantsBase64 } from '../../wire/openai/openai-embeddings.js';
 import { convertGeminiEmbedResponse, convertToGeminiEmbedRequest } from '../../wire/gemini/gemini-embeddings.js';
 import { parseGeminiError } from '../../wire/gemini/convert-gemini-response.js';
-import { countTokensNow, loadTokenizer } from '../../tokenizer.js';
-import { upstreamErrorMessage } from '../../upstream.js';
+import { countTokensNow, loadTokenizer } from '../../metering/tokenizer.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
 import type { ChatAdapter, ChannelAccess } from '../types.js';
 

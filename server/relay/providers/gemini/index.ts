@@ -1,6 +1,6 @@
 /** Google Gemini (type 24): `/{version}/models/{model}:generateContent`, `x-goog-api-key`, chat converted both ways. */
 import type { ProviderDefinition } from '../types.js';
-import { upstreamErrorMessage } from '../../upstream.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { convertToGeminiRequest } from '../../wire/gemini/convert-to-gemini-request.js';
 import { convertGeminiResponse, parseGeminiError } from '../../wire/gemini/convert-gemini-response.js';
 import { createGeminiStreamParser } from '../../wire/gemini/gemini-stream.js';

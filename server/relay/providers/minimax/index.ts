@@ -8,12 +8,12 @@
 import type { SseEvent } from '../../wire/sse.js';
 import type { StreamEvent } from '../../wire/events.js';
 import { createOpenAIStreamParser } from '../../wire/openai/openai-stream-parser.js';
-import { callUpstream, upstreamErrorMessage } from '../../upstream.js';
+import { callUpstream, upstreamErrorMessage } from '../../call/call-upstream.js';
 import { usageOf } from '../../wire/openai/usage.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { obj, str } from '../kit/chat-text.js';
 import type { ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 
 const DEFAULT_BASE_URL = 'https://api.minimax.chat';
 

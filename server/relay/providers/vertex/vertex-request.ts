@@ -4,7 +4,7 @@
  */
 import type { Usage } from '../../../billing/pricing.js';
 import type { ChannelAccess } from '../types.js';
-import { upstreamErrorMessage } from '../../upstream.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { claudeAnswerFor } from '../../wire/claude/structured-output.js';
 import { convertGeminiResponse, parseGeminiError } from '../../wire/gemini/convert-gemini-response.js';
 import type { GeminiResponse } from '../../wire/gemini/gemini-api-types.js';

@@ -6,13 +6,13 @@ import type { ClaudeRequest } from './claude-api-types.js';
 import { convertFromClaudeRequest, convertToClaudeResponse, createClaudeSseSerializer } from './convert-from-claude-messages.js';
 import { usageFromClaude } from './convert-claude-response.js';
 import { createClaudeStreamParser } from './claude-stream.js';
-import { forwardJson, forwardStream, inspectWith } from '../../forward.js';
+import { forwardJson, forwardStream, inspectWith } from '../../call/forward-answer.js';
 import type { ClientFormatDefinition } from '../types.js';
 import { convertOnce } from '../convert-once.js';
 import { edgeCheck } from '../edge-check.js';
 import { CLAUDE_MESSAGES } from './edge-schemas.js';
 import { claudePromptTokens } from '../prompt-count.js';
-import { countTokensNow } from '../../tokenizer.js';
+import { countTokensNow } from '../../metering/tokenizer.js';
 
 /** A refusal that ends the message: Claude's own `refusal` stop reason. */
 const REFUSAL_TAIL =

@@ -16,7 +16,7 @@ import {
   type GeminiEmbedAction,
 } from './gemini-embeddings.js';
 import type { GeminiBatchEmbedContentsRequest, GeminiEmbedContentRequest } from './gemini-api-types.js';
-import { forwardJson, forwardStream, inspectWith } from '../../forward.js';
+import { forwardJson, forwardStream, inspectWith } from '../../call/forward-answer.js';
 import type { RelayInput } from '../../types.js';
 import type { ClientFormatDefinition } from '../types.js';
 import { convertOnce } from '../convert-once.js';

@@ -10,7 +10,7 @@ import { convertResponsesToChat } from './responses-request.js';
 import { convertChatToResponse } from './responses-answer.js';
 import { createResponsesSseSerializer } from './responses-stream.js';
 import { createOpenAIChunkSerializer } from './openai-chunks.js';
-import { forwardBinary, forwardJson, forwardStream, inspectOpenAIEvent } from '../../forward.js';
+import { forwardBinary, forwardJson, forwardStream, inspectOpenAIEvent } from '../../call/forward-answer.js';
 import type { Endpoint } from '../../endpoints.js';
 import type { OpenAIChatRequest } from './openai-types.js';
 import type { RelayInput } from '../../types.js';

@@ -5,9 +5,9 @@
  * the closing event the client waits for.
  */
 import type { ServerResponse } from 'node:http';
-import type { AppError } from '../http/errors.js';
-import { relayCode, renderError, type WireFormat } from '../http/wire.js';
-import type { Endpoint } from './endpoints.js';
+import type { AppError } from '../../http/errors.js';
+import { relayCode, renderError, type WireFormat } from '../../http/wire.js';
+import type { Endpoint } from '../endpoints.js';
 
 /** The error event of a stream in `wire` (Responses streams have their own `error` event). */
 export function renderStreamError(wire: WireFormat, endpoint: Endpoint, error: AppError): string {

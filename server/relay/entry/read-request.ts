@@ -1,10 +1,10 @@
 /** Reading a relay request: who pays, and what is asked, from the HTTP request. */
 import type { FastifyRequest } from 'fastify';
-import type { Endpoint } from './endpoints.js';
-import { relayErrors } from './errors.js';
-import type { Caller } from './caller.js';
-import type { ClientFormat, RelayCaller, RelayInput } from './types.js';
-import { clientFormat } from './wire/registry.js';
+import type { Endpoint } from '../endpoints.js';
+import { relayErrors } from '../errors.js';
+import type { Caller } from './identify-caller.js';
+import type { ClientFormat, RelayCaller, RelayInput } from '../types.js';
+import { clientFormat } from '../wire/registry.js';
 
 /** Prompts with images or audio are large. */
 export const RELAY_BODY_LIMIT = 64 * 1024 * 1024;

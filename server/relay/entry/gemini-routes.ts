@@ -5,17 +5,17 @@
  * channel (embeddings through OpenAI's /v1/embeddings). Errors answer in Google's error shape.
  */
 import type { FastifyInstance } from 'fastify';
-import type { GatewayContext } from '../context.js';
-import { refuse } from '../http/errors.js';
-import { answerIn } from '../http/wire.js';
-import { authenticateCaller, callerOf } from './caller.js';
-import { readJsonBodies } from '../http/json-body.js';
-import { relay } from './pipeline.js';
-import type { RelayInput } from './types.js';
-import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './request.js';
-import { clientFormat } from './wire/registry.js';
-import { countPromptTokens } from './token-count.js';
-import { relayErrors } from './errors.js';
+import type { GatewayContext } from '../../context.js';
+import { refuse } from '../../http/errors.js';
+import { answerIn } from '../../http/wire.js';
+import { authenticateCaller, callerOf } from './identify-caller.js';
+import { readJsonBodies } from '../../http/json-body.js';
+import { relay } from '../call/relay-call.js';
+import type { RelayInput } from '../types.js';
+import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './read-request.js';
+import { clientFormat } from '../wire/registry.js';
+import { countPromptTokens } from '../call/count-tokens.js';
+import { relayErrors } from '../errors.js';
 
 const CHAT_ACTIONS = new Set(['generateContent', 'streamGenerateContent']);
 const EMBED_ACTIONS = new Set(['embedContent', 'batchEmbedContents']);

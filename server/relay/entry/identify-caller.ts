@@ -4,12 +4,12 @@
  * exhausted is written back without waiting.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { GatewayContext } from '../context.js';
-import { checkToken, publishTokenChange, type CachedToken } from '../tokens/cache.js';
-import { markTokenStatus } from '../tokens/repository.js';
-import type { CachedUser } from '../users/user-cache.js';
-import { USER_ENABLED, ROLE_ADMIN } from '../auth/roles.js';
-import { relayErrors } from './errors.js';
+import type { GatewayContext } from '../../context.js';
+import { checkToken, publishTokenChange, type CachedToken } from '../../tokens/cache.js';
+import { markTokenStatus } from '../../tokens/repository.js';
+import type { CachedUser } from '../../users/user-cache.js';
+import { USER_ENABLED, ROLE_ADMIN } from '../../auth/roles.js';
+import { relayErrors } from '../errors.js';
 
 export interface Caller {
   token: CachedToken;

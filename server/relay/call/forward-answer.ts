@@ -4,14 +4,14 @@
  * and, when needed, a running token count are taken from the events on the way.
  */
 import type { ServerResponse } from 'node:http';
-import type { Usage } from '../billing/pricing.js';
-import { SseParser, type SseEvent } from './wire/sse.js';
-import type { StreamEvent } from './wire/events.js';
-import { completionText, usageOf } from './wire/openai/usage.js';
-import { countTokens, estimateTokens } from './tokenizer.js';
-import type { UpstreamResponse } from './upstream.js';
-import type { FrameDecoder } from './providers/types.js';
-import { readText } from './upstream.js';
+import type { Usage } from '../../billing/pricing.js';
+import { SseParser, type SseEvent } from '../wire/sse.js';
+import type { StreamEvent } from '../wire/events.js';
+import { completionText, usageOf } from '../wire/openai/usage.js';
+import { countTokens, estimateTokens } from '../metering/tokenizer.js';
+import type { UpstreamResponse } from './call-upstream.js';
+import type { FrameDecoder } from '../providers/types.js';
+import { readText } from './call-upstream.js';
 
 export interface ForwardResult {
   usage: Usage | null;

@@ -9,15 +9,15 @@
  * The word list is compiled into one matcher per distinct SensitiveWords value and reused.
  */
 import type { ServerResponse } from 'node:http';
-import type { GatewayContext } from '../context.js';
-import type { Endpoint } from './endpoints.js';
-import type { RelayInput } from './types.js';
-import { refuse } from '../http/errors.js';
-import { renderError, type WireFormat } from '../http/wire.js';
-import { promptText } from './wire/openai/usage.js';
-import { watchCompletion, type CompletionWatch } from './forward.js';
+import type { GatewayContext } from '../../context.js';
+import type { Endpoint } from '../endpoints.js';
+import type { RelayInput } from '../types.js';
+import { refuse } from '../../http/errors.js';
+import { renderError, type WireFormat } from '../../http/wire.js';
+import { promptText } from '../wire/openai/usage.js';
+import { watchCompletion, type CompletionWatch } from '../call/forward-answer.js';
 import { WordMatcher } from './word-matcher.js';
-import { clientFormat } from './wire/registry.js';
+import { clientFormat } from '../wire/registry.js';
 
 type Json = Record<string, unknown>;
 

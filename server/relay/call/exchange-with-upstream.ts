@@ -5,26 +5,26 @@
  * its own, on through its adapter; the answer back the same way, through StreamEvents for streams.
  */
 import type { ServerResponse } from 'node:http';
-import type { GatewayContext } from '../context.js';
-import type { Channel } from '../db/types.js';
-import type { Usage } from '../billing/pricing.js';
-import type { RelayInput } from './types.js';
-import type { UpstreamErrorFields } from '../http/errors.js';
-import type { Endpoint } from './endpoints.js';
-import type { ChatAdapter, PreparedCall, ProviderDefinition, ProviderSettings } from './providers/types.js';
-import { claudeSettingsFrom } from './wire/claude/convert-to-claude-messages.js';
-import { geminiSettingsFrom } from './wire/gemini/gemini-settings.js';
-import { claudeErrorOf } from './wire/claude/convert-claude-response.js';
-import { parseGeminiError } from './wire/gemini/convert-gemini-response.js';
-import { createOpenAIStreamParser } from './wire/openai/openai-stream-parser.js';
-import { paramOverride } from './model-mapping.js';
-import { withHeaderOverride } from '../channels/header-override.js';
-import { callUpstream, upstreamErrorMessage, type CancelSignal, type UpstreamResponse } from './upstream.js';
-import { usageOf } from './wire/openai/usage.js';
-import { forwardConvertedJson, forwardConvertedStream, type AnswerHooks, type ForwardResult } from './forward.js';
-import { clientFormat } from './wire/registry.js';
-import type { KvStore } from '../cache/kv.js';
-import { restoreSignatures, sealCompletion, sealedParser, SignatureSealer } from './wire/gemini/tool-call-signatures.js';
+import type { GatewayContext } from '../../context.js';
+import type { Channel } from '../../db/types.js';
+import type { Usage } from '../../billing/pricing.js';
+import type { RelayInput } from '../types.js';
+import type { UpstreamErrorFields } from '../../http/errors.js';
+import type { Endpoint } from '../endpoints.js';
+import type { ChatAdapter, PreparedCall, ProviderDefinition, ProviderSettings } from '../providers/types.js';
+import { claudeSettingsFrom } from '../wire/claude/convert-to-claude-messages.js';
+import { geminiSettingsFrom } from '../wire/gemini/gemini-settings.js';
+import { claudeErrorOf } from '../wire/claude/convert-claude-response.js';
+import { parseGeminiError } from '../wire/gemini/convert-gemini-response.js';
+import { createOpenAIStreamParser } from '../wire/openai/openai-stream-parser.js';
+import { paramOverride } from './map-model.js';
+import { withHeaderOverride } from '../../channels/header-override.js';
+import { callUpstream, upstreamErrorMessage, type CancelSignal, type UpstreamResponse } from './call-upstream.js';
+import { usageOf } from '../wire/openai/usage.js';
+import { forwardConvertedJson, forwardConvertedStream, type AnswerHooks, type ForwardResult } from './forward-answer.js';
+import { clientFormat } from '../wire/registry.js';
+import type { KvStore } from '../../cache/kv.js';
+import { restoreSignatures, sealCompletion, sealedParser, SignatureSealer } from '../wire/gemini/tool-call-signatures.js';
 
 /**
  * How a request travels: `native` when the channel takes the client's request as it is; `adapter`

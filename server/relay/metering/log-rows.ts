@@ -2,15 +2,15 @@
  * The log rows of relayed calls: the consume row a settlement writes with its quota, and the error
  * row of a call no channel served. Both go through the journal with the quota they record.
  */
-import type { GatewayContext } from '../context.js';
-import type { Channel } from '../db/types.js';
-import type { Price, Usage } from '../billing/pricing.js';
-import type { HoldRecord } from '../billing/holds.js';
-import type { LogRow } from '../billing/journal-ops.js';
-import { LOG_CONSUME, LOG_ERROR } from '../logs/types.js';
-import type { AppError } from '../http/errors.js';
-import { REFUSALS } from '../http/refusals.js';
-import type { RelayCaller, RelayInput } from './types.js';
+import type { GatewayContext } from '../../context.js';
+import type { Channel } from '../../db/types.js';
+import type { Price, Usage } from '../../billing/pricing.js';
+import type { HoldRecord } from '../../billing/holds.js';
+import type { LogRow } from '../../billing/journal-ops.js';
+import { LOG_CONSUME, LOG_ERROR } from '../../logs/types.js';
+import type { AppError } from '../../http/errors.js';
+import { REFUSALS } from '../../http/refusals.js';
+import type { RelayCaller, RelayInput } from '../types.js';
 
 export interface ServedCall {
   /** The HTTP request's id (X-Request-Id), so a client's report can be matched with its row. */

@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
-import { guardedConnector } from '../http/upstream-guard.js';
+import { guardedConnector } from '../../http/upstream-guard.js';
 
 export const upstreamAgent = new Agent({
   connect: guardedConnector(),

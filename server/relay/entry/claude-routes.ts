@@ -4,14 +4,14 @@
  * every other channel. Errors answer in Claude's error shape.
  */
 import type { FastifyInstance } from 'fastify';
-import type { GatewayContext } from '../context.js';
-import { answerIn } from '../http/wire.js';
-import { authenticateCaller, callerOf } from './caller.js';
-import { readJsonBodies } from '../http/json-body.js';
-import { relay } from './pipeline.js';
-import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './request.js';
-import { loadTokenizer } from './tokenizer.js';
-import { countPromptTokens } from './token-count.js';
+import type { GatewayContext } from '../../context.js';
+import { answerIn } from '../../http/wire.js';
+import { authenticateCaller, callerOf } from './identify-caller.js';
+import { readJsonBodies } from '../../http/json-body.js';
+import { relay } from '../call/relay-call.js';
+import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './read-request.js';
+import { loadTokenizer } from '../metering/tokenizer.js';
+import { countPromptTokens } from '../call/count-tokens.js';
 
 /** Client headers that a Claude channel should see too. */
 const FORWARDED = ['anthropic-beta'] as const;

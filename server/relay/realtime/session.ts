@@ -7,18 +7,18 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
-import type { GatewayContext } from '../context.js';
-import type { Channel } from '../db/types.js';
-import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
-import type { Hold } from '../billing/holds.js';
-import type { Payer } from '../billing/journal-ops.js';
-import { AppError } from '../http/errors.js';
-import { relayCode } from '../http/wire.js';
-import { afterSettle, holdFor } from './charge.js';
-import type { ChannelSlots } from '../ratelimit/channel-slots.js';
-import { recordModelTokens } from '../ratelimit/model-limit.js';
-import type { RelayCaller, RelayInput } from './types.js';
-import { consumeLog, holdRecord } from './log.js';
+import type { GatewayContext } from '../../context.js';
+import type { Channel } from '../../db/types.js';
+import { quotaFor, type Price, type Usage } from '../../billing/pricing.js';
+import type { Hold } from '../../billing/holds.js';
+import type { Payer } from '../../billing/journal-ops.js';
+import { AppError } from '../../http/errors.js';
+import { relayCode } from '../../http/wire.js';
+import { afterSettle, holdFor } from '../metering/charge.js';
+import type { ChannelSlots } from '../../ratelimit/channel-slots.js';
+import { recordModelTokens } from '../../ratelimit/model-limit.js';
+import type { RelayCaller, RelayInput } from '../types.js';
+import { consumeLog, holdRecord } from '../metering/log-rows.js';
 
 /** An upstream websocket just opened; frames that came before the client was upgraded are in `early`. */
 export interface Opened {

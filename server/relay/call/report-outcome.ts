@@ -6,12 +6,12 @@
  * status 3 with the reason — or, on a multi-key channel, disables just the key that failed. Manual
  * disables (status 2) are never touched.
  */
-import type { GatewayContext } from '../context.js';
-import type { Channel } from '../db/types.js';
-import { setChannelStatus } from '../channels/status.js';
-import { isChannelFailure } from '../channels/health/tracker.js';
-import { chosenKeyOf } from '../channels/keys/picker.js';
-import { disableFailedKey } from '../channels/keys/disable.js';
+import type { GatewayContext } from '../../context.js';
+import type { Channel } from '../../db/types.js';
+import { setChannelStatus } from '../../channels/status.js';
+import { isChannelFailure } from '../../channels/health/tracker.js';
+import { chosenKeyOf } from '../../channels/keys/picker.js';
+import { disableFailedKey } from '../../channels/keys/disable.js';
 
 export const CHANNEL_AUTO_DISABLED = 3;
 

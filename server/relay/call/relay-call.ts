@@ -5,30 +5,30 @@
  * moves through the journal (server/billing/journal.ts), which batches the writes of concurrent calls.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { GatewayContext } from '../context.js';
-import { quotaFor, type Price, type Usage } from '../billing/pricing.js';
-import type { Hold } from '../billing/holds.js';
-import type { Channel } from '../db/types.js';
-import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from './charge.js';
-import { refuse, type AppError } from '../http/errors.js';
-import { relayErrors } from './errors.js';
-import { answerError } from './answer-error.js';
-import { wireOf } from '../http/wire.js';
-import { providerFor } from './providers/registry.js';
-import { ChannelConfigError } from './providers/channel-config-error.js';
-import { mapModel, mapStatus } from './model-mapping.js';
-import { CallCancel, readText, type UpstreamResponse } from './upstream.js';
-import type { ForwardResult, StreamProgress } from './forward.js';
-import { errorFieldsOf, errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange.js';
-import { promptText } from './wire/openai/usage.js';
-import { countTokens, estimateTokens } from './tokenizer.js';
-import { reportUpstreamFailure, reportUpstreamNeutral, reportUpstreamSuccess } from './health.js';
-import { withKey } from '../channels/keys/picker.js';
-import { consumeLog, holdRecord, writeErrorLog } from './log.js';
-import { checkPromptSensitive, guardCompletion } from './sensitive.js';
-import { checkModelRateLimit, recordModelSuccess } from '../ratelimit/model-limit.js';
-import { ChannelSlots, chooser } from '../ratelimit/channel-slots.js';
-import type { RelayCaller, RelayInput } from './types.js';
+import type { GatewayContext } from '../../context.js';
+import { quotaFor, type Price, type Usage } from '../../billing/pricing.js';
+import type { Hold } from '../../billing/holds.js';
+import type { Channel } from '../../db/types.js';
+import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from '../metering/charge.js';
+import { refuse, type AppError } from '../../http/errors.js';
+import { relayErrors } from '../errors.js';
+import { answerError } from '../entry/answer-error.js';
+import { wireOf } from '../../http/wire.js';
+import { providerFor } from '../providers/registry.js';
+import { ChannelConfigError } from '../providers/channel-config-error.js';
+import { mapModel, mapStatus } from './map-model.js';
+import { CallCancel, readText, type UpstreamResponse } from './call-upstream.js';
+import type { ForwardResult, StreamProgress } from './forward-answer.js';
+import { errorFieldsOf, errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange-with-upstream.js';
+import { promptText } from '../wire/openai/usage.js';
+import { countTokens, estimateTokens } from '../metering/tokenizer.js';
+import { reportUpstreamFailure, reportUpstreamNeutral, reportUpstreamSuccess } from './report-outcome.js';
+import { withKey } from '../../channels/keys/picker.js';
+import { consumeLog, holdRecord, writeErrorLog } from '../metering/log-rows.js';
+import { checkPromptSensitive, guardCompletion } from '../guards/sensitive-words.js';
+import { checkModelRateLimit, recordModelSuccess } from '../../ratelimit/model-limit.js';
+import { ChannelSlots, chooser } from '../../ratelimit/channel-slots.js';
+import type { RelayCaller, RelayInput } from '../types.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {

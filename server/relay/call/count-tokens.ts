@@ -6,15 +6,15 @@
  * is counted locally: text, tools and system through the tokenizer, images by the provider's rule
  * (protocol/prompt-count.ts).
  */
-import { withKey } from '../channels/keys/picker.js';
-import type { GatewayContext } from '../context.js';
-import type { Channel } from '../db/types.js';
-import { claudePromptTokens, geminiPromptTokens } from './wire/prompt-count.js';
-import { providerFor } from './providers/registry.js';
-import { mapModel } from './model-mapping.js';
-import { callUpstream, readText } from './upstream.js';
-import { countTokensNow, loadTokenizer } from './tokenizer.js';
-import { withHeaderOverride } from '../channels/header-override.js';
+import { withKey } from '../../channels/keys/picker.js';
+import type { GatewayContext } from '../../context.js';
+import type { Channel } from '../../db/types.js';
+import { claudePromptTokens, geminiPromptTokens } from '../wire/prompt-count.js';
+import { providerFor } from '../providers/registry.js';
+import { mapModel } from './map-model.js';
+import { callUpstream, readText } from './call-upstream.js';
+import { countTokensNow, loadTokenizer } from '../metering/tokenizer.js';
+import { withHeaderOverride } from '../../channels/header-override.js';
 
 type Json = Record<string, unknown>;
 

@@ -10,13 +10,13 @@
  * TRUSTED_USD on the user and the token reserve nothing, so their calls do no database work before
  * the upstream answers.
  */
-import type { GatewayContext } from '../context.js';
-import { lookupPrice, quotaFor, type Price } from '../billing/pricing.js';
-import type { Hold, HoldRecord } from '../billing/holds.js';
-import type { Payer } from '../billing/journal-ops.js';
-import { warnIfLowQuota } from '../notify/quota-warning.js';
-import { relayErrors } from './errors.js';
-import type { RelayCaller } from './types.js';
+import type { GatewayContext } from '../../context.js';
+import { lookupPrice, quotaFor, type Price } from '../../billing/pricing.js';
+import type { Hold, HoldRecord } from '../../billing/holds.js';
+import type { Payer } from '../../billing/journal-ops.js';
+import { warnIfLowQuota } from '../../notify/quota-warning.js';
+import { relayErrors } from '../errors.js';
+import type { RelayCaller } from '../types.js';
 
 /** Balances above this many USD (user, and the token unless unlimited) skip the reservation. */
 export const TRUSTED_USD = 10;

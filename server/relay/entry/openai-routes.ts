@@ -3,18 +3,18 @@
  * old OpenAI billing shapes. Errors here answer in OpenAI's shape, not the console's envelope.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireUser } from '../auth/guard.js';
-import { refuse } from '../http/errors.js';
-import { answerIn } from '../http/wire.js';
-import type { GatewayContext } from '../context.js';
-import { findTokenUsedQuota } from '../tokens/repository.js';
-import { findUserUsedQuota } from '../users/repository.js';
-import { ENDPOINTS, type Endpoint } from './endpoints.js';
-import { relayErrors } from './errors.js';
-import { authenticateCaller, callerOf } from './caller.js';
-import { readJsonBodies } from '../http/json-body.js';
-import { relay } from './pipeline.js';
-import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './request.js';
+import { requireUser } from '../../auth/guard.js';
+import { refuse } from '../../http/errors.js';
+import { answerIn } from '../../http/wire.js';
+import type { GatewayContext } from '../../context.js';
+import { findTokenUsedQuota } from '../../tokens/repository.js';
+import { findUserUsedQuota } from '../../users/repository.js';
+import { ENDPOINTS, type Endpoint } from '../endpoints.js';
+import { relayErrors } from '../errors.js';
+import { authenticateCaller, callerOf } from './identify-caller.js';
+import { readJsonBodies } from '../../http/json-body.js';
+import { relay } from '../call/relay-call.js';
+import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './read-request.js';
 
 export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
