@@ -49,7 +49,7 @@ import { installAudit } from './audit/hooks.js';
 import type { AuditConfig } from './audit/types.js';
 import { guardedRole } from './auth/guard.js';
 
-/** Console API bodies; the relay's routes allow more (server/relay/routes.ts). */
+/** Console API bodies; the relay's routes allow more (server/relay/entry/openai-routes.ts). */
 const BODY_LIMIT = 2 * 1024 * 1024;
 
 function readVersion(): string {

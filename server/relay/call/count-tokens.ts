@@ -4,7 +4,7 @@
  * the client's own protocol serving the model (Anthropic's API, Google's Gemini API) is asked, so
  * the figure is the provider's; otherwise — another protocol, or that upstream failing — the prompt
  * is counted locally: text, tools and system through the tokenizer, images by the provider's rule
- * (protocol/prompt-count.ts).
+ * (wire/prompt-count.ts).
  */
 import { withKey } from '../../channels/keys/picker.js';
 import type { GatewayContext } from '../../context.js';

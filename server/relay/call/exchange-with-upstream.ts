@@ -1,7 +1,7 @@
 /**
  * One exchange with an upstream, whatever the client's format and the channel's protocol: the
  * request passed through when the client's format says the channel takes it as it is
- * (server/relay/formats/), otherwise converted to OpenAI's and, for a provider with a protocol of
+ * (server/relay/wire/<format>/edge.ts), otherwise converted to OpenAI's and, for a provider with a protocol of
  * its own, on through its adapter; the answer back the same way, through StreamEvents for streams.
  */
 import type { ServerResponse } from 'node:http';

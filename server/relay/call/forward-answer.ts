@@ -138,7 +138,7 @@ export function inspectWith(parser: { push(ev: SseEvent): StreamEvent[] }): (ev:
 }
 
 /**
- * An optional watch over an answer's text (the sensitive-word filter, server/relay/sensitive.ts),
+ * An optional watch over an answer's text (the sensitive-word filter, server/relay/guards/sensitive-words.ts),
  * set per response before forwarding: it may cut a stream before an event reaches the client, or
  * replace a whole answer.
  */

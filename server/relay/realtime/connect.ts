@@ -8,7 +8,7 @@
  * upstream errors) answer as plain HTTP errors in OpenAI's shape before any websocket exists; the
  * upstream is reached first (with retries down the tiers) and the client upgraded only then. A
  * reservation of PreConsumedQuota tokens is held from the start — a caller who cannot cover it is
- * refused — and the session (realtime-session.ts) bills each `response.done`.
+ * refused — and the session (session.ts) bills each `response.done`.
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';

@@ -27,7 +27,7 @@ export const claudeFormat: ClientFormatDefinition = {
   passesThrough: (provider, input) => input.body !== null && provider.protocol === 'claude',
   toOpenAI(input) {
     const body = input.body ?? {};
-    // Checked against Claude's request shape at the edge (claude-schemas.ts).
+    // Checked against Claude's request shape at the edge (edge-schemas.ts).
     return { endpoint: 'chat.completions', body: convertOnce(body, () => convertFromClaudeRequest(body as ClaudeRequest)) };
   },
   // Claude's thinking travels as reasoning_effort to other converters; an OpenAI-format channel's

@@ -8,7 +8,7 @@
  * On the next turn both are put back untouched: the first onto that functionCall part, the second
  * onto the message's text part (or its first part when it has no text). Clients that drop the
  * extension still get the first back: the relay restores it from the tool-call id it handed out
- * (server/relay/tool-call-signatures.ts). A step whose signature is lost gets Google's skip value.
+ * (server/relay/wire/gemini/tool-call-signatures.ts). A step whose signature is lost gets Google's skip value.
  *
  * Images: a data URL becomes inlineData; any other URL becomes fileData with the MIME type guessed
  * from the path's extension, else `defaultImageMimeType` (image/jpeg). The Gemini and Vertex

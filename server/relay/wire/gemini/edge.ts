@@ -51,7 +51,7 @@ export const geminiFormat: ClientFormatDefinition = {
   passesThrough: (provider, input) => input.body !== null && provider.protocol === 'gemini',
   toOpenAI(input) {
     const body = input.body ?? {};
-    // Bodies were checked against Google's request shapes at the edge (gemini-schemas.ts).
+    // Bodies were checked against Google's request shapes at the edge (edge-schemas.ts).
     if (isEmbed(input)) {
       const request = body as GeminiEmbedContentRequest | GeminiBatchEmbedContentsRequest;
       const embed = convertOnce(body, () => ({ ...convertFromGeminiEmbedRequest(embedAction(body), request, input.model) }));

@@ -1,7 +1,7 @@
 /**
  * Wire shapes of Google's Gemini API (generateContent, streamGenerateContent, embedContent,
  * batchEmbedContents, errors). Minimal: only the fields the converters use; everything optional that
- * Google may omit. The OpenAI side they convert to and from is in relay/protocol/openai-types.ts.
+ * Google may omit. The OpenAI side they convert to and from is in relay/wire/openai/openai-types.ts.
  */
 import type { JsonObject, JsonValue } from '../openai/openai-types.js';
 

@@ -86,7 +86,7 @@ export const openaiFormat: ClientFormatDefinition = {
       : input.body,
   toOpenAI(input) {
     const body = openaiFormat.upstreamBody?.(input) ?? input.body ?? {};
-    // Bodies were checked against their endpoint's shape at the edge (openai-schemas.ts).
+    // Bodies were checked against their endpoint's shape at the edge (edge-schemas.ts).
     if (input.endpoint === 'chat.completions') return { endpoint: 'chat.completions', body: body as OpenAIChatRequest };
     if (input.endpoint !== 'responses') return { endpoint: input.endpoint, body };
     return { endpoint: 'chat.completions', body: convertOnce(body, () => convertResponsesToChat(body)) };
