@@ -33,6 +33,7 @@ import { NodeWatch } from './cluster/nodes.js';
 import { LeaseHolder, NEVER_LEADER } from './cluster/leader.js';
 import { TRUSTED_USD } from './relay/metering/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
+import { startUpstreamModelTask } from './channels/upstream-task.js';
 import { startLogRetention } from './logs/retention.js';
 import { refuse } from './http/errors.js';
 import { installErrorHandling, notFound } from './http/error-handler.js';
@@ -193,6 +194,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   const stopSync = syncOptions(ctx);
   const stopChannelScheduler = startChannelScheduler(ctx);
+  const stopUpstreamModelTask = startUpstreamModelTask(ctx);
   const stopLogRetention = startLogRetention(ctx);
   logShipper?.start(() => ctx.leader.isLeader);
 
@@ -257,6 +259,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     async close() {
       await app.close();
       await stopChannelScheduler();
+      await stopUpstreamModelTask();
       await stopLogRetention();
       stopSync();
       ctx.channels.close();

@@ -17,6 +17,12 @@ export interface Config {
   redisPrefix: string;
   /** Minutes between automatic tests of every channel (CHANNEL_TEST_FREQUENCY); 0 = never. */
   channelTestFrequency: number;
+  /**
+   * The background upstream model-update check, off unless CHANNEL_UPSTREAM_MODEL_UPDATE_TASK_ENABLED
+   * is true: every …_TASK_INTERVAL_MINUTES (30) it checks the opted-in channels last checked more
+   * than …_MIN_CHECK_INTERVAL_SECONDS (300) ago (server/channels/upstream-task.ts).
+   */
+  upstreamModelUpdate: { enabled: boolean; intervalMinutes: number; minCheckSeconds: number };
   /** Seconds between reloads of cached options from the database (SYNC_FREQUENCY). */
   syncFrequency: number;
   /** When unset, a secret is generated once and kept in the database. */
@@ -167,6 +173,11 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: env.REDIS_KEY_PREFIX || 'gw:',
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1, 86_400),
     channelTestFrequency: intVar(env, 'CHANNEL_TEST_FREQUENCY', 0, 0, 7 * 24 * 60),
+    upstreamModelUpdate: {
+      enabled: ['true', '1'].includes(env.CHANNEL_UPSTREAM_MODEL_UPDATE_TASK_ENABLED ?? ''),
+      intervalMinutes: intVar(env, 'CHANNEL_UPSTREAM_MODEL_UPDATE_TASK_INTERVAL_MINUTES', 30, 1, 7 * 24 * 60),
+      minCheckSeconds: intVar(env, 'CHANNEL_UPSTREAM_MODEL_UPDATE_MIN_CHECK_INTERVAL_SECONDS', 300, 0, 7 * 86_400),
+    },
     sessionSecret,
     consoleDir: env.CONSOLE_DIR === '' ? null : (env.CONSOLE_DIR ?? 'dist/console'),
     isMaster: env.NODE_TYPE !== 'slave',

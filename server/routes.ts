@@ -5,6 +5,9 @@ import oidcDiscoveryRoutes from './options/oidc-discovery.js';
 import accountRoutes from './accounts/routes.js';
 import emailBindRoutes from './accounts/email-bind.js';
 import oauthRoutes from './oauth/routes.js';
+import customLoginRoutes from './oauth/custom/login-routes.js';
+import customProviderAdminRoutes from './oauth/custom/admin-routes.js';
+import customBindingRoutes from './oauth/custom/binding-routes.js';
 import userSelfRoutes from './users/self-routes.js';
 import userAdminRoutes from './users/admin-routes.js';
 import twoFaRoutes from './mfa/twofa-routes.js';
@@ -30,6 +33,11 @@ import modelMetaRoutes from './catalog/model-routes.js';
 import opsRoutes from './ops/routes.js';
 import auditRoutes from './audit/routes.js';
 import prefillRoutes from './prefill/routes.js';
+import checkinRoutes from './checkin/routes.js';
+import uptimeRoutes from './status/uptime.js';
+import performanceRoutes from './ops/performance.js';
+import consoleMigrationRoutes from './options/console-migration.js';
+import ratioSyncRoutes from './pricing/ratio-sync-routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -39,6 +47,9 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(accountRoutes);
   await app.register(emailBindRoutes);
   await app.register(oauthRoutes);
+  await app.register(customLoginRoutes);
+  await app.register(customProviderAdminRoutes);
+  await app.register(customBindingRoutes);
   await app.register(userSelfRoutes);
   await app.register(userAdminRoutes);
   await app.register(twoFaRoutes);
@@ -64,4 +75,9 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(opsRoutes);
   await app.register(auditRoutes);
   await app.register(prefillRoutes);
+  await app.register(checkinRoutes);
+  await app.register(uptimeRoutes);
+  await app.register(performanceRoutes);
+  await app.register(consoleMigrationRoutes);
+  await app.register(ratioSyncRoutes);
 }

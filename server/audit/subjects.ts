@@ -11,6 +11,7 @@ import { findVendor } from '../catalog/vendors-repository.js';
 import { findChannelsByIds } from '../channels/list-repository.js';
 import { OPTION_REGISTRY, isOptionKey, type OptionDef, type OptionKey } from '../options/registry.js';
 import { findPrefillGroup } from '../prefill/repository.js';
+import { findProvider } from '../oauth/custom/repository.js';
 import { findRedemption } from '../redemptions/repository.js';
 import { findUserById } from '../users/repository.js';
 import { publicSettingString } from '../users/settings.js';
@@ -135,6 +136,14 @@ export const SUBJECTS = {
         ids,
         (id) => findPrefillGroup(ctx.db, id),
         (row) => ({ ...row }),
+      ),
+  },
+  oauth_provider: {
+    load: (ctx, ids) =>
+      byId(
+        ids,
+        (id) => findProvider(ctx.db, id),
+        ({ created_at: _created, updated_at: _updated, ...row }) => row,
       ),
   },
 } satisfies Record<AuditSubject, SubjectLoader>;

@@ -7,7 +7,17 @@ import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.js';
 
 /** What an admin changes; each has its loader in subjects.ts. */
-export const AUDIT_SUBJECTS = ['user', 'channel', 'option', 'redemption', 'log', 'vendor', 'model', 'prefill_group'] as const;
+export const AUDIT_SUBJECTS = [
+  'user',
+  'channel',
+  'option',
+  'redemption',
+  'log',
+  'vendor',
+  'model',
+  'prefill_group',
+  'oauth_provider',
+] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
 /** A subject's id: a row id, or an option's key. */

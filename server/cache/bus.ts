@@ -22,16 +22,23 @@ export class Bus {
   static async create(redis: Redis | null, prefix: string): Promise<Bus> {
     const bus = new Bus(redis, `${prefix}bus`);
     if (redis) {
-      bus.subscriber = redis.duplicate();
-      await bus.subscriber.subscribe(bus.channel);
-      bus.subscriber.on('message', (_channel: string, message: string) => {
+      // Subscribed again by hand on reconnection: ioredis's own resubscription leaves its promise
+      // uncaught, and a connection closed meanwhile (a shutdown during a Redis blip) would end the
+      // process with an unhandled rejection.
+      const subscriber = redis.duplicate({ autoResubscribe: false });
+      bus.subscriber = subscriber;
+      await subscriber.subscribe(bus.channel);
+      subscriber.on('message', (_channel: string, message: string) => {
         const { topic, payload, origin } = JSON.parse(message) as { topic: string; payload: string; origin: string };
         // Our own messages were delivered locally when published.
         if (origin !== bus.instance) bus.local.emit(topic, payload);
       });
       // The first 'ready' came before the subscription: any later one is a reconnection, and the
       // messages sent while this process was cut off are lost.
-      bus.subscriber.on('ready', () => bus.forgetAll());
+      subscriber.on('ready', () => {
+        subscriber.subscribe(bus.channel).catch(() => undefined);
+        bus.forgetAll();
+      });
     }
     return bus;
   }

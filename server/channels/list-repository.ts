@@ -144,3 +144,16 @@ export async function findDisabledChannelIds(db: Db): Promise<number[]> {
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** The channels with a base URL, for ratio sync's list of gateways to read prices from. */
+export async function findChannelsWithBaseUrl(
+  db: Db,
+): Promise<Array<Pick<Channel, 'id' | 'name' | 'base_url' | 'status' | 'type'>>> {
+  return db
+    .selectFrom('channels')
+    .select(['id', 'name', 'base_url', 'status', 'type'])
+    .where('base_url', 'is not', null)
+    .where('base_url', '!=', '')
+    .orderBy('id')
+    .execute();
+}

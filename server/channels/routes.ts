@@ -30,6 +30,7 @@ import { Envelope } from '../http/schemas.js';
 import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED } from './types.js';
 import writeRoutes from './write-routes.js';
 import tagRoutes from './tag-routes.js';
+import upstreamUpdateRoutes from './upstream-update-routes.js';
 
 function listOptions(query: ChannelListQuery): ListOptions {
   return { ...pageParams(query), idSort: query.id_sort === true, tagMode: query.tag_mode === true, type: query.type };
@@ -122,4 +123,5 @@ export default async function channelRoutes(base: FastifyInstance): Promise<void
   await app.register(writeRoutes);
   await app.register(tagRoutes);
   await app.register(keyRoutes);
+  await app.register(upstreamUpdateRoutes);
 }

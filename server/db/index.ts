@@ -28,6 +28,8 @@ import * as m0012 from './migrations/0012_audit_logs.js';
 import * as m0013 from './migrations/0013_log_totals.js';
 import * as m0014 from './migrations/0014_quota_data_rollups.js';
 import * as m0015 from './migrations/0015_quota_data_model_hours.js';
+import * as m0016 from './migrations/0016_family_console.js';
+import * as m0017 from './migrations/0017_custom_oauth.js';
 
 export type Db = Kysely<Database>;
 
@@ -123,6 +125,8 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0013_log_totals': m0013,
   '0014_quota_data_rollups': m0014,
   '0015_quota_data_model_hours': m0015,
+  '0016_family_console': m0016,
+  '0017_custom_oauth': m0017,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

@@ -38,6 +38,9 @@ export interface UsersTable {
   create_time: D<number>;
   last_use_time: D<number>;
   deleted_at: number | null;
+  /** Unix seconds of the last sign-in; null until the first. */
+  last_login_at: number | null;
+  discord_id: D<string>;
   /** Raised to end every session of the user (cookies carry the epoch they were issued under). */
   session_epoch: D<number>;
 }
@@ -437,6 +440,60 @@ export interface ModelsTable {
   updated_time: D<number>;
 }
 
+/** One row per user and day checked in (`checkin_date` YYYY-MM-DD, server time). */
+export interface CheckinsTable {
+  id: Id;
+  user_id: number;
+  checkin_date: string;
+  quota_awarded: number;
+  created_at: number;
+}
+
+/** A custom sign-in provider of the family's console (`kind`: oauth_code, jwt_direct, trusted_header). */
+export interface CustomOauthProvidersTable {
+  id: Id;
+  name: string;
+  slug: string;
+  icon: D<string>;
+  kind: D<string>;
+  enabled: D<Flag>;
+  client_id: D<string>;
+  client_secret: D<string>;
+  authorization_endpoint: D<string>;
+  token_endpoint: D<string>;
+  user_info_endpoint: D<string>;
+  scopes: D<string>;
+  issuer: D<string>;
+  audience: D<string>;
+  jwks_url: D<string>;
+  public_key: string | null;
+  jwt_source: D<string>;
+  jwt_header: D<string>;
+  trusted_proxy_cidrs: string | null;
+  external_id_header: D<string>;
+  username_header: D<string>;
+  display_name_header: D<string>;
+  email_header: D<string>;
+  user_id_field: D<string>;
+  username_field: D<string>;
+  display_name_field: D<string>;
+  email_field: D<string>;
+  well_known: D<string>;
+  auth_style: D<number>;
+  auto_register: D<Flag>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user's account at a custom provider. */
+export interface UserOauthBindingsTable {
+  id: Id;
+  user_id: number;
+  provider_id: number;
+  provider_user_id: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -465,6 +522,9 @@ export interface Database {
   audit_logs: AuditLogsTable;
   vendors: VendorsTable;
   models: ModelsTable;
+  checkins: CheckinsTable;
+  custom_oauth_providers: CustomOauthProvidersTable;
+  user_oauth_bindings: UserOauthBindingsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -487,6 +547,8 @@ export type Passkey = Selectable<PasskeysTable>;
 export type AuditLog = Selectable<AuditLogsTable>;
 export type Vendor = Selectable<VendorsTable>;
 export type ModelMeta = Selectable<ModelsTable>;
+export type CustomOauthProvider = Selectable<CustomOauthProvidersTable>;
+export type NewCustomOauthProvider = Insertable<CustomOauthProvidersTable>;
 export type { ColumnType };
 
 /**

@@ -22,6 +22,7 @@ export const LOG_MESSAGES = {
   invitee_gift: (v, q) => `使用邀请码赠送 ${q(+v.quota!)}`,
   inviter_reward: (v, q) => `邀请用户 ${v.username} 注册，奖励 ${q(+v.quota!)}`,
   redemption: (v, q) => `通过兑换码充值 ${q(+v.quota!)}，兑换码ID ${v.id}`,
+  checkin: (v, q) => `用户签到，获得额度 ${q(+v.quota!)}`,
   online_topup: (v, q) => `使用在线充值成功，充值金额: ${q(+v.quota!)}，支付金额：¥${v.paid}`,
   task_refund: (v) => `任务 ${v.task_id} 失败，退还额度 ${v.quota}（${v.reason}）`,
   process_lost_charged: (v) => `服务进程中断，按已送达部分计费 ${v.quota}，预扣的其余额度已退还`,

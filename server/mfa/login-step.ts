@@ -15,7 +15,7 @@ import { startSession } from '../auth/session.js';
 import { USER_ENABLED } from '../auth/roles.js';
 import { ok, type Envelope } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { findUserById, toPublicUser, type PublicUser } from '../users/repository.js';
+import { findUserById, recordSignIn, toPublicUser, type PublicUser } from '../users/repository.js';
 import { hasEnabledTwoFa } from './twofa-repository.js';
 
 export const PENDING_LOGIN_COOKIE = 'twofa_login';
@@ -39,6 +39,7 @@ export async function logInOrAskSecondFactor(
   user: User,
 ): Promise<LoginAnswer> {
   if (!(await hasEnabledTwoFa(ctx.db, user.id))) {
+    await recordSignIn(ctx.db, user);
     startSession(request, reply, user);
     return ok(toPublicUser(user), '');
   }
@@ -69,7 +70,7 @@ export async function pendingLoginUser(ctx: Pick<GatewayContext, 'db' | 'kv'>, r
 
 /** Ends this browser's pending sign-in and starts the session. */
 export async function completePendingLogin(
-  ctx: Pick<GatewayContext, 'kv'>,
+  ctx: Pick<GatewayContext, 'db' | 'kv'>,
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
@@ -78,6 +79,7 @@ export async function completePendingLogin(
   const unsigned = raw ? request.unsignCookie(raw) : null;
   if (unsigned?.valid && unsigned.value) await ctx.kv.delete(pendingKey(unsigned.value));
   reply.clearCookie(PENDING_LOGIN_COOKIE, { path: COOKIE_PATH });
+  await recordSignIn(ctx.db, user);
   startSession(request, reply, user);
   return ok(toPublicUser(user), '');
 }

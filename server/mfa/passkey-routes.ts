@@ -15,7 +15,7 @@ import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { Envelope } from '../http/schemas.js';
 import { criticalLimit } from '../ratelimit/hooks.js';
-import { findUserById, toPublicUser } from '../users/repository.js';
+import { findUserById, recordSignIn, toPublicUser } from '../users/repository.js';
 import {
   markPasskeyReady,
   markVerified,
@@ -181,6 +181,7 @@ export default async function passkeyRoutes(base: FastifyInstance): Promise<void
       await recordPasskeyUse(db, passkey.id, counter);
       if (user.status !== USER_ENABLED) throw fail('auth.user_banned');
       if (!userVerified) return logInOrAskSecondFactor(ctx, request, reply, user);
+      await recordSignIn(db, user);
       startSession(request, reply, user);
       return ok(toPublicUser(user), '');
     },

@@ -11,9 +11,9 @@ import type { OptionKey } from '../options/registry.js';
 import { fail } from '../http/errors.js';
 import { safeFetch, SafeFetchError } from '../http/safe-fetch.js';
 
-export type ProviderKey = 'github' | 'oidc' | 'linuxdo' | 'wechat' | 'telegram';
+export type ProviderKey = 'github' | 'oidc' | 'linuxdo' | 'discord' | 'wechat' | 'telegram';
 /** The providers a browser reaches by redirect and that come back to /oauth/{type}. */
-export type RedirectProvider = 'github' | 'oidc' | 'linuxdo';
+export type RedirectProvider = 'github' | 'oidc' | 'linuxdo' | 'discord';
 
 export interface Identity {
   /** The provider's stable user id (stored in the user's provider column). */
@@ -27,7 +27,7 @@ export interface Identity {
 
 export interface ProviderInfo {
   label: string;
-  column: 'github_id' | 'oidc_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id';
+  column: 'github_id' | 'oidc_id' | 'linux_do_id' | 'discord_id' | 'wechat_id' | 'telegram_id';
   /** Width of the column: a longer id is refused rather than cut. */
   maxIdLength: number;
   enabledKey: OptionKey;
@@ -37,6 +37,7 @@ export const PROVIDERS: Record<ProviderKey, ProviderInfo> = {
   github: { label: 'GitHub', column: 'github_id', maxIdLength: 64, enabledKey: 'GitHubOAuthEnabled' },
   oidc: { label: 'OIDC', column: 'oidc_id', maxIdLength: 128, enabledKey: 'oidc.enabled' },
   linuxdo: { label: 'Linux DO', column: 'linux_do_id', maxIdLength: 64, enabledKey: 'LinuxDOOAuthEnabled' },
+  discord: { label: 'Discord', column: 'discord_id', maxIdLength: 64, enabledKey: 'discord.enabled' },
   wechat: { label: '微信', column: 'wechat_id', maxIdLength: 64, enabledKey: 'WeChatAuthEnabled' },
   telegram: { label: 'Telegram', column: 'telegram_id', maxIdLength: 64, enabledKey: 'TelegramOAuthEnabled' },
 };
@@ -47,24 +48,27 @@ export function requireEnabled(options: OptionStore, provider: ProviderKey): voi
   if (!options.bool(enabledKey)) throw fail('oauth.provider_disabled', { provider: label });
 }
 
-/** GitHub's and Linux DO's fixed addresses. */
+/** GitHub's, Linux DO's and Discord's fixed addresses. */
 interface FixedEndpoints {
   token: string;
   user: string;
 }
 
-const DEFAULT_ENDPOINTS: Record<'github' | 'linuxdo', FixedEndpoints> = {
+type FixedProvider = 'github' | 'linuxdo' | 'discord';
+
+const DEFAULT_ENDPOINTS: Record<FixedProvider, FixedEndpoints> = {
   github: { token: 'https://github.com/login/oauth/access_token', user: 'https://api.github.com/user' },
   linuxdo: { token: 'https://connect.linux.do/oauth2/token', user: 'https://connect.linux.do/api/user' },
+  discord: { token: 'https://discord.com/api/v10/oauth2/token', user: 'https://discord.com/api/v10/users/@me' },
 };
 
 let fixedEndpoints = { ...DEFAULT_ENDPOINTS };
 
 /**
- * Test-only: points GitHub and Linux DO at a local stand-in (the tests' gateway runs in the same
+ * Test-only: points GitHub, Linux DO and Discord at a local stand-in (the tests' gateway runs in the same
  * process). Returns the function that puts the real addresses back. Not a user-facing setting.
  */
-export function overrideFixedEndpoints(endpoints: Partial<Record<'github' | 'linuxdo', FixedEndpoints>>): () => void {
+export function overrideFixedEndpoints(endpoints: Partial<Record<FixedProvider, FixedEndpoints>>): () => void {
   fixedEndpoints = { ...fixedEndpoints, ...endpoints };
   return () => {
     fixedEndpoints = { ...DEFAULT_ENDPOINTS };
@@ -76,7 +80,7 @@ const MAX_BYTES = 256 * 1024;
 const USER_AGENT = 'ai-gateway-oauth';
 
 /** What a provider answered, parsed as a JSON object; anything else is a failure of `label`. */
-async function fetchJson(
+export async function fetchJson(
   label: string,
   url: string,
   init: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
@@ -125,15 +129,15 @@ function idOf(value: unknown): string {
   return text(value);
 }
 
-function basicAuth(clientId: string, secret: string): string {
+export function basicAuth(clientId: string, secret: string): string {
   // RFC 6749 §2.3.1: both parts form-encoded before the base64.
   const encode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
   return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
 }
 
-const FORM = 'application/x-www-form-urlencoded';
+export const FORM = 'application/x-www-form-urlencoded';
 
-function accessToken(label: string, body: Record<string, unknown>): string {
+export function accessToken(label: string, body: Record<string, unknown>): string {
   const token = text(body.access_token);
   if (!token) throw fail('oauth.no_access_token', { provider: label });
   return token;
@@ -186,6 +190,34 @@ export async function linuxdoIdentity(
   const token = accessToken(label, grant);
   const user = await fetchJson(label, fixedEndpoints.linuxdo.user, { headers: { Authorization: `Bearer ${token}` } }, log);
   return { id: idOf(user.id), login: text(user.username), displayName: text(user.name), email: text(user.email) };
+}
+
+/** Discord: client credentials in the form; `id` is the account, `username` its login, `global_name` its shown name. */
+export async function discordIdentity(
+  options: OptionStore,
+  code: string,
+  redirectUri: string,
+  log: FastifyBaseLogger,
+): Promise<Identity> {
+  const { label } = PROVIDERS.discord;
+  const form = new URLSearchParams({
+    client_id: options.string('discord.client_id'),
+    client_secret: options.string('discord.client_secret'),
+    code,
+    grant_type: 'authorization_code',
+    redirect_uri: redirectUri,
+  });
+  const grant = await fetchJson(
+    label,
+    fixedEndpoints.discord.token,
+    { method: 'POST', headers: { 'Content-Type': FORM }, body: form.toString() },
+    log,
+  );
+  const token = accessToken(label, grant);
+  const user = await fetchJson(label, fixedEndpoints.discord.user, { headers: { Authorization: `Bearer ${token}` } }, log);
+  // Only an address Discord verified is kept: it would receive reset links.
+  const email = user.verified === true ? text(user.email) : '';
+  return { id: idOf(user.id), login: text(user.username), displayName: text(user.global_name), email };
 }
 
 export async function oidcIdentity(

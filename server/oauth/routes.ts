@@ -1,7 +1,7 @@
 /**
  * Third-party login and account binding:
  * - GET /api/oauth/state?aff → a state bound to this browser;
- * - GET /api/oauth/{github|oidc|linuxdo}?code&state → binds the account to the signed-in user
+ * - GET /api/oauth/{github|oidc|linuxdo|discord}?code&state → binds the account to the signed-in user
  *   (message 'bind'), or logs in / signs up and starts the session like a password login;
  * - GET /api/oauth/wechat?code, /api/oauth/telegram/login?… → log in / sign up;
  * - /api/oauth/wechat/bind (POST {code} as the family sends it, or GET ?code), GET
@@ -19,6 +19,7 @@ import { criticalLimit } from '../ratelimit/hooks.js';
 import { toPublicUser } from '../users/repository.js';
 import { bindIdentity, signInWith } from './accounts.js';
 import {
+  discordIdentity,
   githubIdentity,
   linuxdoIdentity,
   oidcIdentity,
@@ -31,7 +32,7 @@ import { CallbackQuery, StateQuery, TelegramQuery, WeChatBindBody, WeChatQuery }
 import { consumeState, issueState } from './state.js';
 import { TELEGRAM_FIELDS, verifyTelegramLogin, type TelegramData } from './telegram.js';
 
-const REDIRECT_PROVIDERS: RedirectProvider[] = ['github', 'oidc', 'linuxdo'];
+const REDIRECT_PROVIDERS: RedirectProvider[] = ['github', 'oidc', 'linuxdo', 'discord'];
 
 /**
  * The redirect_uri the browser was sent with: the console builds it from its own address, which is
@@ -73,6 +74,8 @@ export default async function oauthRoutes(base: FastifyInstance): Promise<void> 
         return oidcIdentity(options, code, redirectUri(request, provider), request.log);
       case 'linuxdo':
         return linuxdoIdentity(options, code, redirectUri(request, provider), request.log);
+      case 'discord':
+        return discordIdentity(options, code, redirectUri(request, provider), request.log);
     }
   };
 

@@ -10,7 +10,8 @@ import type { GatewayContext } from '../context.js';
 import { fail } from '../http/errors.js';
 
 export const STATE_COOKIE = 'oauth_state';
-const COOKIE_PATH = '/api/oauth';
+/** Sent to the OAuth callbacks and to the family's external logins (/api/auth/external/…). */
+const COOKIE_PATH = '/api';
 const TTL_SECONDS = 600;
 
 const entryKey = (state: string) => `oauth:state:${state}`;

@@ -4,6 +4,7 @@
  * rule drives validation on PUT /api/option/ and `type` the parsing in `OptionStore.get`.
  * Secrets are write-only: GET /api/option/ never returns their values.
  */
+import { FAMILY_OPTIONS } from './family-options.js';
 import { checkOptionValue, type JsonShape, type Refusal, type ValueRule } from './values.js';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices.js';
 
@@ -180,6 +181,8 @@ export const OPTION_REGISTRY = {
   ModelRatio: json(DEFAULT_MODEL_RATIO, 'number_map'),
   CompletionRatio: json(DEFAULT_COMPLETION_RATIO, 'number_map'),
   CacheRatio: json(DEFAULT_CACHE_RATIO, 'number_map'),
+  /** Serve the four price maps above at the public GET /api/ratio_config, for other gateways' ratio sync. */
+  ExposeRatioEnabled: bool(false),
   GroupRatio: json({ default: 1, vip: 1, svip: 1 }, 'number_map'),
   UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }, 'string_map'),
   // Rate limit
@@ -205,6 +208,7 @@ export const OPTION_REGISTRY = {
   'global.pass_through_request_enabled': bool(false),
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, { min: 1, max: 3600 }),
+  ...FAMILY_OPTIONS,
 } satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof OPTION_REGISTRY;

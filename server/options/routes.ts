@@ -50,6 +50,8 @@ function crossCheck(options: OptionStore, key: OptionKey, value: string): Refusa
       return options.string('WeChatServerAddress') ? null : 'option.wechat_incomplete';
     case 'TurnstileCheckEnabled':
       return options.string('TurnstileSiteKey') ? null : 'option.turnstile_incomplete';
+    case 'discord.enabled':
+      return options.string('discord.client_id') ? null : 'option.discord_incomplete';
     case 'TelegramOAuthEnabled':
       return options.string('TelegramBotToken') ? null : 'option.telegram_incomplete';
     case 'EmailVerificationEnabled':

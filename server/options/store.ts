@@ -95,6 +95,13 @@ export class OptionStore extends EventEmitter {
     await this.write(key, value);
   }
 
+  /** Deletes the row of a key outside the registry (a setting of an older console, once migrated). */
+  async removeInternal(key: string): Promise<void> {
+    await this.db.deleteFrom('options').where('key', '=', key).execute();
+    this.values.delete(key);
+    this.emit('write', key);
+  }
+
   /**
    * The internal value of `key`, made by `make()` and stored when there is none yet. Processes
    * starting together on an empty database all end up with the value of the one insert that

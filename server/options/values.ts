@@ -33,6 +33,8 @@ export interface ValueRule {
   /** The only values a text option takes. */
   choices?: readonly string[];
   shape?: JsonShape;
+  /** A further check of the value's form, after its type's, range and shape. */
+  check?: (value: string) => RefusalCode | null;
 }
 
 export interface Refusal {
@@ -81,6 +83,13 @@ function checkRange(rule: ValueRule, n: number): Refusal | null {
 
 /** Why `value` (as stored: text) is no value of an option with `rule`; null when it is one. */
 export function checkOptionValue(rule: ValueRule, value: string): Refusal | null {
+  const refusal = checkType(rule, value);
+  if (refusal || !rule.check) return refusal;
+  const code = rule.check(value);
+  return code ? { code } : null;
+}
+
+function checkType(rule: ValueRule, value: string): Refusal | null {
   switch (rule.type) {
     case 'bool':
       return value === 'true' || value === 'false' ? null : { code: 'option.not_boolean' };

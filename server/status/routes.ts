@@ -11,6 +11,7 @@ import { createUser } from '../users/repository.js';
 import type { GatewayContext } from '../context.js';
 import { SetupBody, UpdateCheck, type SetupState, type SiteStatus } from './schemas.js';
 import { checkForUpdate } from './update-check.js';
+import { listProviders } from '../oauth/custom/repository.js';
 
 const SETUP_KEY = 'SetupTime';
 /** The root user starts with 200 USD worth of quota at the default rate. */
@@ -53,6 +54,9 @@ export function siteStatus(ctx: GatewayContext): SiteStatus {
     telegram_bot_name: o.string('TelegramBotName'),
     linuxdo_oauth: o.bool('LinuxDOOAuthEnabled'),
     linuxdo_client_id: o.string('LinuxDOClientId'),
+    // Only when its login can work: switched on with both credentials saved.
+    discord_oauth: o.bool('discord.enabled') && o.string('discord.client_id') !== '' && o.string('discord.client_secret') !== '',
+    discord_client_id: o.string('discord.client_id'),
     passkey_login: o.bool('passkey.enabled'),
     passkey_display_name: o.string('passkey.rp_display_name') || o.string('SystemName'),
     passkey_rp_id: o.string('passkey.rp_id'),
@@ -76,6 +80,13 @@ export function siteStatus(ctx: GatewayContext): SiteStatus {
     usd_exchange_rate: o.number('Price'),
     price: o.number('Price'),
     notice: o.string('Notice'),
+    user_agreement_enabled: o.string('legal.user_agreement').trim() !== '',
+    privacy_policy_enabled: o.string('legal.privacy_policy').trim() !== '',
+    checkin_enabled: o.bool('checkin_setting.enabled'),
+    uptime_kuma_enabled: o.bool('console_setting.uptime_kuma_enabled'),
+    api_info_enabled: o.bool('console_setting.api_info_enabled'),
+    announcements_enabled: o.bool('console_setting.announcements_enabled'),
+    faq_enabled: o.bool('console_setting.faq_enabled'),
   };
 }
 
@@ -83,11 +94,29 @@ export default async function statusRoutes(base: FastifyInstance): Promise<void>
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = app.ctx;
 
-  app.get('/api/status', async () => ok(siteStatus(ctx)));
+  app.get('/api/status', async () => {
+    // The family's console draws a button for each; the key is absent when none is enabled.
+    const custom = (await listProviders(ctx.db, true)).map(
+      ({ id, name, slug, icon, kind, client_id, authorization_endpoint, scopes }) => ({
+        id,
+        name,
+        slug,
+        icon,
+        kind,
+        client_id,
+        authorization_endpoint,
+        scopes,
+      }),
+    );
+    return ok({ ...siteStatus(ctx), ...(custom.length > 0 ? { custom_oauth_providers: custom } : {}) });
+  });
 
   app.get('/api/notice', async () => ok(ctx.options.string('Notice')));
   app.get('/api/about', async () => ok(ctx.options.string('About')));
   app.get('/api/home_page_content', async () => ok(ctx.options.string('HomePageContent')));
+  // The legal pages of the family's console, as the root wrote them (active HTML is refused on save).
+  app.get('/api/user-agreement', async () => ok(ctx.options.string('legal.user_agreement')));
+  app.get('/api/privacy-policy', async () => ok(ctx.options.string('legal.privacy_policy')));
 
   app.get('/api/status/update', { onRequest: requireRoot, schema: { response: { 200: Envelope(UpdateCheck) } } }, async () =>
     ok(await checkForUpdate(ctx.options.string('UpdateCheckUrl'), ctx.version)),

@@ -34,6 +34,8 @@ export const SiteStatus = Type.Object({
   telegram_bot_name: Type.String(),
   linuxdo_oauth: Type.Boolean(),
   linuxdo_client_id: Type.String(),
+  discord_oauth: Type.Boolean(),
+  discord_client_id: Type.String(),
   /** Sign-in with a passkey is offered (new-api's names for the passkey settings follow). */
   passkey_login: Type.Boolean(),
   passkey_display_name: Type.String(),
@@ -58,6 +60,14 @@ export const SiteStatus = Type.Object({
   usd_exchange_rate: Type.Number(),
   price: Type.Number(),
   notice: Type.String(),
+  /** What the family's console turns its pages and panels on by. */
+  user_agreement_enabled: Type.Boolean(),
+  privacy_policy_enabled: Type.Boolean(),
+  checkin_enabled: Type.Boolean(),
+  uptime_kuma_enabled: Type.Boolean(),
+  api_info_enabled: Type.Boolean(),
+  announcements_enabled: Type.Boolean(),
+  faq_enabled: Type.Boolean(),
 });
 export type SiteStatus = Static<typeof SiteStatus>;
 

@@ -7,8 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { currentUser, requireUser } from '../auth/guard.js';
 import { nowSeconds } from '../db/index.js';
-import { ok } from '../http/envelope.js';
-import { fail } from '../http/errors.js';
+import { AppError, fail } from '../http/errors.js';
 import { logText } from '../logs/messages.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { centsToMoney, epayVerify, moneyToCents, PAY_TYPES, purchaseForm, TRADE_SUCCESS, type PaymentMethod } from './epay.js';
@@ -25,6 +24,20 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined {
   if (Object.hasOwn(PAY_TYPES, method)) return PAY_TYPES[method as PaymentMethod];
   return Object.values(PAY_TYPES).find((type) => type === method);
+}
+
+/**
+ * The wallet's answer in the family's words: `message` "success" with what `work` gives, or "error"
+ * with the refusal's text as `data` (a business refusal only: anything else is the error handler's).
+ */
+async function walletAnswer<T extends { data: unknown }>(work: () => T | Promise<T>) {
+  try {
+    return { success: true, message: 'success' as const, ...(await work()) };
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status !== 200) throw err;
+    const refusal = { success: false, message: 'error' as const, data: err.message, code: err.code };
+    return err.params ? { ...refusal, params: err.params } : refusal;
+  }
 }
 
 /** The string-valued parameters of a query or form (a repeated name is not a valid parameter). */
@@ -52,41 +65,43 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
   app.post(
     '/api/user/amount',
     { onRequest: requireUser, schema: { body: AmountBody, response: { 200: AmountAnswer } } },
-    async (request) => {
-      if (!onlineTopUpEnabled(options)) throw fail('topup.disabled');
-      const { cents } = quote(options, request.body.amount, currentUser(request).group);
-      return ok(cents / 100);
-    },
+    async (request) =>
+      walletAnswer(() => {
+        if (!onlineTopUpEnabled(options)) throw fail('topup.disabled');
+        const { cents } = quote(options, request.body.amount, currentUser(request).group);
+        return { data: centsToMoney(cents) };
+      }),
   );
 
   app.post(
     '/api/user/pay',
     { onRequest: requireUser, schema: { body: PayBody, response: { 200: PayAnswer } } },
-    async (request) => {
-      if (!onlineTopUpEnabled(options)) throw fail('topup.disabled');
-      const user = currentUser(request);
-      const type = payType(request.body.payment_method);
-      if (!type) throw fail('topup.method_unknown');
-      const { quota, cents } = quote(options, request.body.amount, user.group);
-      const serverAddress = withoutSlash(options.string('ServerAddress'));
-      const callbackAddress = withoutSlash(options.string('CustomCallbackAddress')) || serverAddress;
-      if (!callbackAddress) throw fail('topup.no_server_address');
-      const now = nowSeconds();
-      const tradeNo = newTradeNo(user.id, now);
-      const form = purchaseForm({
-        payAddress: withoutSlash(options.string('PayAddress')),
-        pid: options.string('EpayId'),
-        key: options.string('EpayKey'),
-        type,
-        tradeNo,
-        notifyUrl: callbackAddress + NOTIFY_PATH,
-        returnUrl: (serverAddress || callbackAddress) + RETURN_PATH,
-        name: `TUC${request.body.amount}`,
-        money: centsToMoney(cents),
-      });
-      await insertOrder(db, { userId: user.id, quota, cents, tradeNo, paymentMethod: type, now });
-      return ok({ ...form, trade_no: tradeNo });
-    },
+    async (request) =>
+      walletAnswer(async () => {
+        if (!onlineTopUpEnabled(options)) throw fail('topup.disabled');
+        const user = currentUser(request);
+        const type = payType(request.body.payment_method);
+        if (!type) throw fail('topup.method_unknown');
+        const { quota, cents } = quote(options, request.body.amount, user.group);
+        const serverAddress = withoutSlash(options.string('ServerAddress'));
+        const callbackAddress = withoutSlash(options.string('CustomCallbackAddress')) || serverAddress;
+        if (!callbackAddress) throw fail('topup.no_server_address');
+        const now = nowSeconds();
+        const tradeNo = newTradeNo(user.id, now);
+        const form = purchaseForm({
+          payAddress: withoutSlash(options.string('PayAddress')),
+          pid: options.string('EpayId'),
+          key: options.string('EpayKey'),
+          type,
+          tradeNo,
+          notifyUrl: callbackAddress + NOTIFY_PATH,
+          returnUrl: (serverAddress || callbackAddress) + RETURN_PATH,
+          name: `TUC${request.body.amount}`,
+          money: centsToMoney(cents),
+        });
+        await insertOrder(db, { userId: user.id, quota, cents, tradeNo, paymentMethod: type, now });
+        return { data: form.fields, url: form.url, trade_no: tradeNo };
+      }),
   );
 
   /** What the provider is told: `success` once the notification is taken (done now or before). */

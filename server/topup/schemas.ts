@@ -1,5 +1,5 @@
 /** Request and answer shapes of the wallet's online top-up. The console imports the `Static` types. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Envelope, Page } from '../http/schemas.js';
 
 /**
@@ -12,8 +12,21 @@ export const AmountBody = Type.Object({
 });
 export type AmountBody = Static<typeof AmountBody>;
 
-/** The price in yuan, two decimals. */
-export const AmountAnswer = Envelope(Type.Number());
+/**
+ * The family's wallet reads `message` ("success" or "error") and `data`: the price in yuan as text
+ * with two decimals, or the refusal's words (its console shows "错误：" + data). `success`, `code`
+ * and `params` are there for our console, as on every other answer.
+ */
+const WalletAnswer = <T extends TSchema>(data: T) =>
+  Type.Object({
+    success: Type.Boolean(),
+    message: Type.Union([Type.Literal('success'), Type.Literal('error')]),
+    data: Type.Union([data, Type.String()]),
+    code: Type.Optional(Type.String()),
+    params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+  });
+
+export const AmountAnswer = WalletAnswer(Type.String());
 
 /**
  * POST /api/user/pay: `payment_method` zfb (Alipay) or wx (WeChat Pay) as our console names them,
@@ -30,7 +43,14 @@ export const PayForm = Type.Object({
 });
 export type PayForm = Static<typeof PayForm>;
 
-export const PayAnswer = Envelope(PayForm);
+/**
+ * POST /api/user/pay as the family answers it: `data` the signed fields, `url` where the browser
+ * posts them, and the order number beside them (not in `data`: every field there is posted).
+ */
+export const PayAnswer = Type.Composite([
+  WalletAnswer(Type.Record(Type.String(), Type.String())),
+  Type.Object({ url: Type.Optional(Type.String()), trade_no: Type.Optional(Type.String()) }),
+]);
 
 /** A payment method the wallet offers: `type` is what POST /api/user/pay takes as `payment_method`. */
 export const PayMethod = Type.Object({ name: Type.String(), type: Type.String() });

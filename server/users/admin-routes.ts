@@ -71,6 +71,7 @@ function listed(me: User, user: User): PublicUserView {
     wechat_id: '',
     telegram_id: '',
     linux_do_id: '',
+    discord_id: '',
     setting: '',
   };
 }
@@ -291,7 +292,9 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
     async (request) => ok(await manage(currentUser(request), { id: request.params.id, action: 'delete' }), '操作成功完成'),
   );
 
-  app.get('/api/group/', { onRequest: requireAdmin, schema: { response: { 200: Envelope(StringList) } } }, async () =>
-    ok(groupNames(options)),
-  );
+  // The family's console asks with and without the trailing slash.
+  for (const url of ['/api/group/', '/api/group'])
+    app.get(url, { onRequest: requireAdmin, schema: { response: { 200: Envelope(StringList) } } }, async () =>
+      ok(groupNames(options)),
+    );
 }

@@ -33,7 +33,7 @@ export async function findLiveUserIdByEmail(db: Db, email: string, exceptId?: nu
 }
 
 /** The user columns holding a third-party id. */
-export type ProviderColumn = 'github_id' | 'oidc_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id';
+export type ProviderColumn = 'github_id' | 'oidc_id' | 'linux_do_id' | 'discord_id' | 'wechat_id' | 'telegram_id';
 
 /** The live user the third-party id is bound to. */
 export async function findBoundUser(db: Db, column: ProviderColumn, id: string): Promise<User | undefined> {

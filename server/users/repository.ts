@@ -19,10 +19,13 @@ import type { Answered } from '../http/schemas.js';
 
 /**
  * A user as the console sees it: never the password hash, the access token, the session epoch or the
- * webhook secret. Nothing in it is null (clients of this family send back what they were given).
+ * webhook secret. Text is never null; times the user has not got (deregistration, a sign-in, an
+ * unknown sign-up) are null, as the family's console tests them (`DeletedAt !== null`).
  */
-export type PublicUser = Answered<Omit<User, 'password' | 'access_token' | 'deleted_at' | 'session_epoch'>> & {
-  DeletedAt: number;
+export type PublicUser = Answered<Omit<User, 'password' | 'access_token' | 'deleted_at' | 'session_epoch' | 'last_login_at'>> & {
+  created_at: number | null;
+  last_login_at: number | null;
+  DeletedAt: string | null;
 };
 
 // The answer schema must describe exactly the row type the repository produces.
@@ -31,8 +34,15 @@ const publicUserMatchesSchema: Same<PublicUser, PublicUserSchema> = true;
 void publicUserMatchesSchema;
 
 export function toPublicUser(user: User): PublicUser {
-  const { password: _password, access_token: _token, session_epoch: _epoch, deleted_at, setting, ...rest } = user;
-  return { ...rest, setting: publicSettingString(setting) ?? '', remark: rest.remark ?? '', DeletedAt: deleted_at ?? 0 };
+  const { password: _password, access_token: _token, session_epoch: _epoch, deleted_at, last_login_at, setting, ...rest } = user;
+  return {
+    ...rest,
+    setting: publicSettingString(setting) ?? '',
+    remark: rest.remark ?? '',
+    created_at: rest.create_time > 0 ? rest.create_time : null,
+    last_login_at: last_login_at ?? null,
+    DeletedAt: deleted_at === null ? null : new Date(deleted_at * 1000).toISOString(),
+  };
 }
 
 export function randomAffCode(): string {
@@ -234,6 +244,25 @@ export async function ensureAffCode(db: Db, user: Pick<User, 'id' | 'aff_code'>)
   return row.aff_code;
 }
 
+/** Notes a sign-in (the family's `last_login_at`) on the row and on the object about to be answered. */
+export async function recordSignIn(db: Db, user: User): Promise<void> {
+  const now = nowSeconds();
+  await db.updateTable('users').set({ last_login_at: now }).where('id', '=', user.id).execute();
+  user.last_login_at = now;
+}
+
 export async function deregisterUser(db: Db, userId: number): Promise<void> {
   await db.updateTable('users').set({ deleted_at: nowSeconds() }).where('id', '=', userId).execute();
+}
+
+/** How many of `ids` are live (not deregistered) users. */
+export async function countLiveUsers(db: Db, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('id', 'in', [...ids])
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }

@@ -18,6 +18,7 @@ export const PublicUser = Type.Object({
   wechat_id: Type.String(),
   telegram_id: Type.String(),
   linux_do_id: Type.String(),
+  discord_id: Type.String(),
   quota: Type.Number(),
   used_quota: Type.Number(),
   request_count: Type.Number(),
@@ -31,9 +32,13 @@ export const PublicUser = Type.Object({
   setting: Type.String(),
   remark: Type.String(),
   create_time: Type.Number(),
+  /** When the user last called the relay (Unix seconds); 0 never. */
   last_use_time: Type.Number(),
-  /** When the account was deregistered (Unix seconds); 0 while it is not. */
-  DeletedAt: Type.Number(),
+  /** The family's names: sign-up and last sign-in (Unix seconds), null when unknown or never. */
+  created_at: Nullable(Type.Integer()),
+  last_login_at: Nullable(Type.Integer()),
+  /** When the account was deregistered, as the family sends it (ISO 8601); null while it is not. */
+  DeletedAt: Nullable(Type.String()),
 });
 export type PublicUser = Static<typeof PublicUser>;
 

@@ -3,7 +3,7 @@
  * code, the price of an online top-up, and the signed form that starts its payment.
  */
 import type { PayForm } from '../../server/topup/schemas';
-import { api } from './client';
+import { api, refusalError, request } from './client';
 
 /** Alipay (zfb) or WeChat Pay (wx). */
 export type PaymentMethod = 'zfb' | 'wx';
@@ -14,11 +14,18 @@ export const walletMethods = {
     return api.post<number>('/api/user/topup', { key });
   },
   /** What `amount` units cost this person (by their group), in yuan. */
-  getTopUpPrice(amount: number): Promise<number> {
-    return api.post<number>('/api/user/amount', { amount, top_up_code: '' });
+  async getTopUpPrice(amount: number): Promise<number> {
+    const answer = await request<string>('POST', '/api/user/amount', { amount, top_up_code: '' });
+    if (!answer.success) throw refusalError(answer);
+    return Number(answer.data);
   },
-  /** The provider's URL and signed fields the browser posts to pay for `amount` units. */
-  startPayment(amount: number, method: PaymentMethod): Promise<PayForm> {
-    return api.post<PayForm>('/api/user/pay', { amount, top_up_code: '', payment_method: method });
+  /** The provider's URL and signed fields the browser posts to pay for `amount` units (the family's shape). */
+  async startPayment(amount: number, method: PaymentMethod): Promise<PayForm> {
+    const body = { amount, top_up_code: '', payment_method: method };
+    const answer = (await request<Record<string, string>>('POST', '/api/user/pay', body)) as Awaited<
+      ReturnType<typeof request<Record<string, string>>>
+    > & { url?: string; trade_no?: string };
+    if (!answer.success) throw refusalError(answer);
+    return { url: answer.url ?? '', fields: answer.data ?? {}, trade_no: answer.trade_no ?? '' };
   },
 };

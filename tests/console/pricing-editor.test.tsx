@@ -78,6 +78,10 @@ describe('visual pricing editor', () => {
     expect(cell('gpt-4o-mini 补全倍率').placeholder).toBe('4');
     const mini = screen.getByText('gpt-4o-mini').closest('tr')!;
     expect(within(mini).getByText('$0.6')).toBeTruthy();
+    // The pager speaks Chinese too: react-admin's range and page buttons, not MUI's English defaults.
+    expect(screen.getByText('1-3 / 3')).toBeTruthy();
+    expect(screen.queryByText(/\bof\b/)).toBeNull();
+    expect(screen.getByRole('button', { name: '转到上一页' })).toBeTruthy();
   });
 
   it('edits cells in place and saves only the option that changed', async () => {

@@ -35,9 +35,19 @@ const server = setupServer(
   http.post('/api/user/amount', async ({ request }) => {
     const body = (await request.json()) as { amount: number };
     received.push({ method: 'POST', path: '/api/user/amount', search: '', body });
-    return HttpResponse.json({ success: true, message: '', data: Math.round(body.amount * 730) / 100 });
+    return HttpResponse.json({ success: true, message: 'success', data: (Math.round(body.amount * 730) / 100).toFixed(2) });
   }),
-  ok('post', '/api/user/pay', payForm),
+  // The family's shape: the signed fields as `data`, the provider's address and the order beside them.
+  http.post('/api/user/pay', async ({ request }) => {
+    received.push({ method: 'POST', path: '/api/user/pay', search: '', body: await request.json() });
+    return HttpResponse.json({
+      success: true,
+      message: 'success',
+      data: payForm.fields,
+      url: payForm.url,
+      trade_no: payForm.trade_no,
+    });
+  }),
   ok('get', '/api/user/topup/self', { items: [], total: 0, page: 1, page_size: 10 }),
 );
 
@@ -189,7 +199,12 @@ describe('wallet: online top-up', () => {
   });
 
   it('refuses to post the form anywhere but an http(s) address', async () => {
-    server.use(ok('get', '/api/status', online()), ok('post', '/api/user/pay', { ...payForm, url: 'javascript:alert(1)' }));
+    server.use(
+      ok('get', '/api/status', online()),
+      http.post('/api/user/pay', () =>
+        HttpResponse.json({ success: true, message: 'success', data: payForm.fields, url: 'javascript:alert(1)', trade_no: 'x' }),
+      ),
+    );
     await openWallet();
     await userEvent.click(screen.getByRole('button', { name: '支付宝' }));
     await userEvent.click(

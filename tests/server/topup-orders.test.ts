@@ -36,8 +36,8 @@ await forEachDatabase('top-up info and orders', (kind) => {
   const pay = async (client: ApiClient, amount: number, method: string): Promise<string> => {
     const res = await client.post('/api/user/pay', { amount, payment_method: method });
     expect(res.body.success, res.body.message).toBe(true);
-    await standIn.submit(res.body.data.url, res.body.data.fields);
-    return res.body.data.trade_no;
+    await standIn.submit(res.body.url, res.body.data);
+    return res.body.trade_no;
   };
   const page = async (client: ApiClient, path: string) => {
     const res = await client.get(path);

@@ -25,9 +25,16 @@ function expectOk<T = any>(res: ApiResponse): T {
   return res.body.data as T;
 }
 
-function expectFail(res: ApiResponse, message: string): void {
+/** The family's wallet refusal: `message` "error", the words in `data` (its console shows "错误：" + data). */
+function expectWalletFail(res: ApiResponse, words: string): void {
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ success: false, message });
+  expect(res.body).toMatchObject({ success: false, message: 'error', data: words });
+}
+
+/** POST /api/user/pay as the family answers it: the signed fields as `data`, `url` and `trade_no` beside. */
+function payForm(res: ApiResponse): PayForm {
+  expect(res.body, JSON.stringify(res.body)).toMatchObject({ success: true, message: 'success' });
+  return { url: res.body.url, fields: res.body.data, trade_no: res.body.trade_no };
 }
 
 interface PayForm {
@@ -60,7 +67,7 @@ await forEachDatabase('online top-up', (kind) => {
 
   /** An order made by `client` and submitted to the stand-in, as the wallet page does. */
   async function checkout(client: ApiClient, amount: number, method = 'zfb'): Promise<PayForm> {
-    const form = expectOk<PayForm>(await client.post('/api/user/pay', { amount, top_up_code: '', payment_method: method }));
+    const form = payForm(await client.post('/api/user/pay', { amount, top_up_code: '', payment_method: method }));
     const submitted = await standIn.submit(form.url, form.fields);
     expect(submitted.body).toContain(`Pay ¥${form.fields.money}`);
     return form;
@@ -85,8 +92,8 @@ await forEachDatabase('online top-up', (kind) => {
     expect((await tg.client().post('/api/user/amount', { amount: 10 })).status).toBe(401);
     expect((await tg.client().post('/api/user/pay', { amount: 10, payment_method: 'zfb' })).status).toBe(401);
     expect(expectOk(await tg.client().get('/api/status')).enable_online_topup).toBe(false);
-    expectFail(await alice.post('/api/user/amount', { amount: 10, top_up_code: '' }), MSG.disabled);
-    expectFail(await alice.post('/api/user/pay', { amount: 10, top_up_code: '', payment_method: 'zfb' }), MSG.disabled);
+    expectWalletFail(await alice.post('/api/user/amount', { amount: 10, top_up_code: '' }), MSG.disabled);
+    expectWalletFail(await alice.post('/api/user/pay', { amount: 10, top_up_code: '', payment_method: 'zfb' }), MSG.disabled);
     expect(
       await standIn.notify(notifyUrl(), { pid: standIn.pid, out_trade_no: 'x', money: '1.00', trade_status: 'TRADE_SUCCESS' }),
     ).toBe('fail');
@@ -105,20 +112,20 @@ await forEachDatabase('online top-up', (kind) => {
 
     it('prices an amount as price × amount × the top-up ratio of the group', async () => {
       expect(expectOk(await tg.client().get('/api/status'))).toMatchObject({ enable_online_topup: true, min_topup: 2 });
-      expect(expectOk(await alice.post('/api/user/amount', { amount: 10, top_up_code: '' }))).toBe(73);
-      expect(expectOk(await bob.post('/api/user/amount', { amount: 10, top_up_code: '' }))).toBe(146);
-      expect(expectOk(await alice.post('/api/user/amount', { amount: 3 }))).toBe(21.9);
-      expectFail(await alice.post('/api/user/amount', { amount: 1 }), '充值数量不能小于 2');
-      expectFail(await alice.post('/api/user/amount', { amount: -5 }), '充值数量不能小于 2');
-      expectFail(await alice.post('/api/user/amount', { amount: 2.5 }), MSG.notInteger);
+      expect(expectOk(await alice.post('/api/user/amount', { amount: 10, top_up_code: '' }))).toBe('73.00');
+      expect(expectOk(await bob.post('/api/user/amount', { amount: 10, top_up_code: '' }))).toBe('146.00');
+      expect(expectOk(await alice.post('/api/user/amount', { amount: 3 }))).toBe('21.90');
+      expectWalletFail(await alice.post('/api/user/amount', { amount: 1 }), '充值数量不能小于 2');
+      expectWalletFail(await alice.post('/api/user/amount', { amount: -5 }), '充值数量不能小于 2');
+      expectWalletFail(await alice.post('/api/user/amount', { amount: 2.5 }), MSG.notInteger);
     });
 
     it('answers a signed EPay form to post to submit.php and records a pending order', async () => {
-      expectFail(await alice.post('/api/user/pay', { amount: 10, payment_method: 'paypal' }), MSG.method);
-      expectFail(await alice.post('/api/user/pay', { amount: 1, payment_method: 'zfb' }), '充值数量不能小于 2');
+      expectWalletFail(await alice.post('/api/user/pay', { amount: 10, payment_method: 'paypal' }), MSG.method);
+      expectWalletFail(await alice.post('/api/user/pay', { amount: 1, payment_method: 'zfb' }), '充值数量不能小于 2');
       const res = await alice.post('/api/user/pay', { amount: 10, top_up_code: '', payment_method: 'zfb' });
       expect(JSON.stringify(res.body)).not.toContain(standIn.key);
-      const form = expectOk<PayForm>(res);
+      const form = payForm(res);
       expect(form.url).toBe(`${standIn.url}/submit.php`);
       expect(form.trade_no).toMatch(new RegExp(`^USR${aliceId}NO[0-9a-f]{12}\\d+$`));
       expect(form.fields).toEqual({
@@ -139,7 +146,7 @@ await forEachDatabase('online top-up', (kind) => {
         payment_method: 'alipay',
         status: 'pending',
       });
-      const wx = expectOk<PayForm>(await bob.post('/api/user/pay', { amount: 2, payment_method: 'wx' }));
+      const wx = payForm(await bob.post('/api/user/pay', { amount: 2, payment_method: 'wx' }));
       expect(wx.fields).toMatchObject({ type: 'wxpay', money: '29.20', name: 'TUC2' });
       // The stand-in takes the form as the browser would post it.
       expect((await standIn.submit(wx.url, wx.fields)).body).toContain('Pay ¥29.20');
@@ -213,12 +220,12 @@ await forEachDatabase('online top-up', (kind) => {
 
     it('sends notifications to CustomCallbackAddress when set, and needs some address', async () => {
       await setOption('CustomCallbackAddress', 'https://callback.example.com/');
-      const form = expectOk<PayForm>(await alice.post('/api/user/pay', { amount: 2, payment_method: 'zfb' }));
+      const form = payForm(await alice.post('/api/user/pay', { amount: 2, payment_method: 'zfb' }));
       expect(form.fields.notify_url).toBe('https://callback.example.com/api/user/epay/notify');
       expect(form.fields.return_url).toBe(`${tg.url}/topup`);
       await setOption('CustomCallbackAddress', '');
       await setOption('ServerAddress', '');
-      expectFail(await alice.post('/api/user/pay', { amount: 2, payment_method: 'zfb' }), MSG.noAddress);
+      expectWalletFail(await alice.post('/api/user/pay', { amount: 2, payment_method: 'zfb' }), MSG.noAddress);
       await setOption('ServerAddress', tg.url);
     });
 
@@ -226,8 +233,8 @@ await forEachDatabase('online top-up', (kind) => {
       await setOption('DisplayInCurrencyEnabled', 'false');
       await setOption('MinTopUp', '100000');
       try {
-        expectFail(await alice.post('/api/user/amount', { amount: 99999 }), '充值数量不能小于 100000');
-        expect(expectOk(await alice.post('/api/user/amount', { amount: 1000000 }))).toBe(14.6);
+        expectWalletFail(await alice.post('/api/user/amount', { amount: 99999 }), '充值数量不能小于 100000');
+        expect(expectOk(await alice.post('/api/user/amount', { amount: 1000000 }))).toBe('14.60');
         const form = await checkout(alice, 1000000);
         expect(form.fields.money).toBe('14.60');
         const before = await quotaOf(aliceId);

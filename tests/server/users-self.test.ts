@@ -81,7 +81,7 @@ await forEachDatabase('users', (kind) => {
       const res = await client.get('/api/user/self');
       expect(res.body.success).toBe(true);
       const data = res.body.data;
-      expect(data).toMatchObject({ id, username, display_name: username, role: 1, status: 1, group: 'default', DeletedAt: 0 });
+      expect(data).toMatchObject({ id, username, display_name: username, role: 1, status: 1, group: 'default', DeletedAt: null });
       expect(data.has_access_token).toBe(false);
       expect(data.settings).toEqual({
         notify_type: 'email',
@@ -156,7 +156,7 @@ await forEachDatabase('users', (kind) => {
 
       const listed = await root.get(`/api/user/search?keyword=${username}`);
       expect(listed.body.data.items).toHaveLength(1);
-      expect(listed.body.data.items[0].DeletedAt).toBeGreaterThan(0);
+      expect(Date.parse(listed.body.data.items[0].DeletedAt)).toBeGreaterThan(Date.now() - 60_000);
       for (const action of ['enable', 'disable', 'promote', 'demote', 'delete']) {
         expect((await root.post('/api/user/manage', { id, action })).body).toMatchObject({
           success: false,

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { fromBody, textOf } from '../../audit/targets.js';
-import { requireAdmin } from '../../auth/guard.js';
+import { requireAdmin, requireRoot } from '../../auth/guard.js';
+import { numericIdOnly } from '../../http/numeric-id.js';
 import { ok } from '../../http/envelope.js';
 import { fail } from '../../http/errors.js';
 import { Envelope } from '../../http/schemas.js';
@@ -67,6 +68,24 @@ export default async function keyRoutes(base: FastifyInstance): Promise<void> {
       if (!view) throw fail('channel.not_found');
       await describeChannels(ctx, [view]);
       return ok(view);
+    },
+  );
+
+  /**
+   * POST /api/channel/:id/key, the family's "show key" (root, behind its secure verification):
+   * refused with a stable code for every channel. Keys stay write-only here — an answer that can
+   * carry a key would make one stolen root session (or one logged answer) leak every upstream
+   * account, while the key list above already tells keys apart by their last characters.
+   */
+  app.post(
+    '/api/channel/:id/key',
+    {
+      onRequest: [numericIdOnly, requireRoot],
+      schema: { params: Type.Object({ id: Type.Integer() }) },
+      config: { audit: { exempt: 'always refused; reads and changes nothing' } },
+    },
+    async () => {
+      throw fail('channel.key_write_only');
     },
   );
 }

@@ -38,6 +38,7 @@ export const audits = {
     vendor: 'Vendor',
     model: 'Model',
     prefill_group: 'Prefill group',
+    oauth_provider: 'Sign-in provider',
   },
   actions: {
     create: 'Create',
@@ -66,6 +67,7 @@ export const audits = {
     add_quota: 'Adjust balance',
     delete_invalid: 'Delete unusable codes',
     enable_all_keys: 'Enable every key',
+    oauth_unbind: 'Unbind a sign-in provider',
   },
   outcomes: {
     ok: 'Done',

@@ -59,6 +59,7 @@ export const logs = {
     signup_gift: 'Sign-up gift of %{quota}',
     invitee_gift: 'Invitation gift of %{quota}',
     inviter_reward: 'Invited %{username}, rewarded %{quota}',
+    checkin: 'Daily check-in: received %{quota}',
     redemption: 'Topped up %{quota} with redemption code #%{id}',
     online_topup: 'Online top-up of %{quota}, paid ¥%{paid}',
     task_refund: 'Task %{task_id} failed, %{quota} refunded (%{reason})',

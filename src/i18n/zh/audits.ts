@@ -38,6 +38,7 @@ export const audits = {
     vendor: '供应商',
     model: '模型',
     prefill_group: '预填组',
+    oauth_provider: '登录提供商',
   },
   actions: {
     create: '创建',
@@ -66,6 +67,7 @@ export const audits = {
     add_quota: '调整额度',
     delete_invalid: '清除失效兑换码',
     enable_all_keys: '启用全部密钥',
+    oauth_unbind: '解除登录提供商绑定',
   },
   outcomes: {
     ok: '成功',

@@ -59,6 +59,7 @@ export const logs = {
     signup_gift: '新用户注册赠送 %{quota}',
     invitee_gift: '使用邀请码赠送 %{quota}',
     inviter_reward: '邀请用户 %{username} 注册，奖励 %{quota}',
+    checkin: '用户签到，获得额度 %{quota}',
     redemption: '通过兑换码充值 %{quota}，兑换码ID %{id}',
     online_topup: '使用在线充值成功，充值金额: %{quota}，支付金额：¥%{paid}',
     task_refund: '任务 %{task_id} 失败，退还额度 %{quota}（%{reason}）',

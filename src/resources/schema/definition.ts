@@ -37,7 +37,7 @@ export interface MenuEntry {
 /** The record-level part of an access check (e.g. nobody acts on the super admin). */
 export type RecordAccess = (role: number, action: string, record: NonNullable<AccessRecord>) => boolean | undefined;
 
-export type AccessRecord = { role?: number; id?: unknown; DeletedAt?: number | null } | undefined;
+export type AccessRecord = { role?: number; id?: unknown; DeletedAt?: string | number | null } | undefined;
 
 /** A module whose default export is the resource's schema (loaded on first visit). */
 export type SchemaLoader<R extends RaRecord = RaRecord> = () => Promise<{ default: ResourceSchema<R> }>;

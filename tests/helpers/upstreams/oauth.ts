@@ -7,6 +7,8 @@
  *   redirect_uri), GET /api/user (Bearer);
  * - an OpenID provider (/oidc): POST /token (client_secret_basic), GET /userinfo (Bearer; sub,
  *   preferred_username, name, email, email_verified);
+ * - Discord (/discord): POST /api/v10/oauth2/token (form client_id, client_secret, grant_type,
+ *   code, redirect_uri), GET /api/v10/users/@me (Bearer; id as a string, username, global_name);
  * - the wechat-server (/wechat): GET /api/wechat/user?code= with the shared token in
  *   Authorization → {success, message, data: openid} (empty data for an unknown code).
  * Authorization codes are issued by the test (`code`) and work once, like the real ones.
@@ -19,6 +21,7 @@ export const CLIENTS = {
   github: { id: 'gh-client-id', secret: 'gh-client-secret' },
   linuxdo: { id: 'ld-client-id', secret: 'ld-client-secret' },
   oidc: { id: 'oidc-client-id', secret: 'oidc-client-secret' },
+  discord: { id: 'dc-client-id', secret: 'dc-client-secret' },
 } as const;
 export const WECHAT_TOKEN = 'wechat-server-token';
 
@@ -43,7 +46,7 @@ export interface SeenRequest {
 export interface OAuthStandIn {
   url: string;
   /** Where the gateway's fixed GitHub and Linux DO addresses should point. */
-  fixedEndpoints: { github: { token: string; user: string }; linuxdo: { token: string; user: string } };
+  fixedEndpoints: Record<'github' | 'linuxdo' | 'discord', { token: string; user: string }>;
   oidc: { token: string; userInfo: string };
   /** The WeChatServerAddress option's value. */
   wechatAddress: string;
@@ -158,6 +161,25 @@ export async function startOAuthStandIn(): Promise<OAuthStandIn> {
           email_verified: user.email_verified ?? true,
         });
       }
+      case 'POST /discord/api/v10/oauth2/token': {
+        if (form.get('client_id') !== CLIENTS.discord.id || form.get('client_secret') !== CLIENTS.discord.secret)
+          return sendJson(res, 401, { error: 'invalid_client' });
+        if (form.get('grant_type') !== 'authorization_code') return sendJson(res, 400, { error: 'unsupported_grant_type' });
+        const token = redeem('discord', form.get('code') ?? '');
+        if (!token) return sendJson(res, 400, { error: 'invalid_grant', error_description: 'Invalid "code" in request.' });
+        return sendJson(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 604800, scope: 'identify email' });
+      }
+      case 'GET /discord/api/v10/users/@me': {
+        const user = userOf('discord', req.headers.authorization);
+        if (!user) return sendJson(res, 401, { message: '401: Unauthorized', code: 0 });
+        return sendJson(res, 200, {
+          id: String(user.id),
+          username: user.login,
+          global_name: user.name ?? null,
+          email: user.email ?? null,
+          verified: user.email_verified ?? true,
+        });
+      }
       case 'GET /wechat/api/wechat/user': {
         if (req.headers.authorization !== WECHAT_TOKEN) {
           return sendJson(res, 200, { success: false, message: '无权进行此操作，未登录或 token 无效' });
@@ -179,6 +201,7 @@ export async function startOAuthStandIn(): Promise<OAuthStandIn> {
     fixedEndpoints: {
       github: { token: `${url}/github/login/oauth/access_token`, user: `${url}/github/user` },
       linuxdo: { token: `${url}/linuxdo/oauth2/token`, user: `${url}/linuxdo/api/user` },
+      discord: { token: `${url}/discord/api/v10/oauth2/token`, user: `${url}/discord/api/v10/users/@me` },
     },
     oidc: { token: `${url}/oidc/token`, userInfo: `${url}/oidc/userinfo` },
     wechatAddress: `${url}/wechat`,

@@ -143,6 +143,20 @@ describe('OpenAI chat request → Claude request', () => {
     expect(off.body.model).toBe('m-thinking');
   });
 
+  it('keeps a model of the thinking blacklist (global.thinking_model_blacklist) as named', () => {
+    const listed = convertToClaudeMessages(
+      chat({ model: 'kimi-k2-thinking' }),
+      settings({ thinkingSuffixExempt: ['kimi-k2-thinking'] }),
+    );
+    expect([listed.body.model, listed.body.thinking]).toEqual(['kimi-k2-thinking', undefined]);
+    const other = convertToClaudeMessages(
+      chat({ model: 'm-thinking' }),
+      settings({ thinkingSuffixExempt: ['kimi-k2-thinking'] }),
+    );
+    expect(other.body.model).toBe('m');
+    expect(other.body.thinking).toBeDefined();
+  });
+
   it('adds the per-model headers', () => {
     const modelHeaders = { 'claude-sonnet-4-20250514': { 'anthropic-beta': 'context-1m-2025-08-07' } };
     const { headers } = convertToClaudeMessages(chat({ model: 'claude-sonnet-4-20250514-thinking' }), settings({ modelHeaders }));

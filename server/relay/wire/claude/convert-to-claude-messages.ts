@@ -23,6 +23,7 @@ import {
 } from './claude-api-types.js';
 import { structuredOutputFor } from './structured-output.js';
 import { budgetForEffort } from '../reasoning-levels.js';
+import { thinkingSuffixExempt } from '../thinking-suffix.js';
 
 export interface ClaudeSettings {
   /** `claude.default_max_tokens`: model → max_tokens, with a `default` entry. */
@@ -33,6 +34,8 @@ export interface ClaudeSettings {
   thinkingBudgetPercentage: number;
   /** `claude.model_headers_settings`: model → extra request headers (e.g. `anthropic-beta`). */
   modelHeaders: Record<string, Record<string, string>>;
+  /** `global.thinking_model_blacklist`: models whose own name ends in `-thinking` (kept as named). */
+  thinkingSuffixExempt?: readonly string[];
 }
 
 export function claudeSettingsFrom(options: Pick<OptionStore, 'json' | 'bool' | 'number'>): ClaudeSettings {
@@ -41,6 +44,7 @@ export function claudeSettingsFrom(options: Pick<OptionStore, 'json' | 'bool' | 
     thinkingAdapterEnabled: options.bool('claude.thinking_adapter_enabled'),
     thinkingBudgetPercentage: options.number('claude.thinking_adapter_budget_tokens_percentage'),
     modelHeaders: options.json<Record<string, Record<string, string>>>('claude.model_headers_settings'),
+    thinkingSuffixExempt: thinkingSuffixExempt(options),
   };
 }
 
@@ -206,7 +210,7 @@ export function convertToClaudeMessages(
   let model = request.model;
   let thinking = false;
   if (settings.thinkingAdapterEnabled) {
-    if (model.endsWith(THINKING_SUFFIX)) {
+    if (model.endsWith(THINKING_SUFFIX) && !settings.thinkingSuffixExempt?.includes(model)) {
       model = model.slice(0, -THINKING_SUFFIX.length);
       thinking = true;
     }

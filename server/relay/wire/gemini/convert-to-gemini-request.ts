@@ -241,7 +241,7 @@ function convertToolChoice(choice: OpenAIToolChoice): GeminiToolConfig | undefin
  */
 function thinkingFor(request: OpenAIChatRequest, settings: GeminiSettings): { model: string; config?: GeminiThinkingConfig } {
   let model = request.model;
-  const adapter = settings.thinkingAdapterEnabled;
+  const adapter = settings.thinkingAdapterEnabled && !settings.thinkingSuffixExempt?.includes(model);
   if (adapter && model.endsWith('-nothinking'))
     return { model: model.slice(0, -'-nothinking'.length), config: { thinkingBudget: 0 } };
   const suffixed = adapter && model.endsWith('-thinking');

@@ -5,6 +5,7 @@
 import type { OptionStore } from '../../../options/store.js';
 import type { GeminiSafetySetting } from './gemini-api-types.js';
 import { isJsonObject } from './gemini-schema.js';
+import { thinkingSuffixExempt } from '../thinking-suffix.js';
 
 export type GeminiApiVersion = 'v1beta' | 'v1';
 
@@ -19,6 +20,8 @@ export interface GeminiSettings {
   thinkingAdapterEnabled: boolean;
   /** Share of max_tokens given to thinking (gemini.thinking_adapter_budget_tokens_percentage). */
   thinkingBudgetPercentage: number;
+  /** `global.thinking_model_blacklist`: models whose own name ends in `-thinking` (kept as named). */
+  thinkingSuffixExempt?: readonly string[];
 }
 
 export function geminiSettingsFrom(options: Pick<OptionStore, 'json' | 'bool' | 'number'>): GeminiSettings {
@@ -33,6 +36,7 @@ export function geminiSettingsFrom(options: Pick<OptionStore, 'json' | 'bool' | 
     imageModels: Array.isArray(imageModels) ? imageModels.filter((m): m is string => typeof m === 'string') : [],
     thinkingAdapterEnabled: options.bool('gemini.thinking_adapter_enabled'),
     thinkingBudgetPercentage: options.number('gemini.thinking_adapter_budget_tokens_percentage'),
+    thinkingSuffixExempt: thinkingSuffixExempt(options),
   };
 }
 

@@ -158,6 +158,10 @@ export function PricingTable({ rows, selected, onSelect, onCell, onEdit, onDelet
           setPage(0);
         }}
         labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
+        labelDisplayedRows={({ from, to, count }) =>
+          translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })
+        }
+        getItemAriaLabel={(type) => translate(`ra.navigation.${type}`)}
       />
     </>
   );
