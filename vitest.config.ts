@@ -23,10 +23,22 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          exclude: ['tests/server/fixture-provider.test.ts'],
           environment: 'node',
           isolate: false,
           setupFiles: ['tests/server/setup.ts'],
           globalSetup: ['tests/helpers/database-templates.ts', 'tests/helpers/server-bundle.ts'],
+        },
+      },
+      {
+        // As console-mocks: a server file that mocks a module keeps a worker of its own.
+        extends: true,
+        test: {
+          name: 'server-mocks',
+          include: ['tests/server/fixture-provider.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/server/setup.ts'],
+          globalSetup: ['tests/helpers/database-templates.ts'],
         },
       },
       {

@@ -31,7 +31,7 @@ import { Holds } from './billing/holds.js';
 import { balanceHints } from './billing/hints.js';
 import { NodeWatch } from './cluster/nodes.js';
 import { LeaseHolder, NEVER_LEADER } from './cluster/leader.js';
-import { TRUSTED_USD } from './relay/charge.js';
+import { TRUSTED_USD } from './relay/metering/charge.js';
 import { startChannelScheduler } from './channels/scheduler.js';
 import { startUpstreamModelTask } from './channels/upstream-task.js';
 import { startLogRetention } from './logs/retention.js';
@@ -50,7 +50,7 @@ import { installAudit } from './audit/hooks.js';
 import type { AuditConfig } from './audit/types.js';
 import { guardedRole } from './auth/guard.js';
 
-/** Console API bodies; the relay's routes allow more (server/relay/routes.ts). */
+/** Console API bodies; the relay's routes allow more (server/relay/entry/openai-routes.ts). */
 const BODY_LIMIT = 2 * 1024 * 1024;
 
 function readVersion(): string {

@@ -14,9 +14,10 @@ export {
   CHANNEL_AUTO_DISABLED,
   CHANNEL_ENABLED,
   CHANNEL_MANUALLY_DISABLED,
+  CHANNEL_TYPE_IDS,
   CHANNEL_TYPES,
   isChannelType,
   keyRequired,
-  XUNFEI_DEFAULT_VERSION,
-  XUNFEI_TYPE,
+  manifestOf,
+  otherDefault,
 } from './channels/types.js';

@@ -11,8 +11,8 @@ import { safeFetch, SafeFetchError } from '../http/safe-fetch.js';
 import { withHeaderOverride } from './header-override.js';
 import { ENDPOINTS } from '../relay/endpoints.js';
 import { providerFor } from '../relay/providers/registry.js';
-import type { UpstreamTarget } from '../relay/upstream.js';
-import { readText, upstreamAgent, upstreamErrorMessage } from '../relay/upstream.js';
+import type { UpstreamTarget } from '../relay/call/call-upstream.js';
+import { readText, upstreamAgent, upstreamErrorMessage } from '../relay/call/call-upstream.js';
 
 const FETCH_TIMEOUT_MS = 15_000;
 

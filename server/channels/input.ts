@@ -7,8 +7,7 @@ import {
   CHANNEL_MANUALLY_DISABLED,
   isChannelType,
   keyRequired,
-  XUNFEI_DEFAULT_VERSION,
-  XUNFEI_TYPE,
+  otherDefault,
   type ChannelType,
 } from './types.js';
 import type { NameList } from './schemas.js';
@@ -219,7 +218,7 @@ export function checkChannelFields(input: ChannelFieldsInput, keyOptional: boole
     throw fail('channel.status_code_mapping_too_long', { max: STATUS_CODE_MAPPING_MAX });
   }
   let other = optionalText(input.other);
-  if (typeId === XUNFEI_TYPE && other === null) other = XUNFEI_DEFAULT_VERSION;
+  other ??= otherDefault(typeId);
   const maxInputTokens = input.max_input_tokens ?? 0;
   if (maxInputTokens < 0) throw fail('channel.max_input_tokens_negative');
   const remark = optionalText(input.remark);

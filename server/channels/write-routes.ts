@@ -44,7 +44,7 @@ import { pruneKeys } from './keys/repository.js';
 import { fromBody, fromParams, idOfData, textOf } from '../audit/targets.js';
 import { noteCreated, type AuditSpec } from '../audit/types.js';
 import { findDisabledChannelIds } from './list-repository.js';
-import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, VERTEX_TYPE } from './types.js';
+import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, keysAreJsonArray } from './types.js';
 
 const NAME_MAX = 128;
 const DEFAULT_COPY_SUFFIX = '_复制';
@@ -142,7 +142,7 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
       const columns = checkChannelFields({ ...body, key, multi_key_mode: multiKeyMode }, false);
       const status =
         body.status === CHANNEL_MANUALLY_DISABLED || body.status === CHANNEL_AUTO_DISABLED ? body.status : CHANNEL_ENABLED;
-      const vertex = columns.type === VERTEX_TYPE;
+      const vertex = keysAreJsonArray(columns.type);
       let keys = [key];
       if (mode === 'batch') keys = splitBatchKeys(key, vertex);
       else if (mode === 'multi_to_single') {
@@ -201,7 +201,9 @@ export default async function writeRoutes(base: FastifyInstance): Promise<void> 
         changes = checkChannelFields(mergedFields(stored, body), true);
         const key = body.key?.trim();
         if (key)
-          changes.key = checkKeyText(body.key_mode === 'append' ? appendKeys(stored.key, key, stored.type === VERTEX_TYPE) : key);
+          changes.key = checkKeyText(
+            body.key_mode === 'append' ? appendKeys(stored.key, key, keysAreJsonArray(stored.type)) : key,
+          );
       } else {
         changes = quickChanges(body);
         if (Object.keys(changes).length === 0) return ok(await viewOf(body.id));

@@ -14,9 +14,9 @@ import type { Hold } from '../billing/holds.js';
 import type { Payer } from '../billing/journal-ops.js';
 import { checkModelRateLimit } from '../ratelimit/model-limit.js';
 import { LOG_CONSUME } from '../logs/types.js';
-import type { Caller } from '../relay/caller.js';
-import { afterSettle, holdFor, payerOf, priceFor } from '../relay/charge.js';
-import { checkModelLimit, tokenCaller } from '../relay/request.js';
+import type { Caller } from '../relay/entry/identify-caller.js';
+import { afterSettle, holdFor, payerOf, priceFor } from '../relay/metering/charge.js';
+import { checkModelLimit, tokenCaller } from '../relay/entry/read-request.js';
 
 /** What the task row remembers of the payer (inside its `properties` JSON). */
 export interface StoredPayer {

@@ -7,9 +7,9 @@
 import { request } from 'undici';
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
-import { upstreamAgent } from '../relay/upstream.js';
+import { upstreamAgent } from '../relay/call/call-upstream.js';
 import { providerFor } from '../relay/providers/registry.js';
-import type { Caller } from '../relay/caller.js';
+import type { Caller } from '../relay/entry/identify-caller.js';
 import { withKey } from '../channels/keys/picker.js';
 import { withHeaderOverride } from '../channels/header-override.js';
 

@@ -9,9 +9,9 @@
 import type { GatewayContext } from '../context.js';
 import type { Channel } from '../db/types.js';
 import { relayErrors } from '../relay/errors.js';
-import { reportUpstreamFailure, reportUpstreamSuccess } from '../relay/health.js';
+import { reportUpstreamFailure, reportUpstreamSuccess } from '../relay/call/report-outcome.js';
 import { withKey } from '../channels/keys/picker.js';
-import { mapStatus } from '../relay/model-mapping.js';
+import { mapStatus } from '../relay/call/map-model.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
 import { keepCharge, type TaskCharge } from './billing.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { forEachDatabase, logDatabaseBeside, type DbName } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { moneyOf, setOptions, streamChat, tokenWith } from '../helpers/money.js';
-import { countTokens } from '../../server/relay/tokenizer.js';
+import { countTokens } from '../../server/relay/metering/tokenizer.js';
 import { expectTotalsMatchRows } from '../helpers/log-totals.js';
 
 // Billed = served, under concurrency: every answered call is charged its full cost with a log row,

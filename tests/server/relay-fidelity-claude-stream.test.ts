@@ -2,8 +2,8 @@ import { streamText } from 'ai';
 import { ChatAnthropic } from '@langchain/anthropic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFidelityFixture, type FidelityFixture } from '../helpers/fidelity-fixture.js';
-import { claudePromptTokens } from '../../server/relay/protocol/prompt-count.js';
-import { countTokens, countTokensNow } from '../../server/relay/tokenizer.js';
+import { claudePromptTokens } from '../../server/relay/wire/prompt-count.js';
+import { countTokens, countTokensNow } from '../../server/relay/metering/tokenizer.js';
 
 // Claude-format streams converted from OpenAI and Gemini upstreams announce the prompt's tokens in
 // message_start (LangChain reads the input count there only): the upstream's figure when it came

@@ -2,7 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFidelityFixture, type FidelityFixture } from '../helpers/fidelity-fixture.js';
 import { standInTokens, stringsIn } from '../helpers/upstreams/model-behaviour.js';
-import { countTokens } from '../../server/relay/tokenizer.js';
+import { countTokens } from '../../server/relay/metering/tokenizer.js';
 
 /** A valid grey PNG of the given size (only its header matters to the counting). */
 function png(width: number, height: number): string {

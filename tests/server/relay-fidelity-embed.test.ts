@@ -1,7 +1,7 @@
 import { embed, embedMany } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFidelityFixture, type FidelityFixture } from '../helpers/fidelity-fixture.js';
-import { countTokens } from '../../server/relay/tokenizer.js';
+import { countTokens } from '../../server/relay/metering/tokenizer.js';
 
 // OpenAI-format embeddings (the openai SDK, the AI SDK's OpenAI provider) reaching a Gemini channel:
 // one input → embedContent, a list → batchEmbedContents, answered in OpenAI's shape and billed on

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startReplayServer, type ReplayServer } from '../helpers/upstreams/replay.js';
 import { OPENAI_FIXTURES } from '../helpers/upstreams/openai.js';
-import { countTokens } from '../../server/relay/tokenizer.js';
+import { countTokens } from '../../server/relay/metering/tokenizer.js';
 
 const SINGLE = [0.0311, -0.0172, 0.0548, -0.0027, 0.0093, -0.0415, 0.0266, 0.0081];
 

@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTokens } from '../../server/relay/tokenizer.js';
+import { countTokens } from '../../server/relay/metering/tokenizer.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startReplayServer, type ReplayServer } from '../helpers/upstreams/replay.js';
 import { BAIDU_AK, BAIDU_SK, startBaiduStandIn, type BaiduStandIn } from '../helpers/upstreams/baidu.js';

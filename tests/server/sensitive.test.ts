@@ -3,8 +3,8 @@
  * stand-in — prompts refused before any charge, answers masked or withheld, streams cut mid-way.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WordMatcher } from '../../server/relay/word-matcher.js';
-import { matcherFor, promptOf, sensitiveWordList } from '../../server/relay/sensitive.js';
+import { WordMatcher } from '../../server/relay/guards/word-matcher.js';
+import { matcherFor, promptOf, sensitiveWordList } from '../../server/relay/guards/sensitive-words.js';
 import type { RelayInput } from '../../server/relay/types.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startMidjourneyStandIn, type MidjourneyStandIn } from '../helpers/upstreams/midjourney.js';

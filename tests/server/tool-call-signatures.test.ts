@@ -8,8 +8,8 @@ import {
   sealedKey,
   sealedParser,
   SignatureSealer,
-} from '../../server/relay/tool-call-signatures.js';
-import type { StreamEvent } from '../../server/relay/protocol/events.js';
+} from '../../server/relay/wire/gemini/tool-call-signatures.js';
+import type { StreamEvent } from '../../server/relay/wire/events.js';
 import { REDIS_URL, redisAvailable } from '../helpers/databases.js';
 
 // Gemini's thought signatures kept under the tool-call ids the gateway hands out, and put back when

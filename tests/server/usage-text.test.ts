@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completionText, promptText } from '../../server/relay/usage.js';
+import { completionText, promptText } from '../../server/relay/wire/openai/usage.js';
 
 // The text local counts read when an upstream reports no usage, in every client format.
 describe('prompt and completion text for local counts', () => {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Channel } from '../../db/types.js';
-import { VERTEX_TYPE } from '../types.js';
+import { keysAreJsonArray } from '../types.js';
 
 export const MULTI_KEY_MODES = ['random', 'polling'] as const;
 export type MultiKeyMode = (typeof MULTI_KEY_MODES)[number];
@@ -33,7 +33,7 @@ function vertexKeys(text: string): string[] | null {
 /** The distinct keys of a key field, in order; the field itself when it holds one key. */
 export function splitKeys(key: string, type: number): string[] {
   const text = key.trim();
-  if (type === VERTEX_TYPE) return vertexKeys(text) ?? [text];
+  if (keysAreJsonArray(type)) return vertexKeys(text) ?? [text];
   const lines = [...new Set(text.split(/\r?\n/).map((k) => k.trim()))].filter((k) => k !== '');
   return lines.length > 1 ? lines : [text];
 }

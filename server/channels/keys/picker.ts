@@ -12,6 +12,7 @@ import type { ChannelHealth } from '../health/tracker.js';
 import { keySubject } from '../health/tracker.js';
 import { keysOfChannel, modeOf } from './parse.js';
 import type { KeyStates } from './states.js';
+import { CHANNEL_TYPES, CHANNEL_TYPE_IDS, type ChannelTypeManifest } from '../types.js';
 
 export interface ChosenKey {
   index: number;
@@ -27,11 +28,12 @@ export function chosenKeyOf(channel: Channel): ChosenKey | undefined {
 }
 
 /**
- * Channel types whose providers cache prompts per account or key (OpenAI, Azure, Claude, Gemini,
- * Vertex, Bedrock, DeepSeek, Moonshot, Zhipu, Ali, OpenRouter, Volcengine, xAI): a user's calls
- * stay on one key there, so the cache built by one call serves the next.
+ * Channel types whose providers cache prompts per account or key (their manifests say
+ * `promptCache`): a user's calls stay on one key there, so the cache built by one call serves the next.
  */
-const PROMPT_CACHE_TYPES: ReadonlySet<number> = new Set([1, 3, 14, 17, 20, 24, 25, 26, 33, 41, 43, 45, 48]);
+const PROMPT_CACHE_TYPES: ReadonlySet<number> = new Set(
+  CHANNEL_TYPE_IDS.filter((type) => (CHANNEL_TYPES[type] as ChannelTypeManifest).promptCache),
+);
 
 /** A 32-bit mix of two numbers (a user and a key): the highest wins the user. */
 function score(user: number, seed: number): number {

@@ -4,7 +4,7 @@
  * returns `refusedCall(message)` and its `send` is `sendUnlessRefused`, so the client gets a 400
  * with that message, no upstream is called and no other channel is tried.
  */
-import { callUpstream, type CancelSignal, type UpstreamResponse } from '../upstream.js';
+import { callUpstream, type CancelSignal, type UpstreamResponse } from '../call/call-upstream.js';
 import { jsonAnswer } from './kit/http-like.js';
 import type { PreparedCall } from './types.js';
 

@@ -1,12 +1,12 @@
 import type { Channel } from '../../db/types.js';
 import type { Usage } from '../../billing/pricing.js';
 import type { Endpoint } from '../endpoints.js';
-import type { SseEvent } from '../sse.js';
-import type { CancelSignal, UpstreamResponse, UpstreamTarget } from '../upstream.js';
-import type { StreamEvent } from '../protocol/events.js';
-import type { OpenAIChatRequest } from '../protocol/openai-types.js';
-import type { ClaudeSettings } from './claude/convert-to-claude-messages.js';
-import type { GeminiSettings } from './gemini/gemini-settings.js';
+import type { SseEvent } from '../wire/sse.js';
+import type { CancelSignal, UpstreamResponse, UpstreamTarget } from '../call/call-upstream.js';
+import type { StreamEvent } from '../wire/events.js';
+import type { OpenAIChatRequest } from '../wire/openai/openai-types.js';
+import type { ClaudeSettings } from '../wire/claude/convert-to-claude-messages.js';
+import type { GeminiSettings } from '../wire/gemini/gemini-settings.js';
 
 /** One upstream call, ready to send. */
 export interface PreparedCall {

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../../context.js';
-import { authenticateCaller, callerOf } from '../../relay/caller.js';
+import { authenticateCaller, callerOf } from '../../relay/entry/identify-caller.js';
 import { readJsonBodies } from '../../http/json-body.js';
-import { RELAY_BODY_LIMIT } from '../../relay/request.js';
+import { RELAY_BODY_LIMIT } from '../../relay/entry/read-request.js';
 import { isRecord, str } from '../channel.js';
 import { answerIn } from '../../http/wire.js';
 import { taskErrors } from '../errors.js';

@@ -7,10 +7,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
-import { callerOf } from '../../relay/caller.js';
-import { checkTextSensitive } from '../../relay/sensitive.js';
-import { reportUpstreamFailure } from '../../relay/health.js';
-import { upstreamErrorMessage } from '../../relay/upstream.js';
+import { callerOf } from '../../relay/entry/identify-caller.js';
+import { checkTextSensitive } from '../../relay/guards/sensitive-words.js';
+import { reportUpstreamFailure } from '../../relay/call/report-outcome.js';
+import { upstreamErrorMessage } from '../../relay/call/call-upstream.js';
 import { charge, storedPayer } from '../billing.js';
 import { SUNO_TYPES, baseUrl, isRecord, parseJson, retryable, str } from '../channel.js';
 import { taskErrors } from '../errors.js';

@@ -42,9 +42,7 @@ export function KeyInput({ mode }: InputSlotProps) {
   const translate = useTranslate();
   const type = useType();
   const batch = useWatch<ChannelFormValues, 'batch'>({ name: 'batch' });
-  const keyFormat = (KEY_FORMAT_TYPES as readonly number[]).includes(type)
-    ? translate(`resources.channel.key_format.${type}`)
-    : '';
+  const keyFormat = KEY_FORMAT_TYPES.includes(type) ? translate(`resources.channel.key_format.${type}`) : '';
   const helper =
     mode === 'edit' ? translate(`${H}key_keep`) : batch ? translate(`${H}key_batch`) : keyFormat || translate(`${H}key_multi`);
   // Several lines make a multi-key channel, so the field always takes them.

@@ -3,7 +3,7 @@
  * checks, and the body the API expects (models and groups as comma strings).
  */
 import type { ChannelKeyView, CreateChannelBody, UpdateChannelBody } from '../../../server/channels/schemas';
-import { baseUrlRequired, keyRequired, XUNFEI_DEFAULT_VERSION, XUNFEI_TYPE } from '../../../server/shared';
+import { baseUrlRequired, CHANNEL_TYPE_IDS, keyRequired, manifestOf, otherDefault } from '../../../server/shared';
 import { isChannelType, PRIORITY_MIN, splitNames, type ChannelView } from './types';
 
 export type FormMode = 'create' | 'edit';
@@ -41,21 +41,19 @@ export interface ChannelFormValues {
   max_concurrency: number | string | null;
 }
 
-/** Types with an extra `other` field, and what it means for them. */
-export const OTHER_FIELD: Partial<Record<number, { label: string; placeholder?: string }>> = {
-  3: { label: 'azure', placeholder: '2024-10-21' },
-  18: { label: 'xunfei', placeholder: XUNFEI_DEFAULT_VERSION },
-  21: { label: 'knowledge' },
-  39: { label: 'cloudflare' },
-  41: { label: 'vertex', placeholder: 'us-central1' },
-  49: { label: 'coze' },
-};
+/** Types with an extra `other` field, and what it means for them (from their manifests). */
+export const OTHER_FIELD: Partial<Record<number, { label: string; placeholder?: string }>> = Object.fromEntries(
+  CHANNEL_TYPE_IDS.flatMap((type) => {
+    const other = manifestOf(type)?.other;
+    return other ? [[type, { label: other.label, placeholder: other.placeholder }]] : [];
+  }),
+);
 
 /** Types whose key has a special format, explained under the key input. */
-export const KEY_FORMAT_TYPES = [15, 18, 21, 22, 23, 33, 41] as const;
+export const KEY_FORMAT_TYPES: readonly number[] = CHANNEL_TYPE_IDS.filter((type) => manifestOf(type)?.keyFormatHint);
 
 /** Types that take an OpenAI organization id. */
-export const OPENAI_TYPES = [1];
+export const OPENAI_TYPES: readonly number[] = CHANNEL_TYPE_IDS.filter((type) => manifestOf(type)?.organization);
 
 const V1_SUFFIX = /\/v1$/i;
 
@@ -196,7 +194,7 @@ type ChannelBody = CreateChannelBody & Partial<Pick<UpdateChannelBody, 'id'>>;
 export function toChannelBody(values: ChannelFormValues, mode: FormMode): ChannelBody {
   const type = Number(values.type);
   let other = text(values.other);
-  if (type === XUNFEI_TYPE && other === '') other = XUNFEI_DEFAULT_VERSION;
+  if (other === '') other = otherDefault(type) ?? '';
   const body: ChannelBody = {
     type,
     name: text(values.name),

@@ -20,8 +20,8 @@ import {
   tokenUrl,
   type FetchedToken,
 } from '../../../server/relay/providers/baidu/access-token.js';
-import type { StreamEvent } from '../../../server/relay/protocol/events.js';
-import { SseParser } from '../../../server/relay/sse.js';
+import type { StreamEvent } from '../../../server/relay/wire/events.js';
+import { SseParser } from '../../../server/relay/wire/sse.js';
 
 const dir = new URL('../../fixtures/providers/baidu/', import.meta.url);
 const text = (name: string) => readFileSync(new URL(name, dir), 'utf8');

@@ -13,8 +13,8 @@ import { bedrockBody, bedrockErrorMessage, invokeUrl } from '../../../server/rel
 import { signBedrockRequest } from '../../../server/relay/providers/bedrock/sign-bedrock-request.js';
 import { createBedrockEventStreamDecoder } from '../../../server/relay/providers/bedrock/bedrock-event-stream.js';
 import { bedrock } from '../../../server/relay/providers/bedrock/index.js';
-import { createClaudeStreamParser } from '../../../server/relay/providers/claude/claude-stream.js';
-import type { SseEvent } from '../../../server/relay/sse.js';
+import { createClaudeStreamParser } from '../../../server/relay/wire/claude/claude-stream.js';
+import type { SseEvent } from '../../../server/relay/wire/sse.js';
 
 const fixtures = new URL('../../fixtures/providers/bedrock/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, fixtures), 'utf8');

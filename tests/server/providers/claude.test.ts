@@ -4,27 +4,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../server/relay/protocol/events.js';
-import { claudeFormat } from '../../../server/relay/formats/claude.js';
-import { createOpenAIChunkSerializer } from '../../../server/relay/protocol/openai-chunks.js';
-import { type OpenAIChatRequest } from '../../../server/relay/protocol/openai-types.js';
-import type { ClaudeRequest } from '../../../server/relay/providers/claude/claude-api-types.js';
-import { createClaudeStreamParser } from '../../../server/relay/providers/claude/claude-stream.js';
-import { claudeErrorOf, convertClaudeResponse } from '../../../server/relay/providers/claude/convert-claude-response.js';
+import type { StreamEvent } from '../../../server/relay/wire/events.js';
+import { claudeFormat } from '../../../server/relay/wire/claude/edge.js';
+import { createOpenAIChunkSerializer } from '../../../server/relay/wire/openai/openai-chunks.js';
+import { type OpenAIChatRequest } from '../../../server/relay/wire/openai/openai-types.js';
+import type { ClaudeRequest } from '../../../server/relay/wire/claude/claude-api-types.js';
+import { createClaudeStreamParser } from '../../../server/relay/wire/claude/claude-stream.js';
+import { claudeErrorOf, convertClaudeResponse } from '../../../server/relay/wire/claude/convert-claude-response.js';
 import {
   convertFromClaudeRequest,
   convertToClaudeResponse,
   createClaudeSseSerializer,
-} from '../../../server/relay/providers/claude/convert-from-claude-messages.js';
+} from '../../../server/relay/wire/claude/convert-from-claude-messages.js';
 import {
   convertToClaudeMessages,
   defaultMaxTokens,
   parseToolArguments,
   thinkingBudget,
   type ClaudeSettings,
-} from '../../../server/relay/providers/claude/convert-to-claude-messages.js';
-import { mapClaudeFinishReason, toClaudeStopReason } from '../../../server/relay/providers/claude/map-claude-finish-reason.js';
-import { SseParser, type SseEvent } from '../../../server/relay/sse.js';
+} from '../../../server/relay/wire/claude/convert-to-claude-messages.js';
+import { mapClaudeFinishReason, toClaudeStopReason } from '../../../server/relay/wire/claude/map-claude-finish-reason.js';
+import { SseParser, type SseEvent } from '../../../server/relay/wire/sse.js';
 
 const dir = new URL('../../fixtures/providers/claude/', import.meta.url);
 const text = (name: string) => readFileSync(new URL(name, dir), 'utf8');

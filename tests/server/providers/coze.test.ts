@@ -3,8 +3,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../server/relay/protocol/events.js';
-import { SseParser, type SseEvent } from '../../../server/relay/sse.js';
+import type { StreamEvent } from '../../../server/relay/wire/events.js';
+import { SseParser, type SseEvent } from '../../../server/relay/wire/sse.js';
 import {
   COZE_DEFAULT_USER,
   convertCozeAnswer,

@@ -1,9 +1,9 @@
 /** Fixtures and builders shared by the Gemini converter tests. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SseParser, type SseEvent } from '../../../server/relay/sse.js';
-import { type GeminiSettings } from '../../../server/relay/providers/gemini/gemini-settings.js';
-import type { OpenAIChatRequest } from '../../../server/relay/protocol/openai-types.js';
+import { SseParser, type SseEvent } from '../../../server/relay/wire/sse.js';
+import { type GeminiSettings } from '../../../server/relay/wire/gemini/gemini-settings.js';
+import type { OpenAIChatRequest } from '../../../server/relay/wire/openai/openai-types.js';
 
 export const dir = fileURLToPath(new URL('../../fixtures/providers/gemini/', import.meta.url));
 export const raw = (name: string) => readFileSync(dir + name, 'utf8');

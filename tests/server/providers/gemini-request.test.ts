@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { OPTION_REGISTRY, type OptionKey } from '../../../server/options/registry.js';
-import { convertToGeminiRequest, guessMimeType } from '../../../server/relay/providers/gemini/convert-to-gemini-request.js';
-import { GEMINI_HARM_CATEGORIES, geminiSettingsFrom } from '../../../server/relay/providers/gemini/gemini-settings.js';
-import { cleanSchemaForGemini } from '../../../server/relay/providers/gemini/gemini-schema.js';
-import type { OpenAIChatRequest } from '../../../server/relay/protocol/openai-types.js';
+import { convertToGeminiRequest, guessMimeType } from '../../../server/relay/wire/gemini/convert-to-gemini-request.js';
+import { GEMINI_HARM_CATEGORIES, geminiSettingsFrom } from '../../../server/relay/wire/gemini/gemini-settings.js';
+import { cleanSchemaForGemini } from '../../../server/relay/wire/gemini/gemini-schema.js';
+import type { OpenAIChatRequest } from '../../../server/relay/wire/openai/openai-types.js';
 import { settings, chat, PNG } from './gemini-fixtures.js';
 
 describe('OpenAI chat request → Gemini request', () => {

@@ -3,18 +3,18 @@
  * tests/fixtures/providers/gemini/.
  */
 import { describe, expect, it } from 'vitest';
-import { SseParser } from '../../../server/relay/sse.js';
+import { SseParser } from '../../../server/relay/wire/sse.js';
 import { quotaFor } from '../../../server/billing/pricing.js';
-import type { StreamEvent } from '../../../server/relay/protocol/events.js';
-import { convertGeminiResponse, parseGeminiError } from '../../../server/relay/providers/gemini/convert-gemini-response.js';
-import { createGeminiStreamParser } from '../../../server/relay/providers/gemini/gemini-stream.js';
-import { mapGeminiFinishReason, toGeminiFinishReason } from '../../../server/relay/providers/gemini/map-gemini-finish-reason.js';
+import type { StreamEvent } from '../../../server/relay/wire/events.js';
+import { convertGeminiResponse, parseGeminiError } from '../../../server/relay/wire/gemini/convert-gemini-response.js';
+import { createGeminiStreamParser } from '../../../server/relay/wire/gemini/gemini-stream.js';
+import { mapGeminiFinishReason, toGeminiFinishReason } from '../../../server/relay/wire/gemini/map-gemini-finish-reason.js';
 import {
   convertFromGeminiEmbedRequest,
   convertGeminiEmbedResponse,
   convertOpenAIToGeminiEmbedResponse,
   convertToGeminiEmbedRequest,
-} from '../../../server/relay/providers/gemini/gemini-embeddings.js';
+} from '../../../server/relay/wire/gemini/gemini-embeddings.js';
 import { raw, fixture, ids, sseEvents, PNG } from './gemini-fixtures.js';
 
 describe('Gemini answer → OpenAI chat.completion', () => {

@@ -3,13 +3,13 @@
  * tests/fixtures/providers/gemini/.
  */
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../server/relay/protocol/events.js';
-import { createGeminiStreamParser, createGeminiStreamSerializer } from '../../../server/relay/providers/gemini/gemini-stream.js';
+import type { StreamEvent } from '../../../server/relay/wire/events.js';
+import { createGeminiStreamParser, createGeminiStreamSerializer } from '../../../server/relay/wire/gemini/gemini-stream.js';
 import {
   convertFromGeminiRequest,
   convertOpenAIToGeminiResponse,
   geminiErrorBody,
-} from '../../../server/relay/providers/gemini/convert-from-gemini-request.js';
+} from '../../../server/relay/wire/gemini/convert-from-gemini-request.js';
 import { raw, ids, sseEvents, PNG } from './gemini-fixtures.js';
 
 describe('Gemini-format clients on OpenAI channels', () => {

@@ -17,7 +17,7 @@ import {
 } from '../../../server/relay/providers/iflytek/convert.js';
 import { sparkExchange } from '../../../server/relay/providers/iflytek/socket.js';
 import { sparkSocketUrl, splitSparkKey } from '../../../server/relay/providers/iflytek/index.js';
-import { readText } from '../../../server/relay/upstream.js';
+import { readText } from '../../../server/relay/call/call-upstream.js';
 import { SPARK_API_KEY, SPARK_API_SECRET, startSparkStandIn, type SparkStandIn } from '../../helpers/upstreams/iflytek.js';
 
 const dir = new URL('../../fixtures/providers/iflytek/', import.meta.url);

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../server/relay/protocol/events.js';
-import { SseParser } from '../../../server/relay/sse.js';
+import type { StreamEvent } from '../../../server/relay/wire/events.js';
+import { SseParser } from '../../../server/relay/wire/sse.js';
 import { miniMaxErrorStatus, miniMaxFailure, minimax } from '../../../server/relay/providers/minimax/index.js';
 import type { ProviderSettings } from '../../../server/relay/providers/types.js';
 

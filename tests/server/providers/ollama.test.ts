@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../server/relay/protocol/events.js';
+import type { StreamEvent } from '../../../server/relay/wire/events.js';
 import {
   convertOllamaChatAnswer,
   convertOllamaEmbedAnswer,

@@ -5,15 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../server/relay/protocol/events.js';
-import { createOpenAIStreamParser } from '../../../server/relay/protocol/openai-stream-parser.js';
-import { convertResponsesToChat } from '../../../server/relay/protocol/responses-request.js';
-import { convertChatToResponse, newResponseId, responseShell } from '../../../server/relay/protocol/responses-answer.js';
-import { createResponsesSseSerializer } from '../../../server/relay/protocol/responses-stream.js';
-import { createClaudeStreamParser } from '../../../server/relay/providers/claude/claude-stream.js';
-import { convertClaudeResponse } from '../../../server/relay/providers/claude/convert-claude-response.js';
-import { createGeminiStreamParser } from '../../../server/relay/providers/gemini/gemini-stream.js';
-import { SseParser, type SseEvent } from '../../../server/relay/sse.js';
+import type { StreamEvent } from '../../../server/relay/wire/events.js';
+import { createOpenAIStreamParser } from '../../../server/relay/wire/openai/openai-stream-parser.js';
+import { convertResponsesToChat } from '../../../server/relay/wire/openai/responses-request.js';
+import { convertChatToResponse, newResponseId, responseShell } from '../../../server/relay/wire/openai/responses-answer.js';
+import { createResponsesSseSerializer } from '../../../server/relay/wire/openai/responses-stream.js';
+import { createClaudeStreamParser } from '../../../server/relay/wire/claude/claude-stream.js';
+import { convertClaudeResponse } from '../../../server/relay/wire/claude/convert-claude-response.js';
+import { createGeminiStreamParser } from '../../../server/relay/wire/gemini/gemini-stream.js';
+import { SseParser, type SseEvent } from '../../../server/relay/wire/sse.js';
 
 const text = (provider: string, name: string) =>
   readFileSync(new URL(`../../fixtures/providers/${provider}/${name}`, import.meta.url), 'utf8');

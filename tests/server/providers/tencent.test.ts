@@ -14,7 +14,7 @@ import {
   tencentErrorOf,
   tencentErrorStatus,
 } from '../../../server/relay/providers/tencent/convert.js';
-import { SseParser } from '../../../server/relay/sse.js';
+import { SseParser } from '../../../server/relay/wire/sse.js';
 
 const dir = new URL('../../fixtures/providers/tencent/', import.meta.url);
 const text = (name: string) => readFileSync(new URL(name, dir), 'utf8');

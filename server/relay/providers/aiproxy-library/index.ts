@@ -9,13 +9,13 @@
  * The referenced documents are appended to the answer as a numbered list of links. The service
  * reports no token counts: the relay counts them locally.
  */
-import type { SseEvent } from '../../sse.js';
-import type { StreamEvent } from '../../protocol/events.js';
-import { callUpstream, upstreamErrorMessage } from '../../upstream.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { StreamEvent } from '../../wire/events.js';
+import { callUpstream, upstreamErrorMessage } from '../../call/call-upstream.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { nowSeconds, obj, openAICompletion, str, textOf, type Json } from '../kit/chat-text.js';
 import type { ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 
 const DEFAULT_BASE_URL = 'https://api.aiproxy.io';
 

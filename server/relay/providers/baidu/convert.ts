@@ -5,8 +5,8 @@
  * the status the relay should act on.
  */
 import type { Usage } from '../../../billing/pricing.js';
-import type { SseEvent } from '../../sse.js';
-import type { FinishReason, StreamEvent } from '../../protocol/events.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { FinishReason, StreamEvent } from '../../wire/events.js';
 import {
   count,
   maxTokensOf,

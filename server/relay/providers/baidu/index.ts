@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProviderDefinition } from '../types.js';
-import { callUpstream, readText } from '../../upstream.js';
+import { callUpstream, readText } from '../../call/call-upstream.js';
 import { obj, str } from '../kit/chat-text.js';
 import { errorMessageOf, httpLikeAnswer, isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { AccessTokenCache, TokenError, parseTokenAnswer, splitBaiduKey, tokenUrl, type FetchedToken } from './access-token.js';

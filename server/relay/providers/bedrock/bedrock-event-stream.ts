@@ -6,7 +6,7 @@
  */
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import type { SseEvent } from '../../sse.js';
+import type { SseEvent } from '../../wire/sse.js';
 import type { FrameDecoder } from '../types.js';
 
 export const EVENT_STREAM_CONTENT_TYPE = 'application/vnd.amazon.eventstream';

@@ -4,8 +4,8 @@
  * `anthropic-beta` header's values as `anthropic_beta`), and the message of an error answer.
  */
 import type { ChannelAccess } from '../types.js';
-import { upstreamErrorMessage } from '../../upstream.js';
-import { claudeErrorOf } from '../claude/convert-claude-response.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
+import { claudeErrorOf } from '../../wire/claude/convert-claude-response.js';
 import { parseAwsKey, regionOf, type AwsKey } from './bedrock-key.js';
 import { bedrockModelId } from './bedrock-models.js';
 import { ChannelConfigError } from '../channel-config-error.js';

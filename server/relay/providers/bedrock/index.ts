@@ -4,8 +4,8 @@
  * converted through the Claude converters. Streams arrive as AWS event streams.
  */
 import type { ProviderDefinition } from '../types.js';
-import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
-import { claudeAnswerFor, claudeStreamFor } from '../claude/structured-output.js';
+import { convertToClaudeMessages } from '../../wire/claude/convert-to-claude-messages.js';
+import { claudeAnswerFor, claudeStreamFor } from '../../wire/claude/structured-output.js';
 import { createBedrockEventStreamDecoder, EVENT_STREAM_CONTENT_TYPE } from './bedrock-event-stream.js';
 import { awsKeyOf, bedrockBody, bedrockErrorMessage, invokeUrl } from './bedrock-request.js';
 import { signBedrockRequest } from './sign-bedrock-request.js';

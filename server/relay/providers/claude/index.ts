@@ -1,9 +1,9 @@
 /** Anthropic Claude (type 14): `/v1/messages`, `x-api-key`, chat converted both ways. */
 import type { ProviderDefinition } from '../types.js';
-import { upstreamErrorMessage } from '../../upstream.js';
-import { convertToClaudeMessages } from './convert-to-claude-messages.js';
-import { claudeErrorOf } from './convert-claude-response.js';
-import { claudeAnswerFor, claudeStreamFor } from './structured-output.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
+import { convertToClaudeMessages } from '../../wire/claude/convert-to-claude-messages.js';
+import { claudeErrorOf } from '../../wire/claude/convert-claude-response.js';
+import { claudeAnswerFor, claudeStreamFor } from '../../wire/claude/structured-output.js';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 

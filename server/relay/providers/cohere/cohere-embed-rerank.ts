@@ -20,7 +20,7 @@ import {
   wantsBase64,
   type OpenAIEmbeddingList,
   type RerankAnswer,
-} from '../../protocol/openai-embeddings.js';
+} from '../../wire/openai/openai-embeddings.js';
 import { obj, str, type Json } from '../kit/chat-text.js';
 
 type Converted<T> = { ok: true; body: T } | { ok: false; message: string };

@@ -5,8 +5,8 @@
  * name, first arguments) and tool-call-delta (more arguments), and message-end (`finish_reason`,
  * `usage`). Content/tool-call start and end markers, citations and debug events carry nothing to relay.
  */
-import type { SseEvent } from '../../sse.js';
-import type { StreamEvent } from '../../protocol/events.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { StreamEvent } from '../../wire/events.js';
 import { nowSeconds, obj, str } from '../kit/chat-text.js';
 import { mapCohereFinishReason, usageFromCohere } from './convert-cohere.js';
 

@@ -12,8 +12,8 @@
  *   ERROR_TOXIC, TIMEOUT) and usage — `billed_units` (what Cohere charges), else `tokens`.
  */
 import type { Usage } from '../../../billing/pricing.js';
-import type { FinishReason } from '../../protocol/events.js';
-import type { OpenAIChatCompletion, OpenAIToolCall } from '../../protocol/openai-types.js';
+import type { FinishReason } from '../../wire/events.js';
+import type { OpenAIChatCompletion, OpenAIToolCall } from '../../wire/openai/openai-types.js';
 import { maxTokensOf, nowSeconds, obj, openAICompletion, stopList, str, textOf, type Json } from '../kit/chat-text.js';
 
 type CohereContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };

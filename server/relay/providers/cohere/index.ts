@@ -3,9 +3,9 @@
  * `/v2/embed`, rerank at `/v2/rerank`, each converted from and to the OpenAI-side shapes.
  */
 import type { Endpoint } from '../../endpoints.js';
-import { noStream } from '../../protocol/openai-embeddings.js';
+import { noStream } from '../../wire/openai/openai-embeddings.js';
 import type { ChatAdapter, ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
 import { cohereErrorMessage, convertCohereChatAnswer, convertToCohereChat } from './convert-cohere.js';
 import { createCohereStreamParser } from './cohere-stream.js';

@@ -16,9 +16,9 @@
  * - A whole answer is the documented non-streaming result: the chat object and its messages.
  */
 import type { Usage } from '../../../billing/pricing.js';
-import type { SseEvent } from '../../sse.js';
-import type { StreamEvent } from '../../protocol/events.js';
-import type { OpenAIChatCompletion } from '../../protocol/openai-types.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { StreamEvent } from '../../wire/events.js';
+import type { OpenAIChatCompletion } from '../../wire/openai/openai-types.js';
 import { nowSeconds, obj, openAICompletion, str, textOf, type Json } from '../kit/chat-text.js';
 
 /** The `user_id` Coze records when the client names none. */

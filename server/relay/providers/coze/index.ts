@@ -4,12 +4,12 @@
  * documented non-streaming result (chat + messages). Coze reports request errors as `{code, msg}`
  * behind a 200 status: they are turned into real error statuses before the relay reads the answer.
  */
-import { SseParser, type SseEvent } from '../../sse.js';
-import { callUpstream } from '../../upstream.js';
+import { SseParser, type SseEvent } from '../../wire/sse.js';
+import { callUpstream } from '../../call/call-upstream.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { obj } from '../kit/chat-text.js';
 import type { ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 import {
   convertCozeAnswer,
   convertToCozeChat,

@@ -1,6 +1,6 @@
 /** Dify (type 37): an app's `/v1/chat-messages` with the app's key as a Bearer token. */
 import type { ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 import { convertDifyAnswer, convertToDifyChat, createDifyStreamParser, difyErrorMessage } from './convert-dify.js';
 
 const DEFAULT_BASE_URL = 'https://api.dify.ai';

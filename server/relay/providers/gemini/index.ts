@@ -1,13 +1,13 @@
 /** Google Gemini (type 24): `/{version}/models/{model}:generateContent`, `x-goog-api-key`, chat converted both ways. */
 import type { ProviderDefinition } from '../types.js';
-import { upstreamErrorMessage } from '../../upstream.js';
-import { convertToGeminiRequest } from './convert-to-gemini-request.js';
-import { convertGeminiResponse, parseGeminiError } from './convert-gemini-response.js';
-import { createGeminiStreamParser } from './gemini-stream.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
+import { convertToGeminiRequest } from '../../wire/gemini/convert-to-gemini-request.js';
+import { convertGeminiResponse, parseGeminiError } from '../../wire/gemini/convert-gemini-response.js';
+import { createGeminiStreamParser } from '../../wire/gemini/gemini-stream.js';
 import { withInlinedImages } from './inline-images.js';
 import { sendUnlessRefused } from '../refusal.js';
-import type { GeminiResponse } from './gemini-api-types.js';
-import { geminiEmbeddingsAdapter } from './gemini-embeddings.js';
+import type { GeminiResponse } from '../../wire/gemini/gemini-api-types.js';
+import { geminiEmbeddingsAdapter } from './embeddings.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 

@@ -7,7 +7,7 @@
 import { safeFetch } from '../../../http/safe-fetch.js';
 import { refusedCall } from '../refusal.js';
 import type { PreparedCall } from '../types.js';
-import type { OpenAIChatRequest, OpenAIContentPart } from '../../protocol/openai-types.js';
+import type { OpenAIChatRequest, OpenAIContentPart } from '../../wire/openai/openai-types.js';
 
 /** Gemini's limit for a whole inline request is 20 MB; one image may not take more. */
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;

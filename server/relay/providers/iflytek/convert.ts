@@ -6,8 +6,8 @@
  * (and the usage) on the last. Frames whose `header.code` is not 0 are errors.
  */
 import type { Usage } from '../../../billing/pricing.js';
-import type { SseEvent } from '../../sse.js';
-import type { StreamEvent } from '../../protocol/events.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { StreamEvent } from '../../wire/events.js';
 import { count, maxTokensOf, nowSeconds, num, obj, openAICompletion, str, toTextTurns, type Json } from '../kit/chat-text.js';
 import { createJsonEventParser } from '../kit/json-events.js';
 

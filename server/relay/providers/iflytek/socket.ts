@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import WebSocket, { type RawData } from 'ws';
 import { upstreamLookup, vetUpstreamHost } from '../../../http/upstream-guard.js';
-import { onCancel, type CancelSignal, type UpstreamResponse } from '../../upstream.js';
+import { onCancel, type CancelSignal, type UpstreamResponse } from '../../call/call-upstream.js';
 import { httpLikeAnswer, jsonAnswer } from '../kit/http-like.js';
 import { obj, type Json } from '../kit/chat-text.js';
 import { SparkAnswer, isLastFrame, sparkErrorOf, sparkErrorStatus } from './convert.js';

@@ -4,7 +4,7 @@
  * v3.5/generalv3.5, Max-32K chat/max-32k, 4.0 Ultra v4.0/4.0Ultra; the retired v2.1 was generalv2).
  * The version comes from a `SparkDesk-vX.Y` model name, else the channel's `other`, else v2.1.
  */
-import { XUNFEI_DEFAULT_VERSION } from '../../../channels/types.js';
+import { XUNFEI_DEFAULT_VERSION } from './channel-type.js';
 
 export interface SparkVersion {
   path: string;

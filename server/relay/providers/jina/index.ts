@@ -9,11 +9,11 @@
  */
 import type { Usage } from '../../../billing/pricing.js';
 import type { Endpoint } from '../../endpoints.js';
-import { embeddingList, noStream, rerankAnswer, vectorsOf, wantsBase64 } from '../../protocol/openai-embeddings.js';
-import { upstreamErrorMessage } from '../../upstream.js';
+import { embeddingList, noStream, rerankAnswer, vectorsOf, wantsBase64 } from '../../wire/openai/openai-embeddings.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { obj, type Json } from '../kit/chat-text.js';
 import type { ChatAdapter, ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 
 const DEFAULT_BASE_URL = 'https://api.jina.ai';
 

@@ -4,9 +4,9 @@
  * consecutive turns of one role joined, and whole answers built as OpenAI chat.completions.
  */
 import type { Usage } from '../../../billing/pricing.js';
-import type { FinishReason } from '../../protocol/events.js';
-import { toOpenAIUsage } from '../../protocol/openai-chunks.js';
-import { type OpenAIChatCompletion, type OpenAIToolCall } from '../../protocol/openai-types.js';
+import type { FinishReason } from '../../wire/events.js';
+import { toOpenAIUsage } from '../../wire/openai/openai-chunks.js';
+import { type OpenAIChatCompletion, type OpenAIToolCall } from '../../wire/openai/openai-types.js';
 
 export type Json = Record<string, unknown>;
 

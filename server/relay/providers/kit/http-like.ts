@@ -6,8 +6,8 @@
  * reading of such answers: a small JSON body whole, and an error body's message.
  */
 import { Readable } from 'node:stream';
-import type { UpstreamResponse } from '../../upstream.js';
-import { readText, upstreamErrorMessage } from '../../upstream.js';
+import type { UpstreamResponse } from '../../call/call-upstream.js';
+import { readText, upstreamErrorMessage } from '../../call/call-upstream.js';
 
 /** An answer with this status, content type and body (text, or a stream of bytes). */
 export function httpLikeAnswer(statusCode: number, contentType: string, body: string | Readable): UpstreamResponse {

@@ -3,8 +3,8 @@
  * in-band error (Baidu, Tencent, iFlytek): an event that is not a JSON object is skipped, an error
  * event becomes an error, the first event starts the answer, and the provider reads the rest.
  */
-import type { SseEvent } from '../../sse.js';
-import type { StreamEvent } from '../../protocol/events.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { StreamEvent } from '../../wire/events.js';
 import { obj, type Json } from './chat-text.js';
 
 export interface JsonEventReader {

@@ -5,15 +5,15 @@
  * `base_resp.status_code` ≠ 0: the exchange turns those into real error statuses (1004 key → 401,
  * 1002/1039 rate limits → 429, 1008 balance → 403, 1000/1001/1013 server → 500, the rest 400).
  */
-import type { SseEvent } from '../../sse.js';
-import type { StreamEvent } from '../../protocol/events.js';
-import { createOpenAIStreamParser } from '../../protocol/openai-stream-parser.js';
-import { callUpstream, upstreamErrorMessage } from '../../upstream.js';
-import { usageOf } from '../../usage.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { StreamEvent } from '../../wire/events.js';
+import { createOpenAIStreamParser } from '../../wire/openai/openai-stream-parser.js';
+import { callUpstream, upstreamErrorMessage } from '../../call/call-upstream.js';
+import { usageOf } from '../../wire/openai/usage.js';
 import { isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { obj, str } from '../kit/chat-text.js';
 import type { ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 
 const DEFAULT_BASE_URL = 'https://api.minimax.chat';
 

@@ -11,15 +11,15 @@
  * Images must be inline (`data:` URLs): Ollama takes image bytes, not links.
  */
 import type { Usage } from '../../../billing/pricing.js';
-import type { FinishReason } from '../../protocol/events.js';
-import type { OpenAIChatCompletion, OpenAIToolCall } from '../../protocol/openai-types.js';
+import type { FinishReason } from '../../wire/events.js';
+import type { OpenAIChatCompletion, OpenAIToolCall } from '../../wire/openai/openai-types.js';
 import {
   embeddingInputs,
   embeddingList,
   vectorsOf,
   wantsBase64,
   type OpenAIEmbeddingList,
-} from '../../protocol/openai-embeddings.js';
+} from '../../wire/openai/openai-embeddings.js';
 import { maxTokensOf, nowSeconds, obj, openAICompletion, stopList, str, type Json } from '../kit/chat-text.js';
 
 export interface OllamaToolCall {

@@ -3,9 +3,9 @@
  * No key is needed; one given is sent as a Bearer token (for servers behind an authenticating proxy).
  */
 import type { ChatAdapter, ChannelAccess, ProviderDefinition } from '../types.js';
-import type { UpstreamTarget } from '../../upstream.js';
-import { noStream } from '../../protocol/openai-embeddings.js';
-import { upstreamErrorMessage } from '../../upstream.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
+import { noStream } from '../../wire/openai/openai-embeddings.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
 import {
   convertOllamaChatAnswer,

@@ -3,8 +3,8 @@
  * per line, the last with `done: true`, its `done_reason` and the token counters. A line with an
  * `error` field reports a failure mid-stream.
  */
-import type { SseEvent } from '../../sse.js';
-import type { StreamEvent } from '../../protocol/events.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { StreamEvent } from '../../wire/events.js';
 import type { FrameDecoder } from '../types.js';
 import { obj, str } from '../kit/chat-text.js';
 import { createdOf, mapOllamaDoneReason, toolCallsFromOllama, usageFromOllama } from './convert-ollama.js';

@@ -5,8 +5,8 @@
  * blocked. PaLM reports no token usage, so the relay counts locally.
  */
 import type { Usage } from '../../../billing/pricing.js';
-import type { SseEvent } from '../../sse.js';
-import type { StreamEvent } from '../../protocol/events.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { StreamEvent } from '../../wire/events.js';
 import { nowSeconds, num, obj, openAICompletion, str, toTextTurns, type Json } from '../kit/chat-text.js';
 
 const USER = '0';

@@ -3,7 +3,7 @@
  * streaming call: a client asking for a stream gets the whole answer as a single chunk.
  */
 import type { ProviderDefinition } from '../types.js';
-import { callUpstream } from '../../upstream.js';
+import { callUpstream } from '../../call/call-upstream.js';
 import { errorMessageOf, httpLikeAnswer, oneEventStream, readJson } from '../kit/http-like.js';
 import { convertPalmResponse, convertToPalmRequest, createPalmStreamParser, palmErrorOf } from './convert.js';
 

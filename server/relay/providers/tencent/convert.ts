@@ -6,8 +6,8 @@
  * code family the status the relay should act on.
  */
 import type { Usage } from '../../../billing/pricing.js';
-import type { SseEvent } from '../../sse.js';
-import type { FinishReason, StreamEvent } from '../../protocol/events.js';
+import type { SseEvent } from '../../wire/sse.js';
+import type { FinishReason, StreamEvent } from '../../wire/events.js';
 import { count, nowSeconds, num, obj, openAICompletion, str, toTextTurns, type Json } from '../kit/chat-text.js';
 import { createJsonEventParser } from '../kit/json-events.js';
 

@@ -5,7 +5,7 @@
  * Errors come behind a 200 status and are answered with the status their code stands for.
  */
 import type { ChannelAccess, PreparedCall, ProviderDefinition } from '../types.js';
-import { callUpstream } from '../../upstream.js';
+import { callUpstream } from '../../call/call-upstream.js';
 import { errorMessageOf, httpLikeAnswer, isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { signTc3 } from './tc3.js';
 import {

@@ -5,12 +5,12 @@
  * type's definition hands out one definition per model (`forModel`).
  */
 import type { ProviderDefinition } from '../types.js';
-import { convertToClaudeMessages } from '../claude/convert-to-claude-messages.js';
-import { claudeStreamFor } from '../claude/structured-output.js';
-import { convertToGeminiRequest } from '../gemini/convert-to-gemini-request.js';
+import { convertToClaudeMessages } from '../../wire/claude/convert-to-claude-messages.js';
+import { claudeStreamFor } from '../../wire/claude/structured-output.js';
+import { convertToGeminiRequest } from '../../wire/gemini/convert-to-gemini-request.js';
 import { withInlinedImages } from '../gemini/inline-images.js';
 import { sendUnlessRefused } from '../refusal.js';
-import { createGeminiStreamParser } from '../gemini/gemini-stream.js';
+import { createGeminiStreamParser } from '../../wire/gemini/gemini-stream.js';
 import { authorizationFor, vertexAnswer, vertexClaudeBody, vertexErrorMessage, withoutModel } from './vertex-request.js';
 import { claudeUrl, geminiUrl, isClaudeModel } from './vertex-urls.js';
 

@@ -4,10 +4,10 @@
  */
 import type { Usage } from '../../../billing/pricing.js';
 import type { ChannelAccess } from '../types.js';
-import { upstreamErrorMessage } from '../../upstream.js';
-import { claudeAnswerFor } from '../claude/structured-output.js';
-import { convertGeminiResponse, parseGeminiError } from '../gemini/convert-gemini-response.js';
-import type { GeminiResponse } from '../gemini/gemini-api-types.js';
+import { upstreamErrorMessage } from '../../call/call-upstream.js';
+import { claudeAnswerFor } from '../../wire/claude/structured-output.js';
+import { convertGeminiResponse, parseGeminiError } from '../../wire/gemini/convert-gemini-response.js';
+import type { GeminiResponse } from '../../wire/gemini/gemini-api-types.js';
 import { parseServiceAccount } from './service-account.js';
 import { createTokenSource } from './vertex-token.js';
 import { isRegionName, vertexRegion } from './vertex-urls.js';

@@ -1,0 +1,82 @@
+/**
+ * The money steps every relayed call shares (HTTP requests, realtime sessions and tasks): the
+ * caller's price for a model, who pays, the hold taken before the upstream is asked, and what follows
+ * a settlement.
+ *
+ * The guarantee: a served call is charged its full cost. A balance goes below zero only by what calls
+ * already in flight used beyond their reservations, and a balance at or below zero refuses new calls
+ * (a reservation needs the balance to cover it). The reservation is the prompt's estimate plus
+ * `max_tokens`, or plus PreConsumedQuota tokens when the call sets no limit; callers with more than
+ * TRUSTED_USD on the user and the token reserve nothing, so their calls do no database work before
+ * the upstream answers.
+ */
+import type { GatewayContext } from '../../context.js';
+import { lookupPrice, quotaFor, type Price } from '../../billing/pricing.js';
+import type { Hold, HoldRecord } from '../../billing/holds.js';
+import type { Payer } from '../../billing/journal-ops.js';
+import { warnIfLowQuota } from '../../notify/quota-warning.js';
+import { relayErrors } from '../errors.js';
+import type { RelayCaller } from '../types.js';
+
+/** Balances above this many USD (user, and the token unless unlimited) skip the reservation. */
+export const TRUSTED_USD = 10;
+
+/**
+ * The caller's price for `model`; a model without one is refused unless unset prices are accepted
+ * — as unknown when no channel of the caller's group serves it either.
+ */
+export function priceFor(ctx: GatewayContext, caller: RelayCaller, model: string): Price {
+  const priced = lookupPrice(ctx.options, model, caller.group, caller.acceptUnsetPrice || ctx.options.bool('SelfUseModeEnabled'));
+  if (priced.ok) return priced.price;
+  const served = caller.pinnedChannelId !== null || ctx.channels.candidates(caller.group, model).length > 0;
+  throw served ? relayErrors.priceNotSet(model) : relayErrors.unknownModel(model);
+}
+
+export function payerOf(caller: RelayCaller): Payer {
+  return { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken };
+}
+
+/** Whether the caller's balances (as this process last saw them) are large enough to skip the reservation. */
+export function isTrusted(ctx: GatewayContext, caller: RelayCaller): boolean {
+  const line = TRUSTED_USD * ctx.options.number('QuotaPerUnit');
+  return caller.userQuotaHint > line && (caller.unlimitedToken || caller.tokenQuotaHint > line);
+}
+
+/** A call that costs nothing whatever it uses. */
+export function isFree(price: Price): boolean {
+  return price.groupRatio === 0 || (price.modelPrice !== null ? price.modelPrice === 0 : price.modelRatio === 0);
+}
+
+/**
+ * What a call reserves: its prompt and its completion limit priced (PreConsumedQuota tokens when it
+ * sets none), `times` over for calls priced per item. A priced call always reserves something, so an
+ * empty balance is refused before the upstream is asked.
+ */
+export function reservationFor(ctx: GatewayContext, price: Price, promptTokens: number, maxTokens: number, times = 1): number {
+  const completionTokens = maxTokens > 0 ? maxTokens : Math.max(0, ctx.options.number('PreConsumedQuota'));
+  const quota = quotaFor(price, { promptTokens, completionTokens }, ctx.options.number('QuotaPerUnit')) * times;
+  return quota === 0 && !isFree(price) ? 1 : quota;
+}
+
+/** Takes the call's hold (`amount` reserved), or refuses with the quota error of whichever balance fell short. */
+export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number, record: () => HoldRecord): Promise<Hold> {
+  const taken = await ctx.holds.take(payer, amount, record);
+  if (taken.ok) return taken.hold;
+  throw taken.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();
+}
+
+/** After a settlement: the hourly totals, and a low-balance warning when one is due (in the background). */
+export function afterSettle(
+  ctx: GatewayContext,
+  s: { userId: number; username: string; channelId: number; model: string; quota: number; tokens: number },
+): void {
+  ctx.totals.add({
+    userId: s.userId,
+    username: s.username,
+    channelId: s.channelId,
+    model: s.model,
+    quota: s.quota,
+    tokens: s.tokens,
+  });
+  warnIfLowQuota(ctx, s.userId);
+}

@@ -1,0 +1,7 @@
+import type { ChannelTypeManifest } from '../manifest.js';
+
+export const difyType = {
+  name: 'Dify',
+  defaultBaseUrl: 'https://api.dify.ai',
+  models: ['dify'],
+} as const satisfies ChannelTypeManifest;

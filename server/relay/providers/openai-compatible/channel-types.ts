@@ -1,0 +1,136 @@
+/** The OpenAI-compatible family's channel types: data on the shared base (index.ts), no code each. */
+import type { ChannelTypeManifest } from '../manifest.js';
+
+const v1 = { pathPrefix: '/v1' } as const;
+
+export const OPENAI_MODELS = [
+  'gpt-4o',
+  'gpt-4o-mini',
+  'gpt-4.1',
+  'gpt-4.1-mini',
+  'gpt-4.1-nano',
+  'gpt-4-turbo',
+  'gpt-3.5-turbo',
+  'o1',
+  'o1-mini',
+  'o3',
+  'o3-mini',
+  'o4-mini',
+  'gpt-3.5-turbo-instruct',
+  'text-embedding-3-small',
+  'text-embedding-3-large',
+  'text-embedding-ada-002',
+  'omni-moderation-latest',
+  'dall-e-3',
+  'tts-1',
+  'tts-1-hd',
+  'whisper-1',
+];
+
+export const COMPATIBLE_TYPES = {
+  openai: {
+    name: 'OpenAI',
+    defaultBaseUrl: 'https://api.openai.com',
+    organization: true,
+    models: OPENAI_MODELS,
+    promptCache: true,
+    // Only OpenAI itself (and Azure) serves `/v1/responses`.
+    compatible: { pathPrefix: '/v1', endpoints: 'all' },
+  },
+  custom: { name: 'Custom', defaultBaseUrl: '', compatible: v1 },
+  ali: {
+    name: 'Ali',
+    defaultBaseUrl: 'https://dashscope.aliyuncs.com',
+    models: ['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-long', 'text-embedding-v3'],
+    promptCache: true,
+    compatible: { pathPrefix: '/compatible-mode/v1' },
+  },
+  ai360: {
+    name: '360',
+    defaultBaseUrl: 'https://api.360.cn',
+    models: ['360GPT_S2_V9', 'embedding-bert-512-v1'],
+    compatible: v1,
+  },
+  openrouter: {
+    name: 'OpenRouter',
+    defaultBaseUrl: 'https://openrouter.ai/api',
+    models: ['openai/gpt-4o', 'anthropic/claude-3.5-sonnet', 'google/gemini-2.5-pro'],
+    promptCache: true,
+    compatible: v1,
+  },
+  fastgpt: {
+    name: 'FastGPT',
+    defaultBaseUrl: 'https://api.fastgpt.in/api',
+    keyFormatHint: true,
+    models: ['fastgpt'],
+    compatible: { pathPrefix: '/v1', endpoints: ['chat.completions'], streamUsageOption: false },
+  },
+  moonshot: {
+    name: 'Moonshot',
+    defaultBaseUrl: 'https://api.moonshot.cn',
+    models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'],
+    promptCache: true,
+    compatible: v1,
+  },
+  zhipuV4: {
+    name: 'Zhipu v4',
+    defaultBaseUrl: 'https://open.bigmodel.cn',
+    models: ['glm-4-plus', 'glm-4-air', 'glm-4-flash', 'glm-4v-plus', 'embedding-3'],
+    promptCache: true,
+    compatible: { pathPrefix: '/api/paas/v4' },
+  },
+  lingyi: {
+    name: '01.AI',
+    defaultBaseUrl: 'https://api.lingyiwanwu.com',
+    models: ['yi-lightning', 'yi-large', 'yi-medium'],
+    compatible: v1,
+  },
+  cloudflare: {
+    name: 'Cloudflare',
+    defaultBaseUrl: 'https://api.cloudflare.com',
+    other: { label: 'cloudflare' },
+    models: ['@cf/meta/llama-3.1-8b-instruct', '@cf/baai/bge-base-en-v1.5'],
+    compatible: { pathPrefix: '/client/v4/accounts/{other}/ai/v1' },
+  },
+  siliconCloud: {
+    name: 'SiliconCloud',
+    defaultBaseUrl: 'https://api.siliconflow.cn',
+    models: ['deepseek-ai/DeepSeek-V3', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3'],
+    compatible: v1,
+  },
+  mistral: {
+    name: 'Mistral',
+    defaultBaseUrl: 'https://api.mistral.ai',
+    models: ['mistral-large-latest', 'mistral-small-latest', 'open-mistral-nemo', 'mistral-embed'],
+    compatible: v1,
+  },
+  deepseek: {
+    name: 'DeepSeek',
+    defaultBaseUrl: 'https://api.deepseek.com',
+    models: ['deepseek-chat', 'deepseek-reasoner'],
+    promptCache: true,
+    compatible: v1,
+  },
+  m3e: { name: 'M3E', defaultBaseUrl: '', compatible: v1 },
+  volcengine: {
+    name: 'Volcengine',
+    defaultBaseUrl: 'https://ark.cn-beijing.volces.com',
+    models: ['doubao-1.5-pro-32k', 'doubao-1.5-lite-32k', 'doubao-embedding'],
+    promptCache: true,
+    compatible: { pathPrefix: '/api/v3' },
+  },
+  baiduV2: {
+    name: 'Baidu v2',
+    defaultBaseUrl: 'https://qianfan.baidubce.com',
+    models: ['ernie-4.0-8k', 'ernie-4.0-turbo-8k', 'ernie-3.5-8k', 'ernie-speed-128k', 'ernie-lite-8k', 'embedding-v1'],
+    compatible: { pathPrefix: '/v2', endpoints: ['chat.completions', 'embeddings'] },
+  },
+  xinference: { name: 'Xinference', defaultBaseUrl: '', compatible: v1 },
+  xai: {
+    name: 'xAI',
+    defaultBaseUrl: 'https://api.x.ai',
+    models: ['grok-3', 'grok-3-mini', 'grok-2-vision-1212'],
+    promptCache: true,
+    compatible: v1,
+  },
+} as const satisfies Record<string, ChannelTypeManifest>;

@@ -1,0 +1,48 @@
+/**
+ * Claude-format clients (`POST /v1/messages`): passed through to Claude channels, converted through
+ * OpenAI chat for every other channel and answered back in Claude's message and event shapes.
+ */
+import type { ClaudeRequest } from './claude-api-types.js';
+import { convertFromClaudeRequest, convertToClaudeResponse, createClaudeSseSerializer } from './convert-from-claude-messages.js';
+import { usageFromClaude } from './convert-claude-response.js';
+import { createClaudeStreamParser } from './claude-stream.js';
+import { forwardJson, forwardStream, inspectWith } from '../../call/forward-answer.js';
+import type { ClientFormatDefinition } from '../types.js';
+import { convertOnce } from '../convert-once.js';
+import { edgeCheck } from '../edge-check.js';
+import { CLAUDE_MESSAGES } from './edge-schemas.js';
+import { claudePromptTokens } from '../prompt-count.js';
+import { countTokensNow } from '../../metering/tokenizer.js';
+
+/** A refusal that ends the message: Claude's own `refusal` stop reason. */
+const REFUSAL_TAIL =
+  `event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, usage: { output_tokens: 0 } })}\n\n` +
+  'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+
+const checkMessages = edgeCheck(CLAUDE_MESSAGES);
+
+export const claudeFormat: ClientFormatDefinition = {
+  check: (_endpoint, body) => checkMessages(body),
+  servedBy: (provider) => provider.supports('chat.completions'),
+  passesThrough: (provider, input) => input.body !== null && provider.protocol === 'claude',
+  toOpenAI(input) {
+    const body = input.body ?? {};
+    // Checked against Claude's request shape at the edge (edge-schemas.ts).
+    return { endpoint: 'chat.completions', body: convertOnce(body, () => convertFromClaudeRequest(body as ClaudeRequest)) };
+  },
+  // Claude's thinking travels as reasoning_effort to other converters; an OpenAI-format channel's
+  // model may not reason, and would refuse the field.
+  forOpenAIChannel(request) {
+    if (request.endpoint !== 'chat.completions' || request.body.reasoning_effort === undefined) return request;
+    const { reasoning_effort: _effort, ...body } = request.body;
+    return { endpoint: 'chat.completions', body: body as typeof request.body };
+  },
+  fromOpenAI: (input, answer) => convertToClaudeResponse(answer, { model: input.model }),
+  serializer: (input) =>
+    createClaudeSseSerializer({ model: input.model, promptTokens: claudePromptTokens(input.body ?? {}, countTokensNow) }),
+  forwardNative: ({ res, out, started, hooks, streaming, decoder }) =>
+    streaming
+      ? forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), hooks, decoder })
+      : forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage)),
+  cutStreamTail: () => REFUSAL_TAIL,
+};
