@@ -35,7 +35,7 @@ export async function runUpstreamModelCheck(ctx: GatewayContext, minCheckSeconds
 /** Starts the periodic check when switched on and this is the master node; the returned function stops it. */
 export function startUpstreamModelTask(
   ctx: GatewayContext,
-  onError: (err: unknown) => void = console.error,
+  onError: (err: unknown) => void = (err) => ctx.log.error({ err }, 'upstream model update check failed'),
 ): () => Promise<void> {
   const { enabled, intervalMinutes, minCheckSeconds } = ctx.config.upstreamModelUpdate;
   if (!enabled || !ctx.config.isMaster) return async () => undefined;

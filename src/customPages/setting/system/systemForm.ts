@@ -17,6 +17,8 @@ export const SECRET_KEYS: ReadonlySet<string> = new Set<OptionKey>([
   'SMTPToken',
   'WorkerValidKey',
   'EpayKey',
+  'discord.client_secret',
+  'model_deployment.ionet.api_key',
 ]);
 
 export const CHECK_INPUT = 'settings_system.common.check_input';
