@@ -48,6 +48,9 @@ export default defineConfig({
           include: ['tests/console/**/*.test.{ts,tsx}'],
           exclude: ['tests/console/fixture-resource.test.tsx'],
           environment: 'jsdom',
+          // A form test types and clicks through a whole drawer: 15 s alone, past 30 s beside the
+          // server files on two cores.
+          testTimeout: 60_000,
           isolate: false,
           setupFiles: ['tests/console/setup.ts'],
         },
