@@ -53,8 +53,37 @@ const BAD_JSON: Record<JsonShape, Array<[string, string]>> = {
   ],
 };
 
+/**
+ * Options whose form a check of their own decides (the family console's settings), with values it
+ * refuses. Each option with a check must be listed here.
+ */
+const OBJECT_LIST: Array<[string, string]> = [
+  ['{}', 'option.not_object_list'],
+  ['[1]', 'option.not_object_list'],
+];
+const ACTIVE_HTML: Array<[string, string]> = [
+  ['<script>alert(1)</script>', 'option.unsafe_html'],
+  ['<img src=x onerror=alert(1)>', 'option.unsafe_html'],
+];
+const CHECKED: Record<string, Array<[string, string]>> = {
+  'global.thinking_model_blacklist': [
+    ['{}', 'option.not_string_list'],
+    ['[1]', 'option.not_string_list'],
+  ],
+  'global.chat_completions_to_responses_policy': [['[]', 'option.not_json_object']],
+  'console_setting.api_info': OBJECT_LIST,
+  'console_setting.announcements': OBJECT_LIST,
+  'console_setting.faq': OBJECT_LIST,
+  'console_setting.uptime_kuma_groups': [
+    ['[{"categoryName":"a","url":"ftp://x","slug":"s"}]', 'option.bad_uptime_groups'],
+    ['{}', 'option.bad_uptime_groups'],
+  ],
+  'legal.user_agreement': ACTIVE_HTML,
+  'legal.privacy_policy': ACTIVE_HTML,
+};
+
 /** Values the rule refuses, each with the code it is refused with. */
-function refusedValues(def: OptionDef): Array<[string, string]> {
+function refusedValues(key: string, def: OptionDef): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   if (def.type === 'bool') out.push(['yes', 'option.not_boolean'], ['1', 'option.not_boolean']);
   if (def.type === 'int') out.push(['1.5', 'option.not_integer'], ['9007199254740993', 'option.not_integer']);
@@ -64,7 +93,8 @@ function refusedValues(def: OptionDef): Array<[string, string]> {
     if (def.min !== undefined) out.push([String(def.min - 1), both ? 'option.out_of_range' : 'option.below_minimum']);
     if (def.max !== undefined) out.push([String(def.max + 1), both ? 'option.out_of_range' : 'option.above_maximum']);
   }
-  if (def.type === 'json') out.push(['{not json', 'option.not_json'], ...BAD_JSON[def.shape!]);
+  if (def.type === 'json') out.push(['{not json', 'option.not_json'], ...(def.shape ? BAD_JSON[def.shape] : []));
+  if (def.check) out.push(...CHECKED[key]!);
   if (def.choices) out.push(['none-of-these', 'option.not_choice']);
   // Every text, whatever its option, passes the API's text rule first.
   out.push(['a\u0000b', 'request.invalid_params'], ['x'.repeat(65_536), 'request.invalid_params']);
@@ -74,10 +104,11 @@ function refusedValues(def: OptionDef): Array<[string, string]> {
 const stored = async (key: string) =>
   (await tg.gateway.ctx.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst())?.value;
 
-it('gives every number option a range and every JSON option a shape', () => {
+it('gives every number option a range and every JSON option a shape or a check of its own', () => {
   for (const [key, def] of Object.entries(OPTION_REGISTRY) as Array<[OptionKey, OptionDef]>) {
     if (def.type === 'int' || def.type === 'float') expect(def.min, key).toBeDefined();
-    if (def.type === 'json') expect(def.shape, key).toBeDefined();
+    if (def.type === 'json') expect(def.shape ?? def.check, key).toBeDefined();
+    if (def.check) expect(CHECKED[key], `${key}: values its check refuses`).toBeDefined();
   }
 });
 
@@ -85,7 +116,7 @@ it('refuses, by a stable code naming the option, every value outside an optionâ€
   const problems: string[] = [];
   for (const [key, def] of Object.entries(OPTION_REGISTRY) as Array<[OptionKey, OptionDef]>) {
     const before = await stored(key);
-    for (const [value, code] of refusedValues(def)) {
+    for (const [value, code] of refusedValues(key, def)) {
       const res = await root.put('/api/option/', { key, value });
       const shown = value.length > 40 ? `${value.slice(0, 20)}â€¦(${value.length})` : JSON.stringify(value);
       if (res.status >= 500 || res.body.success !== false || res.body.code !== code) {

@@ -17,7 +17,7 @@ afterAll(async () => tg?.close());
 
 it('answers 404 for unknown paths under /api/user/, signed in or not', async () => {
   const cases: Array<[string, string]> = [
-    ['GET', '/api/user/checkin'],
+    ['GET', '/api/user/checkout'],
     ['GET', '/api/user/2fa/stats-unknown'],
     ['GET', '/api/user/12abc'],
     ['DELETE', '/api/user/reset_passkey'],

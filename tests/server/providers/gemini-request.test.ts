@@ -352,6 +352,7 @@ describe('OpenAI chat request → Gemini request', () => {
       imageModels: ['gemini-2.0-flash-exp-image-generation'],
       thinkingAdapterEnabled: false,
       thinkingBudgetPercentage: 0.6,
+      thinkingSuffixExempt: [],
     });
   });
 });
