@@ -113,7 +113,7 @@ describe('readiness without a database', async () => {
 
 describe('graceful shutdown', () => {
   it('lets 20 streams finish on SIGTERM, writes every log row with its request id, and exits 0', async () => {
-    const upstream = await startOpenAIStandIn({ record: false });
+    const upstream = await startOpenAIStandIn();
     const dir = mkdtempSync(join(tmpdir(), 'gw-shutdown-'));
     const path = join(dir, 'gw.db');
     const gw = await spawnGateway({ SQLITE_PATH: path, SQL_DSN: '', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT: '20' });
@@ -151,7 +151,12 @@ describe('graceful shutdown', () => {
         const text = await res.text();
         return { status: res.status, done: text.includes('[DONE]'), id: res.headers.get('x-request-id') };
       });
-      await new Promise((r) => setTimeout(r, 250));
+      // SIGTERM once every stream is in flight (it reached the upstream), not after a guessed delay:
+      // on a busy machine a request not yet read when the listener closes is refused, not drained.
+      const deadline = Date.now() + 20_000;
+      while (upstream.requests.filter((r) => r.url.includes('/chat/completions')).length < 20 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
       const exited = new Promise<number | null>((resolve) => gw.child.once('exit', (code) => resolve(code)));
       gw.child.kill('SIGTERM');
       const answers = await Promise.all(streams);
