@@ -1,59 +1,75 @@
-// The bare pass-through the relay bench compares the gateway with: Fastify + undici, the key looked
-// up in a Map, the JSON body parsed, the upstream's answer relayed (streams chunk by chunk) and its
-// usage read — no database, no pricing, no logs. Prints `baseline http://…` once listening.
+// The floor the relay bench compares the gateway with: what a relay must do and no more. The key
+// looked up in a Map, the request forwarded over a keep-alive pool, stream chunks written through
+// as they arrive, usage found by scanning the stream's tail (only the event that carries it is
+// parsed), the caller's quota decremented — no database, no pricing, no logs, no per-event parse.
+// Prints `baseline http://…` once listening.
 // Run by bench/relay.mjs on the gateway's core: node bench/baseline.mjs <upstream-url> <key>
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 
 const [upstreamUrl, key] = process.argv.slice(2);
-const keys = new Map([[key, { userId: 1 }]]);
+const keys = new Map([[key, { quota: Number.MAX_SAFE_INTEGER, calls: 0 }]]);
 const agent = new Agent({ keepAliveTimeout: 30_000, connections: 512, pipelining: 1 });
-let usageSeen = 0;
+const upstreamHeaders = { authorization: 'Bearer sk-upstream-good', 'content-type': 'application/json' };
+const TAIL = 4096;
 
-/** The usage object of one SSE event, when the event carries one. */
-function streamUsage(event) {
-  if (!event.includes('"usage"')) return null;
-  const line = event.split('\n').find((l) => l.startsWith('data: '));
-  try {
-    return JSON.parse(line.slice(6)).usage ?? null;
-  } catch {
-    return null;
+/** The usage object in the tail of an answer or a stream: found by scanning, parsed alone. */
+function tailUsage(tail) {
+  const at = tail.lastIndexOf('"usage"');
+  const open = at === -1 ? -1 : tail.indexOf('{', at);
+  if (open === -1) return null;
+  let depth = 0;
+  for (let i = open; i < tail.length; i++) {
+    const c = tail.charCodeAt(i);
+    if (c === 123) depth++;
+    else if (c === 125 && --depth === 0) {
+      try {
+        return JSON.parse(tail.slice(open, i + 1));
+      } catch {
+        return null;
+      }
+    }
   }
+  return null;
+}
+
+function charge(caller, usage) {
+  caller.calls++;
+  if (usage) caller.quota -= usage.total_tokens ?? 0;
 }
 
 const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 });
+// The body as received: a relay forwards it, it needs only to know whether it asks for a stream.
+app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 app.post('/v1/chat/completions', async (req, reply) => {
-  const caller = keys.get(String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
+  const caller = keys.get(String(req.headers.authorization ?? '').slice(7));
   if (!caller) return reply.status(401).send({ error: { message: 'invalid key' } });
-  const body = req.body;
-  const stream = body.stream === true;
+  let body = req.body;
+  const stream = /"stream"\s*:\s*true/.test(body.toString('latin1'));
+  // Usage in a stream comes only when asked for.
+  if (stream) body = JSON.stringify({ ...JSON.parse(body), stream_options: { include_usage: true } });
   const upstream = await request(`${upstreamUrl}/v1/chat/completions`, {
     method: 'POST',
-    headers: { authorization: 'Bearer sk-upstream-good', 'content-type': 'application/json' },
-    body: JSON.stringify(stream ? { ...body, stream_options: { include_usage: true } } : body),
+    headers: upstreamHeaders,
+    body,
     dispatcher: agent,
   });
   if (!stream) {
     const text = await upstream.body.text();
-    if (JSON.parse(text).usage) usageSeen++;
+    charge(caller, tailUsage(text.slice(-TAIL)));
     return reply.status(upstream.statusCode).header('content-type', 'application/json').send(text);
   }
   reply.hijack();
-  reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  let pending = '';
+  reply.raw.writeHead(upstream.statusCode, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  let tail = '';
   for await (const chunk of upstream.body) {
-    pending += chunk.toString('utf8');
-    let end;
-    while ((end = pending.indexOf('\n\n')) !== -1) {
-      const event = pending.slice(0, end + 2);
-      pending = pending.slice(end + 2);
-      if (streamUsage(event)) usageSeen++;
-      if (!reply.raw.write(event)) await new Promise((r) => reply.raw.once('drain', r));
-    }
+    tail = (tail + chunk.toString('latin1')).slice(-TAIL);
+    if (!reply.raw.write(chunk)) await new Promise((r) => reply.raw.once('drain', r));
   }
-  reply.raw.end(pending);
+  reply.raw.end();
+  charge(caller, tailUsage(tail));
 });
-app.get('/usage-seen', async () => ({ usageSeen }));
+app.get('/usage-seen', async () => ({ calls: keys.get(key).calls, quota: keys.get(key).quota }));
 
 await app.listen({ port: 0, host: '127.0.0.1' });
 console.log(`baseline http://127.0.0.1:${app.server.address().port}`);

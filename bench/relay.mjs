@@ -1,5 +1,6 @@
-// bench/relay: the relay's overhead against a bare pass-through. Starts the OpenAI stand-in, the
-// built gateway and bench/baseline.mjs (Fastify + undici, the key in a Map, no database) — the
+// bench/relay: the relay's overhead against the floor. Starts the OpenAI stand-in, the built gateway
+// and bench/baseline.mjs (a bare relay: key in a Map, keep-alive pool, chunks written through, usage
+// from the stream's tail, no per-event parse, no database) — the
 // gateway and the baseline pinned to the same core with taskset, the stand-in and the load generator
 // on the other — then loads each with autocannon at concurrency 50 and 200, streaming (20-chunk SSE)
 // and not, for two payers: a large balance (the pre-charge is skipped) and a small one (every call
@@ -11,7 +12,8 @@
 // BENCH_MODES=plain,stream, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small,limited narrow the
 // runs. `limited` is the large payer through every limit at once, none of them reached: a token
 // tpm_limit and a channel with rpm_limit and max_concurrency (with REDIS_CONN_STRING set, counted in
-// Redis: the cost of the limits per call, against `large` in the same run).
+// Redis: the cost of the limits per call, against `large` in the same run). BENCH_BEFORE=<path to a
+// copy of an earlier build's main.js> loads that build too, in the same turns (SQLite only).
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
 import { spawn } from 'node:child_process';
@@ -43,81 +45,96 @@ const [upCmd, upArgs] = taskset(0, process.execPath, ['--import', 'tsx', 'bench/
 const upstream = spawn(upCmd, upArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
 const upstreamUrl = (await waitForLine(upstream, /upstream (http:\/\/\S+)/))[1];
 
-const port = await freePort();
 // GATEWAY_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the gateway under load.
 const gatewayNodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const [gwCmd, gwArgs] = taskset(1, process.execPath, [...gatewayNodeArgs, 'dist/server/main.js']);
-const gateway = spawn(gwCmd, gwArgs, {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SQL_DSN: process.env.BENCH_SQL_DSN ?? '',
-    SQLITE_PATH: join(dir, 'gw.db'),
-    LOG_LEVEL: 'warn',
-    GLOBAL_API_RATE_LIMIT: '1000000',
-    // The stand-in upstream listens on loopback.
-    ALLOW_PRIVATE_UPSTREAMS: 'true',
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-await waitForLine(gateway, /gateway listening/);
-const base = `http://127.0.0.1:${port}`;
 
-// Root (200 USD of quota: the pre-charge is skipped as for any large balance) with an unlimited
-// token, and a user with 8 USD on a token limited to the same (below the 10 USD shortcut: every call
-// reserves its estimate and settles), both on a channel to the stand-in.
-await api(base, '', 0, 'POST', '/api/setup', { username: 'root', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
-let { json, cookie } = await api(base, '', 0, 'POST', '/api/user/login', { username: 'root', password: 'bench-pass-1' });
-const rootId = json.data.id;
-await api(base, cookie, rootId, 'POST', '/api/channel/', {
-  type: 1,
-  name: 'stand-in',
-  key: 'sk-upstream-good',
-  base_url: upstreamUrl,
-  models: 'gpt-4o-mini',
-  group: 'default',
-});
-// The limited payer's group reaches only a channel with limits, far above what the bench sends.
-const MAX = 2147483647;
-await api(base, cookie, rootId, 'POST', '/api/channel/', {
-  type: 1,
-  name: 'stand-in-limited',
-  key: 'sk-upstream-good',
-  base_url: upstreamUrl,
-  models: 'gpt-4o-mini',
-  group: 'vip',
-  rpm_limit: MAX,
-  max_concurrency: 100000,
-});
-async function tokenKey(session, userId, remainQuota, extra = {}) {
-  const token = (
-    await api(base, session, userId, 'POST', '/api/token/', {
-      name: 'bench',
-      remain_quota: remainQuota,
-      unlimited_quota: remainQuota === 0,
-      expired_time: -1,
-      ...extra,
+/**
+ * Starts a built gateway (`main`) on core 1 with a fresh database, the stand-in's channels and the
+ * bench's payers; `dbName` keeps two gateways' databases apart.
+ */
+async function startGateway(main, dbName) {
+  const port = await freePort();
+  const [gwCmd, gwArgs] = taskset(1, process.execPath, [...gatewayNodeArgs, main]);
+  const gateway = spawn(gwCmd, gwArgs, {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQL_DSN: process.env.BENCH_SQL_DSN ?? '',
+      SQLITE_PATH: join(dir, dbName),
+      LOG_LEVEL: 'warn',
+      GLOBAL_API_RATE_LIMIT: '1000000',
+      // The stand-in upstream listens on loopback.
+      ALLOW_PRIVATE_UPSTREAMS: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await waitForLine(gateway, /gateway listening/);
+  const base = `http://127.0.0.1:${port}`;
+
+  // Root (200 USD of quota: the pre-charge is skipped as for any large balance) with an unlimited
+  // token, and a user with 8 USD on a token limited to the same (below the 10 USD shortcut: every call
+  // reserves its estimate and settles), both on a channel to the stand-in.
+  await api(base, '', 0, 'POST', '/api/setup', { username: 'root', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
+  let { json, cookie } = await api(base, '', 0, 'POST', '/api/user/login', { username: 'root', password: 'bench-pass-1' });
+  const rootId = json.data.id;
+  await api(base, cookie, rootId, 'POST', '/api/channel/', {
+    type: 1,
+    name: 'stand-in',
+    key: 'sk-upstream-good',
+    base_url: upstreamUrl,
+    models: 'gpt-4o-mini',
+    group: 'default',
+  });
+  // The limited payer's group reaches only a channel with limits, far above what the bench sends.
+  const MAX = 2147483647;
+  await api(base, cookie, rootId, 'POST', '/api/channel/', {
+    type: 1,
+    name: 'stand-in-limited',
+    key: 'sk-upstream-good',
+    base_url: upstreamUrl,
+    models: 'gpt-4o-mini',
+    group: 'vip',
+    rpm_limit: MAX,
+    max_concurrency: 100000,
+  });
+  async function tokenKey(session, userId, remainQuota, extra = {}) {
+    const token = (
+      await api(base, session, userId, 'POST', '/api/token/', {
+        name: 'bench',
+        remain_quota: remainQuota,
+        unlimited_quota: remainQuota === 0,
+        expired_time: -1,
+        ...extra,
+      })
+    ).json.data;
+    return (await api(base, session, userId, 'POST', `/api/token/${token.id}/key`, {})).json.data.key;
+  }
+  const SMALL = 4_000_000;
+  const small = (
+    await api(base, cookie, rootId, 'POST', '/api/user/', {
+      username: 'bench-small',
+      password: 'bench-pass-2',
+      display_name: 'small',
     })
   ).json.data;
-  return (await api(base, session, userId, 'POST', `/api/token/${token.id}/key`, {})).json.data.key;
+  await api(base, cookie, rootId, 'PUT', '/api/user/', { ...small, password: '', quota: SMALL });
+  const smallLogin = await api(base, '', 0, 'POST', '/api/user/login', { username: 'bench-small', password: 'bench-pass-2' });
+  const keys = {
+    large: await tokenKey(cookie, rootId, 0),
+    small: await tokenKey(smallLogin.cookie, small.id, SMALL),
+    limited: await tokenKey(cookie, rootId, 0, { group: 'vip', tpm_limit: MAX }),
+  };
+  await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
+  return { proc: gateway, base, keys };
 }
-const SMALL = 4_000_000;
-const small = (
-  await api(base, cookie, rootId, 'POST', '/api/user/', {
-    username: 'bench-small',
-    password: 'bench-pass-2',
-    display_name: 'small',
-  })
-).json.data;
-await api(base, cookie, rootId, 'PUT', '/api/user/', { ...small, password: '', quota: SMALL });
-const smallLogin = await api(base, '', 0, 'POST', '/api/user/login', { username: 'bench-small', password: 'bench-pass-2' });
-const keys = {
-  large: await tokenKey(cookie, rootId, 0),
-  small: await tokenKey(smallLogin.cookie, small.id, SMALL),
-  limited: await tokenKey(cookie, rootId, 0, { group: 'vip', tpm_limit: MAX }),
-};
-await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
+
+const current = await startGateway('dist/server/main.js', 'gw.db');
+// BENCH_BEFORE=<a copy of an earlier dist/server/main.js> runs that build too, in the same turns:
+// before/after figures from one run on this noisy machine.
+const before = process.env.BENCH_BEFORE ? await startGateway(process.env.BENCH_BEFORE, 'before.db') : null;
+const { base, keys } = current;
+const gateway = current.proc;
 
 const [blCmd, blArgs] = taskset(1, process.execPath, [...gatewayNodeArgs, 'bench/baseline.mjs', upstreamUrl, keys.large]);
 const baseline = spawn(blCmd, blArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -173,13 +190,27 @@ const rows = [];
 for (const mode of list('BENCH_MODES', ['plain', 'stream'])) {
   for (const connections of list('BENCH_CONNECTIONS', [50, 200]).map(Number)) {
     const body = bodies[mode];
+    const payers = list('BENCH_PAYERS', ['large', 'small', 'limited']);
     const targets = [
       target('baseline', baselineUrl, baseline.pid, keys.large),
-      ...list('BENCH_PAYERS', ['large', 'small', 'limited']).map((payer) => target(payer, base, gateway.pid, keys[payer])),
+      ...payers.map((payer) => target(payer, base, gateway.pid, keys[payer])),
+      ...(before ? payers.map((p) => target(`${p}@before`, before.base, before.proc.pid, before.keys[p])) : []),
     ];
     for (const t of targets) await load(`${t.url}/v1/chat/completions`, headersFor(t.key), body, connections, 2); // warm-up
     const [bl, ...gws] = await measureInterleaved(targets, body, connections);
     for (const gw of gws) rows.push({ mode, connections, payer: gw.name, bl, gw });
+  }
+}
+
+/** Per mode, the gateway's CPU per call over the floor's, each payer (the issue's target: ≤ 2). */
+function summary() {
+  for (const mode of new Set(rows.map((r) => r.mode))) {
+    const of = rows.filter((r) => r.mode === mode);
+    const floor = of.reduce((a, r) => a + r.bl.cpuUs, 0) / of.length;
+    const parts = of.map(
+      (r) => `${r.payer}@${r.connections} ${r.gw.cpuUs.toFixed(0)} µs ×${(r.gw.cpuUs / r.bl.cpuUs).toFixed(2)}`,
+    );
+    console.log(`${mode}: floor ${floor.toFixed(0)} µs/call; ${parts.join(', ')}`);
   }
 }
 
@@ -188,13 +219,14 @@ console.log(
   `\nrelay overhead on ${SQL} (${SECONDS} s per target in ${SLICE} s turns; gateway and baseline pinned to core 1, stand-in and load on core 0)`,
 );
 console.log(
-  'mode    conc  payer  baseline req/s  gateway req/s  +p50 ms  +p99 ms  baseline CPU µs  gateway CPU µs  ratio  errors',
+  'mode    conc  payer         baseline req/s  gateway req/s  +p50 ms  +p99 ms  baseline CPU µs  gateway CPU µs  ratio  errors',
 );
 for (const { mode, connections, payer, bl, gw } of rows) {
   console.log(
-    `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(5)}  ${bl.rps.toFixed(0).padStart(14)}  ${gw.rps.toFixed(0).padStart(13)}  ${(gw.p50 - bl.p50).toFixed(1).padStart(7)}  ${(gw.p99 - bl.p99).toFixed(1).padStart(7)}  ${bl.cpuUs.toFixed(0).padStart(15)}  ${gw.cpuUs.toFixed(0).padStart(14)}  ${(gw.cpuUs / bl.cpuUs).toFixed(2).padStart(5)}  ${String(gw.errors + bl.errors).padStart(6)}`,
+    `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(12)}  ${bl.rps.toFixed(0).padStart(14)}  ${gw.rps.toFixed(0).padStart(13)}  ${(gw.p50 - bl.p50).toFixed(1).padStart(7)}  ${(gw.p99 - bl.p99).toFixed(1).padStart(7)}  ${bl.cpuUs.toFixed(0).padStart(15)}  ${gw.cpuUs.toFixed(0).padStart(14)}  ${(gw.cpuUs / bl.cpuUs).toFixed(2).padStart(5)}  ${String(gw.errors + bl.errors).padStart(6)}`,
   );
 }
+summary();
 console.log(`peak gateway RSS during the runs: ${peakRss.toFixed(1)} MB`);
 
 if (SOAK_SECONDS > 0) {
@@ -213,6 +245,7 @@ if (SOAK_SECONDS > 0) {
 
 clearInterval(sampler);
 gateway.kill('SIGTERM');
+before?.proc.kill('SIGTERM');
 baseline.kill('SIGTERM');
 upstream.kill('SIGTERM');
 await new Promise((r) => setTimeout(r, 500));
