@@ -70,7 +70,7 @@ export interface AnswerHooks {
 }
 
 /** Waits until the client can take more, or is gone. */
-function drained(out: ServerResponse): Promise<void> {
+export function drained(out: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       out.off('drain', done);
@@ -157,8 +157,11 @@ export function watchCompletion(out: ServerResponse, watch: CompletionWatch): vo
   watches.set(out, watch);
 }
 
+/** Whether an answer's text is watched: then every stream event must be read. */
+export const isWatched = (out: ServerResponse): boolean => watches.has(out);
+
 /** What a stream tells about billing as it passes: the last usage seen and a running count. */
-class StreamTally {
+export class StreamTally {
   usage: Usage | null = null;
   readonly count = new RunningCount();
   /** Text noted since the last `take()`, kept only for a watch. */
@@ -255,13 +258,13 @@ async function relayStream(
 }
 
 /** An SSE event as text again, its `event:` name kept. */
-function frame(ev: SseEvent): string {
+export function frame(ev: SseEvent): string {
   return `${ev.event === 'message' ? '' : `event: ${ev.event}\n`}data: ${ev.data.replace(/\n/g, '\ndata: ')}\n\n`;
 }
 
 /** Events that tell a client its stream is complete: OpenAI's `[DONE]`, Claude's and the Responses API's last events. */
 const CLOSING_EVENTS = new Set(['message_stop', 'response.completed', 'response.incomplete', 'response.failed']);
-const isClosing = (ev: SseEvent) => ev.data === '[DONE]' || CLOSING_EVENTS.has(ev.event);
+export const isClosing = (ev: SseEvent) => ev.data === '[DONE]' || CLOSING_EVENTS.has(ev.event);
 
 /**
  * A stream in the client's own protocol: relayed event by event, inspected on the way. Its closing

@@ -10,7 +10,8 @@ import { convertResponsesToChat } from './responses-request.js';
 import { convertChatToResponse } from './responses-answer.js';
 import { createResponsesSseSerializer } from './responses-stream.js';
 import { createOpenAIChunkSerializer } from './openai-chunks.js';
-import { forwardBinary, forwardJson, forwardStream, inspectOpenAIEvent } from '../../call/forward-answer.js';
+import { forwardBinary, forwardJson, forwardStream, inspectOpenAIEvent, isWatched } from '../../call/forward-answer.js';
+import { passStream } from '../../call/pass-stream.js';
 import type { Endpoint } from '../../endpoints.js';
 import type { OpenAIChatRequest } from './openai-types.js';
 import type { RelayInput } from '../../types.js';
@@ -99,7 +100,12 @@ export const openaiFormat: ClientFormatDefinition = {
       : createOpenAIChunkSerializer({ includeUsage: clientWantsUsage(input), model: input.model }),
   forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked }) {
     if (streaming) {
-      const inspect = inspectOpenAIEvent({ clientAsked: clientWantsUsage(input), gatewayAsked: usageAsked });
+      const clientAsked = clientWantsUsage(input);
+      const inspect = inspectOpenAIEvent({ clientAsked, gatewayAsked: usageAsked });
+      // Unwatched, in plain SSE: through untouched but for usage and the closing (pass-stream.ts).
+      if (!decoder && !isWatched(out)) {
+        return passStream(res, out, started, { inspect, hooks, stripNullUsage: usageAsked && !clientAsked });
+      }
       return forwardStream(res, out, started, { inspect, hooks, decoder });
     }
     const contentType = String(res.headers['content-type'] ?? '');
