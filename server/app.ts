@@ -42,6 +42,7 @@ import { clientIp } from './http/client-ip.js';
 import { routedPath } from './http/request-path.js';
 import { finiteKeyword, installInputRules } from './http/validation.js';
 import { loggerOptions } from './http/log-redaction.js';
+import { lazyChildLogger } from './http/lazy-logger.js';
 import { installSecurityHeaders, isApiPath } from './http/security-headers.js';
 import { registerRoutes } from './routes.js';
 import { Metrics } from './ops/metrics.js';
@@ -105,6 +106,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     // Ids are made here, never taken from a client's header (they end up in log rows).
     requestIdHeader: false,
     genReqId: newRequestId,
+    childLoggerFactory: lazyChildLogger,
   });
   const log = app.log;
   setPasswordHashCost(config.passwordHashCost);
