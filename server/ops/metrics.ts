@@ -4,6 +4,7 @@
  * refused call is labelled with empty ones), so no caller can mint new series; never a user or a key.
  */
 import client, { type Counter, type Gauge, type Histogram } from 'prom-client';
+import { CounterTally, GaugeTally } from './tallies.js';
 
 const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -18,6 +19,10 @@ export class Metrics {
   readonly inFlight: Gauge<'kind'>;
   readonly journalFlush: Histogram;
   readonly storeErrors: Counter<'store'>;
+  /** The hot path's counts (tallies.ts): relayed requests, quota billed, requests and streams in flight. */
+  readonly requests: CounterTally<'format' | 'model' | 'channel' | 'status'>;
+  readonly billed: CounterTally<'model'>;
+  readonly inFlightNow = new GaugeTally('kind', ['request', 'stream'] as const);
 
   constructor(journalPending: () => number) {
     const registers = [this.registry];
@@ -27,7 +32,9 @@ export class Metrics {
       help: 'Relayed requests by client format, model, channel and HTTP status',
       labelNames: ['format', 'model', 'channel', 'status'],
       registers,
+      collect: () => this.requests.flush(),
     });
+    this.requests = new CounterTally(this.relayRequests);
     this.relayDuration = new client.Histogram({
       name: 'gateway_relay_duration_seconds',
       help: 'Time from a relayed request to the end of its answer',
@@ -58,12 +65,15 @@ export class Metrics {
       help: 'Quota charged for served calls, by model',
       labelNames: ['model'],
       registers,
+      collect: () => this.billed.flush(),
     });
+    this.billed = new CounterTally(this.quotaBilled);
     this.inFlight = new client.Gauge({
       name: 'gateway_in_flight',
       help: 'Relayed requests (kind=request) and streams (kind=stream) in progress',
       labelNames: ['kind'],
       registers,
+      collect: () => this.inFlightNow.flush(this.inFlight),
     });
     new client.Gauge({
       name: 'gateway_journal_pending',

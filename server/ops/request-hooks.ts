@@ -15,10 +15,28 @@ declare module 'fastify' {
   }
 }
 
+/** The id's time prefix, made once a second rather than per request (a date format is not cheap). */
+let stampSecond = -1;
+let stamp = '';
+/** Random bytes drawn a thousand ids at a time: one call into the CSPRNG per id costs more. */
+const POOL = 6 * 1024;
+let pool = randomBytes(POOL);
+let poolAt = 0;
+
 /** A time-ordered id as the family writes them: yyyyMMddHHmmss plus random hex. */
 export function newRequestId(): string {
-  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-  return stamp + randomBytes(6).toString('hex');
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== stampSecond) {
+    stampSecond = second;
+    stamp = new Date(now).toISOString().replace(/\D/g, '').slice(0, 14);
+  }
+  if (poolAt === POOL) {
+    pool = randomBytes(POOL);
+    poolAt = 0;
+  }
+  poolAt += 6;
+  return stamp + pool.toString('hex', poolAt - 6, poolAt);
 }
 
 export function installRequestIds(app: FastifyInstance): void {
@@ -35,9 +53,9 @@ export function installRelayMetrics(app: FastifyInstance, metrics: Metrics): voi
     const format = wireOf(request);
     if (format === 'console' || !request.routeOptions.url) return done();
     const started = performance.now();
-    metrics.inFlight.inc({ kind: 'request' });
+    metrics.inFlightNow.now.request++;
     reply.raw.once('close', () => {
-      metrics.inFlight.dec({ kind: 'request' });
+      metrics.inFlightNow.now.request--;
       record(metrics, request, format, reply.raw.statusCode, (performance.now() - started) / 1000);
     });
     done();
@@ -46,11 +64,8 @@ export function installRelayMetrics(app: FastifyInstance, metrics: Metrics): voi
 
 function record(metrics: Metrics, request: FastifyRequest, format: string, status: number, seconds: number): void {
   const served = request.servedBy;
-  metrics.relayRequests.inc({
-    format,
-    model: served?.model ?? '',
-    channel: served ? String(served.channel) : '',
-    status: String(status),
-  });
+  const model = served?.model ?? '';
+  const channel = served ? String(served.channel) : '';
+  metrics.requests.inc(`${format} ${model} ${channel} ${status}`, () => ({ format, model, channel, status: String(status) }));
   metrics.relayDuration.observe({ format, stream: served?.stream ? 'true' : 'false' }, seconds);
 }

@@ -165,7 +165,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     guardCompletion(ctx, input, reply.raw);
     const log = { caller, input, tried, clientIp: request.ip, started, requestId: request.id };
     let outcome: ForwardResult;
-    if (input.stream) ctx.metrics.inFlight.inc({ kind: 'stream' });
+    if (input.stream) ctx.metrics.inFlightNow.now.stream++;
     try {
       outcome = await forwardAnswer(
         provider,
@@ -188,7 +188,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     } finally {
-      if (input.stream) ctx.metrics.inFlight.dec({ kind: 'stream' });
+      if (input.stream) ctx.metrics.inFlightNow.now.stream--;
     }
     if (outcome.interrupted && outcome.firstTokenMs === 0) {
       reportUpstreamFailure(ctx, channel, 0, outcome.interrupted);
@@ -283,7 +283,7 @@ async function settleServed(
   }
   // Billed: whatever the bookkeeping after it does, the answer completes.
   try {
-    ctx.metrics.quotaBilled.inc({ model: input.model }, quota);
+    ctx.metrics.billed.inc(input.model, () => ({ model: input.model }), quota);
     if (input.stream && outcome.firstTokenMs > 0)
       ctx.metrics.firstToken.observe({ format: input.client }, outcome.firstTokenMs / 1000);
     const tokens = usage.promptTokens + usage.completionTokens;
