@@ -37,6 +37,10 @@ function checkParsed(root: unknown): void {
   }
 }
 
+/** Small bodies' text as received, by the value parsed from it: sent on as is when nothing changed. */
+const texts = new WeakMap<object, string>();
+export const receivedText = (body: object): string | undefined => texts.get(body);
+
 export function readJsonBody(request: FastifyRequest, payload: Readable): Promise<unknown> {
   const limit = request.routeOptions.bodyLimit ?? WHOLE_PARSE_LIMIT;
   const declared = Number(request.headers['content-length']);
@@ -87,6 +91,7 @@ export function readJsonBody(request: FastifyRequest, payload: Readable): Promis
             throw new JsonSyntaxError((error as Error).message);
           }
           checkParsed(value);
+          if (value !== null && typeof value === 'object') texts.set(value, text);
           return resolve(value);
         }
         feed(Buffer.alloc(0), true);

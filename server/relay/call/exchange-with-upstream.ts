@@ -18,6 +18,7 @@ import { claudeErrorOf } from '../wire/claude/convert-claude-response.js';
 import { parseGeminiError } from '../wire/gemini/convert-gemini-response.js';
 import { createOpenAIStreamParser } from '../wire/openai/openai-stream-parser.js';
 import { paramOverride } from './map-model.js';
+import { receivedText } from '../../http/json-body.js';
 import { withHeaderOverride } from '../../channels/header-override.js';
 import { callUpstream, upstreamErrorMessage, type CancelSignal, type UpstreamResponse } from './call-upstream.js';
 import { usageOf } from '../wire/openai/usage.js';
@@ -81,7 +82,10 @@ function nativeBody(
   const format = clientFormat(input.client);
   const source = format.upstreamBody?.(input) ?? input.body;
   const override = paramOverride(channel.param_override);
-  if (upstreamModel === input.model && !override && !askUsage) return JSON.stringify(source);
+  // Unchanged: the text as the client sent it (re-serializing it would cost, not change, the call).
+  if (upstreamModel === input.model && !override && !askUsage) {
+    return (source === input.body ? receivedText(source) : undefined) ?? JSON.stringify(source);
+  }
   const model = format.mappedModel ? format.mappedModel(input, upstreamModel) : { model: upstreamModel };
   const body: Record<string, unknown> = { ...source, ...model, ...override };
   return JSON.stringify(askUsage ? withStreamUsage(body) : body);
