@@ -57,6 +57,8 @@ export interface OpenAIStandIn {
   requests: RecordedRequest[];
   /** Requests whose connection the client closed before the answer ended. */
   aborted: number;
+  /** The bytes of each chat stream sent in full, in order (when recording): what a relay must pass on. */
+  streamed: string[];
   close(): Promise<void>;
 }
 
@@ -83,10 +85,18 @@ function errorBody(message: string, type: string, code: string | null) {
 
 export async function startOpenAIStandIn(options: { record?: boolean } = {}): Promise<OpenAIStandIn> {
   const record = options.record ?? true;
-  const state: OpenAIStandIn = { url: '', requests: [], aborted: 0, close: async () => undefined };
+  const state: OpenAIStandIn = { url: '', requests: [], aborted: 0, streamed: [], close: async () => undefined };
 
   async function streamChat(req: IncomingMessage, res: ServerResponse, body: any): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    if (record) {
+      let sent = '';
+      const write = res.write.bind(res);
+      const end = res.end.bind(res);
+      res.write = ((chunk: string) => ((sent += chunk), write(chunk))) as typeof res.write;
+      res.end = ((chunk?: string) => ((sent += chunk ?? ''), end(chunk))) as typeof res.end;
+      res.once('finish', () => state.streamed.push(sent));
+    }
     let closed = false;
     res.on('close', () => {
       if (!res.writableEnded) {
