@@ -31,7 +31,8 @@ describe('coding agents on every channel', () => {
   /** The upstream's own figures for its last answer: [prompt, completion]. */
   function upstreamUsage(model: string): [number, number] {
     if (model.startsWith('claude')) return [f.claude.lastUsage!.input_tokens, f.claude.lastUsage!.output_tokens];
-    if (model.startsWith('gpt')) return [f.chat.lastUsage!.prompt_tokens, f.chat.lastUsage!.completion_tokens];
+    if (model.startsWith('gpt') || model.startsWith('openai/') || model.startsWith('qwen'))
+      return [f.chat.lastUsage!.prompt_tokens, f.chat.lastUsage!.completion_tokens];
     const u = f.gemini.lastUsage!;
     return [u.promptTokenCount, u.candidatesTokenCount + (u.thoughtsTokenCount ?? 0)];
   }
@@ -47,9 +48,10 @@ describe('coding agents on every channel', () => {
   }
 
   /** Both steps of an agent's tool round, each billed; the second's log details. */
-  async function round(agent: Agent, model: string) {
+  async function round(agent: Agent, model: string, edit: (body: Record<string, any>) => void = () => undefined) {
     const shape = AGENTS[agent];
     const first = shape.first(model);
+    edit(first);
     let before = await quota();
     const one = await shape.send(f.tg.url, f.key, model, first);
     await billed(one, model, before);
@@ -61,7 +63,7 @@ describe('coding agents on every channel', () => {
   }
 
   const sent = (model: string) =>
-    (model.startsWith('claude') ? f.claude : model.startsWith('gpt') ? f.chat : f.gemini).requests.at(-1)!.body;
+    (model.startsWith('claude') ? f.claude : model.startsWith('gemini') ? f.gemini : f.chat).requests.at(-1)!.body;
 
   const MATRIX: Array<[Agent, string]> = [
     ['claude-code', 'gpt-5-mini'],
@@ -123,6 +125,20 @@ describe('coding agents on every channel', () => {
     expect(sent('claude-sonnet-4-5')).toMatchObject({ temperature: 0 });
     expect(sent('claude-sonnet-4-5').top_p).toBeUndefined();
     expect(other.request_fitted).toEqual(['top_p dropped: claude-sonnet-4-5 takes temperature or top_p, not both']);
+  });
+
+  it('Codex through a chat-only channel: prompt_cache_key to OpenAI’s models, not to one of no known family', async () => {
+    const prices = JSON.parse(f.tg.gateway.ctx.options.raw('ModelRatio'));
+    await setOptions(f, { ModelRatio: JSON.stringify({ ...prices, 'openai/gpt-5-mini': 0.5, 'qwen3-coder': 0.5 }) });
+    // OpenRouter and a custom channel serve chat only: Codex's Responses requests reach them as chat.
+    await f.addChannel({ type: 20, name: 'router', key: 'sk-or', base_url: f.chat.url, models: 'openai/gpt-5-mini' });
+    await f.addChannel({ type: 8, name: 'custom', key: 'sk-custom', base_url: f.chat.url, models: 'qwen3-coder' });
+    await round('codex', 'openai/gpt-5-mini');
+    expect(f.chat.requests.at(-1)!.body.prompt_cache_key).toBe(AGENTS.codex.first('').prompt_cache_key);
+    // Codex asks no reasoning of a model it does not know to reason.
+    const { other } = await round('codex', 'qwen3-coder', (body) => delete body.reasoning);
+    expect(f.chat.requests.at(-1)!.body.prompt_cache_key).toBeUndefined();
+    expect(other.request_fitted).toEqual(['prompt_cache_key dropped: qwen3-coder is not known to take it']);
   });
 
   it('admins extend the table, and a malformed entry is refused', async () => {

@@ -61,6 +61,8 @@ export function fitToModel(
   const caps = capabilitiesOf(model, overrides);
   if (!caps) {
     if (target === 'openai' && origin !== 'openai') drop('reasoning_effort', 'model not known to reason');
+    // OpenAI's own field: a compatible upstream of another vendor may refuse it.
+    if (target === 'openai' && input.endpoint === 'responses') drop('prompt_cache_key', `${model} is not known to take it`);
   } else {
     if (caps.thinking === 'none') drop('reasoning_effort', `${model} does not think`);
     for (const param of SAMPLING_PARAMS) {

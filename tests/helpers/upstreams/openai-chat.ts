@@ -63,7 +63,7 @@ const FIELDS = [
 ];
 
 /** OpenAI's reasoning models: o-series and gpt-5, but not gpt-5-chat. */
-const reasons = (model: string) => /^(o\d|gpt-5)/.test(model) && !model.startsWith('gpt-5-chat');
+const reasons = (model: string) => /^(?:openai\/)?(?:o\d|gpt-5)(?!-chat)/.test(model);
 /** What reasoning models refuse outright (OpenAI's reasoning guide). */
 const REASONING_REFUSED = ['top_p', 'presence_penalty', 'frequency_penalty', 'logprobs', 'top_logprobs'];
 
