@@ -38,7 +38,12 @@ async function until(what, probe, ms = 60_000) {
 }
 function freePort() {
   const s = createServer();
-  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => s.close(() => resolve(s.address().port))));
+  return new Promise((resolve) =>
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    }),
+  );
 }
 
 // A stand-in OpenAI upstream: every chat completion answers with fixed, sizeable usage.
