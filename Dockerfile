@@ -15,9 +15,10 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm --mount=type=secret,id=extra_ca \
   NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca npm ci --no-audit --no-fund --loglevel=error
 COPY . .
-# Built without the test tree (.dockerignore); dev dependencies leave before the copy below.
+# Built without the test tree (.dockerignore). Then dev dependencies leave, and the production ones
+# only the console's build used (scripts/container/server-deps.mjs), before the copy below.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund --loglevel=error \
-  && rm -rf /root/.npmrc node_modules/.cache
+  && node scripts/container/server-deps.mjs && rm -rf /root/.npmrc node_modules/.cache
 
 FROM ${NODE_IMAGE}
 WORKDIR /app
