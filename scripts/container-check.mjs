@@ -114,12 +114,17 @@ let failed = false;
 try {
   console.log('base images (kept between runs):');
   let t = performance.now();
-  const [runtimeBase, buildBase] = execFileSync('scripts/container/base-image.sh', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  const [runtimeBase, buildBase] = execFileSync('scripts/container/base-image.sh', {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
     .trim()
     .split(' ');
   lap('ready', t);
 
-  console.log(`image, built from a clean checkout of HEAD (${execFileSync('git', ['rev-parse', '--short', 'HEAD']).toString().trim()}):`);
+  console.log(
+    `image, built from a clean checkout of HEAD (${execFileSync('git', ['rev-parse', '--short', 'HEAD']).toString().trim()}):`,
+  );
   execFileSync('sh', ['-c', `git archive HEAD | tar -x -C ${checkout}`]);
   t = performance.now();
   const ca = process.env.NODE_EXTRA_CA_CERTS; // an intercepting proxy's CA, for npm inside the build
@@ -138,21 +143,46 @@ try {
   const devOnly = Object.keys(lock).filter((path) => lock[path].dev && path.lastIndexOf('node_modules/') === 0);
   const present = new Set(inImage('cd /app && ls -d node_modules/* node_modules/@*/*'));
   const devFound = devOnly.filter((path) => present.has(path));
-  check(devOnly.length > 100 && devFound.length === 0, `none of the lock's ${devOnly.length} dev-only packages ${devFound.slice(0, 5)}`);
+  check(
+    devOnly.length > 100 && devFound.length === 0,
+    `none of the lock's ${devOnly.length} dev-only packages ${devFound.slice(0, 5)}`,
+  );
   const strays = inImage('cd /app && find . -path ./node_modules -prune -o -type f -print').filter(
     (f) => !/^\.\/(package\.json|dist\/server\/main\.js(\.map)?|dist\/console\/.+)$/.test(f),
   );
-  check(strays.length === 0, `beside node_modules only package.json and the build: no tests, sources or data ${strays.slice(0, 5)}`);
+  check(
+    strays.length === 0,
+    `beside node_modules only package.json and the build: no tests, sources or data ${strays.slice(0, 5)}`,
+  );
   const secrets = inImage('ls -d /root/.npmrc /app/.env* /app/.git /run/secrets/* /data/* 2>/dev/null; true').filter(Boolean);
   check(secrets.length === 0, `no .npmrc, .env, .git, build secret or data left ${secrets}`);
+  // The package trim must leave every package the bundle names loadable, lazily loaded drivers too.
+  const loadAll = `const b = (await import('node:fs')).readFileSync('dist/server/main.js', 'utf8');
+    const names = new Set([...b.matchAll(/\\b(?:from|import|require)\\s*\\(?\\s*"([^"./][^"]*)"/g)].map((m) => m[1]));
+    for (const name of names) await import(name);
+    console.log(names.size);`;
+  const loaded = podman(['run', '--rm', ...RUN_FLAGS, image, 'node', '--input-type=module', '-e', loadAll]);
+  check(Number(loaded) > 20, `every one of the ${loaded} modules the server bundle imports loads`);
   check(podman(['image', 'inspect', '--format', '{{.Config.User}}', image]) === '1000:1000', 'runs as uid 1000, not root');
   check(podman(['image', 'inspect', '--format', '{{json .Config.Volumes}}', image]).includes('/data'), '/data is a volume');
-  check(podman(['image', 'inspect', '--format', '{{json .Config.Healthcheck}}', image]).includes('/healthz'), 'a HEALTHCHECK on /healthz');
+  check(
+    podman(['image', 'inspect', '--format', '{{json .Config.Healthcheck}}', image]).includes('/healthz'),
+    'a HEALTHCHECK on /healthz',
+  );
 
   console.log('setup and a relayed call:');
   podman(['volume', 'create', volume]);
   const env = { PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_UPSTREAMS: 'true' };
-  podman(['create', '--name', id, ...RUN_FLAGS, '-v', `${volume}:/data`, ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), image]);
+  podman([
+    'create',
+    '--name',
+    id,
+    ...RUN_FLAGS,
+    '-v',
+    `${volume}:/data`,
+    ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    image,
+  ]);
   t = performance.now();
   await startContainer();
   lap('start to /healthz', t);
@@ -161,7 +191,14 @@ try {
   await api('POST', '/api/setup', { username: 'root', password: 'container-check-1', confirmPassword: 'container-check-1' });
   check((await api('GET', '/api/status')).setup === true, 'POST /api/setup created the root user');
   await login();
-  await api('POST', '/api/channel/', { type: 1, name: 'stand-in', key: 'sk-standin', base_url: `http://127.0.0.1:${upstreamPort}`, models: 'gpt-4o-mini', group: 'default' });
+  await api('POST', '/api/channel/', {
+    type: 1,
+    name: 'stand-in',
+    key: 'sk-standin',
+    base_url: `http://127.0.0.1:${upstreamPort}`,
+    models: 'gpt-4o-mini',
+    group: 'default',
+  });
   const token = await api('POST', '/api/token/', { name: 'check', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
   const key = (await api('POST', `/api/token/${token.id}/key`, {})).key;
   const before = await quota();

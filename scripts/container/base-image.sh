@@ -35,7 +35,7 @@ fi
 
 if ! podman image exists "$build"; then
   started=$SECONDS
-  podman build -q --network host --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 -t "$build" \
+  podman build -q --layers=false --network host --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 -t "$build" \
     -f - /usr/include >/dev/null <<DOCKERFILE
 FROM $base
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \

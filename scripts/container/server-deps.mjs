@@ -11,7 +11,12 @@ const specifiers = [...bundle.matchAll(/\b(?:from|import|require)\s*\(?\s*"([^".
 const roots = new Set(
   specifiers
     .filter((s) => !s.startsWith('node:') && !builtinModules.includes(s.split('/')[0]))
-    .map((s) => s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/')),
+    .map((s) =>
+      s
+        .split('/')
+        .slice(0, s.startsWith('@') ? 2 : 1)
+        .join('/'),
+    ),
 );
 
 /** Node's lookup: the nearest node_modules/<name> from `from` up to the root. */
@@ -42,6 +47,7 @@ for (const name of roots) {
 
 const drop = Object.keys(lock).filter((path) => path.startsWith('node_modules/') && !keep.has(path));
 if (!process.argv.includes('--dry-run')) {
-  for (const path of [...drop, 'node_modules/.bin', 'node_modules/.package-lock.json']) rmSync(path, { recursive: true, force: true });
+  for (const path of [...drop, 'node_modules/.bin', 'node_modules/.package-lock.json'])
+    rmSync(path, { recursive: true, force: true });
 }
 console.log(`server packages: ${roots.size} imported, ${keep.size} kept, ${drop.length} dropped`);
