@@ -9,12 +9,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const RUN_FLAGS = ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024', '--network', 'host'];
 const GRACE_S = 45; // above the image's SHUTDOWN_TIMEOUT (30 s): a drained gateway exits well before
 const id = `gw-check-${process.pid}`;
 const image = `localhost/ai-gateway:check-${process.pid}`;
 const started = performance.now();
+process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 const lap = (label, since) => console.log(`  ${label}: ${((performance.now() - since) / 1000).toFixed(1)} s`);
 
 function podman(args, opts = {}) {
@@ -111,6 +113,22 @@ function stopContainer() {
 const checkout = mkdtempSync(join(tmpdir(), 'gw-checkout-'));
 const volume = `${id}-data`;
 let failed = false;
+// Removes what this run made, also when CI interrupts it (the base images stay as the cache).
+function cleanUp() {
+  podman(['rm', '-f', '-t', '0', id], { allowFail: true });
+  podman(['volume', 'rm', '-f', volume], { allowFail: true });
+  podman(['rmi', '-f', image], { allowFail: true });
+  rmSync(checkout, { recursive: true, force: true });
+  upstream.close();
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: removing the check's container, volume and image`);
+    cleanUp();
+    process.exit(1);
+  });
+}
+
 try {
   console.log('base images (kept between runs):');
   let t = performance.now();
@@ -224,11 +242,7 @@ try {
   const logs = podman(['logs', '--tail', '40', id], { allowFail: true });
   if (logs) console.error(`\nlast container output:\n${logs}`);
 } finally {
-  podman(['rm', '-f', '-t', '0', id], { allowFail: true });
-  podman(['volume', 'rm', '-f', volume], { allowFail: true });
-  podman(['rmi', '-f', image], { allowFail: true });
-  rmSync(checkout, { recursive: true, force: true });
-  upstream.close();
+  cleanUp();
 }
 lap(failed ? 'container check FAILED after' : 'container check passed in', started);
 process.exit(failed ? 1 : 0);
