@@ -181,6 +181,8 @@ export const REFUSALS = {
   'option.not_object_list': '%{key} 必须是对象组成的 JSON 数组（最多 100 项）',
   'option.bad_uptime_groups':
     'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
+  'option.bad_model_capabilities':
+    '%{key} 必须是 JSON 对象：模型前缀 → {reasons, tokenField, sampling, oneSampler, thinking, outputLimit} 中的字段',
   'option.unsafe_html': '%{key} 不能包含脚本、框架、事件属性等可执行内容',
   'ratio_sync.no_upstreams': '无有效上游渠道',
   'ratio_sync.bad_url': '上游地址必须以 http:// 或 https:// 开头：%{url}',

@@ -5,6 +5,7 @@
  * Secrets are write-only: GET /api/option/ never returns their values.
  */
 import { FAMILY_OPTIONS } from './family-options.js';
+import { capabilityOverridesError } from '../relay/wire/model-capabilities.js';
 import { checkOptionValue, type JsonShape, type Refusal, type ValueRule } from './values.js';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices.js';
 
@@ -206,6 +207,12 @@ export const OPTION_REGISTRY = {
   'claude.thinking_adapter_enabled': bool(true),
   'claude.thinking_adapter_budget_tokens_percentage': float(0.8, SHARE),
   'global.pass_through_request_enabled': bool(false),
+  /** Model prefix → capabilities (server/relay/wire/model-capabilities.ts), over the built-in table. */
+  'relay.model_capabilities': {
+    type: 'json',
+    default: '{}',
+    check: (v) => (capabilityOverridesError(v) === null ? null : 'option.bad_model_capabilities'),
+  },
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, { min: 1, max: 3600 }),
   ...FAMILY_OPTIONS,

@@ -66,6 +66,11 @@ const ACTIVE_HTML: Array<[string, string]> = [
   ['<img src=x onerror=alert(1)>', 'option.unsafe_html'],
 ];
 const CHECKED: Record<string, Array<[string, string]>> = {
+  'relay.model_capabilities': [
+    ['[]', 'option.bad_model_capabilities'],
+    ['{"gpt-x":{"reason":true}}', 'option.bad_model_capabilities'],
+    ['{"gpt-x":{"outputLimit":0}}', 'option.bad_model_capabilities'],
+  ],
   'global.thinking_model_blacklist': [
     ['{}', 'option.not_string_list'],
     ['[1]', 'option.not_string_list'],

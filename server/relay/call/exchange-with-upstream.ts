@@ -26,6 +26,8 @@ import { forwardConvertedJson, forwardConvertedStream, type AnswerHooks, type Fo
 import { clientFormat } from '../wire/registry.js';
 import type { KvStore } from '../../cache/kv.js';
 import { restoreSignatures, sealCompletion, sealedParser, SignatureSealer } from '../wire/gemini/tool-call-signatures.js';
+import { fitToModel, type FitTarget } from '../wire/fit-to-model.js';
+import { capabilityOverridesFrom } from '../wire/model-capabilities.js';
 
 /**
  * How a request travels: `native` when the channel takes the client's request as it is; `adapter`
@@ -91,6 +93,18 @@ function nativeBody(
   return JSON.stringify(askUsage ? withStreamUsage(body) : body);
 }
 
+const FIT_TARGETS: Record<ProviderDefinition['protocol'], FitTarget> = {
+  openai: 'openai',
+  claude: 'claude',
+  gemini: 'gemini',
+  task: 'other',
+};
+
+/** A converted chat request fitted to the upstream model (wire/fit-to-model.ts); the admin's param_override still wins. */
+function fit(ctx: GatewayContext, input: RelayInput, body: Record<string, unknown>, provider: ProviderDefinition) {
+  return fitToModel(input, body, FIT_TARGETS[provider.protocol], capabilityOverridesFrom(ctx.options));
+}
+
 /** Sends one call. `provider` is the definition for the upstream model (registry.providerFor with the model). */
 export async function sendUpstream(
   ctx: GatewayContext,
@@ -103,7 +117,9 @@ export async function sendUpstream(
   const route = routeFor(provider, input);
   const override = paramOverride(channel.param_override);
   if (route.kind === 'adapter') {
-    const body = await restoreSignatures({ ...route.body, model: upstreamModel, ...override }, ctx.kv);
+    const restored = await restoreSignatures({ ...route.body, model: upstreamModel }, ctx.kv);
+    const fitted = route.adapter === provider.chat ? fit(ctx, input, restored, provider) : restored;
+    const body = { ...fitted, ...override };
     const prepared = await route.adapter.request(channel, body, input.stream, providerSettings(ctx));
     const plan = { ...prepared, target: { ...prepared.target, headers: withHeaderOverride(prepared.target.headers, channel) } };
     return route.adapter.send
@@ -116,7 +132,9 @@ export async function sendUpstream(
   if (route.kind === 'openai') {
     endpoint = route.endpoint;
     const chat = endpoint === 'chat.completions';
-    const body = { ...route.body, model: upstreamModel, ...(chat ? { stream: input.stream } : {}), ...override };
+    const converted = { ...route.body, model: upstreamModel };
+    const fitted = chat ? fit(ctx, input, converted, provider) : converted;
+    const body = { ...fitted, ...(chat ? { stream: input.stream } : {}), ...override };
     call = {
       target: provider.target(channel, endpoint, upstreamModel),
       body: JSON.stringify(chat && input.stream ? withStreamUsage(body) : body),

@@ -11,6 +11,7 @@ import { LOG_CONSUME, LOG_ERROR } from '../../logs/types.js';
 import type { AppError } from '../../http/errors.js';
 import { REFUSALS } from '../../http/refusals.js';
 import type { RelayCaller, RelayInput } from '../types.js';
+import { fitNotes } from '../wire/fit-to-model.js';
 
 export interface ServedCall {
   /** The HTTP request's id (X-Request-Id), so a client's report can be matched with its row. */
@@ -80,6 +81,9 @@ export function consumeLog(ctx: GatewayContext, call: ServedCall): LogRow | null
   if (call.localCount) other.local_count = true;
   if (call.clientAborted) other.client_aborted = true;
   if (call.interrupted) other.interrupted = call.interrupted;
+  // What the request lost or had mapped to suit the upstream model (wire/fit-to-model.ts).
+  const fitted = fitNotes(input);
+  if (fitted) other.request_fitted = fitted;
   other.admin_info = { use_channel: call.tried };
   if (call.requestId) other.request_id = call.requestId;
   return {

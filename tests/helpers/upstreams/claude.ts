@@ -2,8 +2,10 @@
  * A scripted stand-in for Anthropic's Messages API that refuses what the real API refuses: unknown
  * top-level fields, a missing max_tokens, tool_use and tool_result blocks that do not pair up with
  * the adjacent message, structured output (`output_config.format`) on a model without it or with a
- * schema it cannot take, thinking with a budget under 1024 or not under max_tokens, or with a forced
- * tool choice.
+ * schema it cannot take, thinking with a budget under 1024 or not under max_tokens, with a forced
+ * tool choice, on a model without thinking, or with a final tool-calling assistant turn that does
+ * not start with its thinking; max_tokens over the model's output limit; temperature with top_p on
+ * the models that take one of them.
  *
  * What it answers, by the request: a thinking block (signed) when thinking is on; a tool_use of the
  * forced tool, or of the first tool when tools are offered and the last turn is not a tool result;
@@ -67,6 +69,17 @@ export function claudeHasStructuredOutput(model: string): boolean {
   return !!m && (Number(m[1]) > 4 || (Number(m[1]) === 4 && Number(m[2] ?? 0) >= 1));
 }
 
+/** Output limits of the families the tests use (Anthropic's models overview). */
+const OUTPUT_LIMITS: Array<[RegExp, number]> = [
+  [/claude-3-5/, 8192],
+  [/claude-opus-4-(?:0|2025)/, 32000],
+  [/claude-/, 64000],
+];
+/** Models without extended thinking. */
+const thinks = (model: string) => !/claude-3-(?:5|haiku|opus)/.test(model);
+/** Sonnet/Haiku 4.5 and Opus 4.1+ take temperature or top_p, not both. */
+const oneSampler = (model: string) => /claude-(?:sonnet-4-5|haiku-4-5|opus-4-[15])/.test(model);
+
 const blocksOf = (content: unknown): Json[] =>
   typeof content === 'string' ? [{ type: 'text', text: content }] : (content as Json[]);
 
@@ -115,6 +128,13 @@ function check(body: Json): void {
   if (!Array.isArray(body.messages) || body.messages.length === 0)
     throw new Refusal('messages: at least one message is required');
   checkMessages(body.messages);
+  const limit = OUTPUT_LIMITS.find(([re]) => re.test(body.model))?.[1] ?? 64000;
+  if (body.max_tokens > limit)
+    throw new Refusal(
+      `max_tokens: ${body.max_tokens} > ${limit}, which is the maximum allowed number of output tokens for ${body.model}`,
+    );
+  if (oneSampler(body.model) && body.temperature !== undefined && body.top_p !== undefined)
+    throw new Refusal('`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
   const format = body.output_config?.format;
   if (format) {
     if (!claudeHasStructuredOutput(body.model)) throw new Refusal(`'${body.model}' does not support output format.`);
@@ -122,6 +142,13 @@ function check(body: Json): void {
     checkSchema(format.schema, 'root');
   }
   if (body.thinking?.type === 'enabled') {
+    if (!thinks(body.model)) throw new Refusal(`'claude-3-5' models do not support thinking: ${body.model}`);
+    const finalAssistant = (body.messages as Json[]).filter((m) => m.role === 'assistant').at(-1);
+    const blocks = finalAssistant ? blocksOf(finalAssistant.content) : [];
+    if (blocks.some((b) => b.type === 'tool_use') && !['thinking', 'redacted_thinking'].includes(blocks[0]?.type))
+      throw new Refusal(
+        `messages.${body.messages.lastIndexOf(finalAssistant)}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${blocks[0]?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks).`,
+      );
     const budget = body.thinking.budget_tokens;
     if (!(budget >= 1024)) throw new Refusal('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
     if (budget >= body.max_tokens) throw new Refusal('`max_tokens` must be greater than `thinking.budget_tokens`.');

@@ -205,6 +205,12 @@ function checkSignatures(contents: Json[], signatures: ReadonlyMap<string, strin
 function checkThinking(model: string, config: Json | undefined): void {
   if (!config) return;
   const gemini3 = model.startsWith('gemini-3');
+  const thinkingBudget = config.thinkingBudget as unknown;
+  if (
+    /^gemini-(?:1\.|2\.0)/.test(model) &&
+    (config.thinkingLevel !== undefined || (typeof thinkingBudget === 'number' && thinkingBudget > 0))
+  )
+    throw new GeminiRefusal('Thinking is not supported for this model.');
   if (config.thinkingLevel !== undefined) {
     if (!gemini3) throw new GeminiRefusal('Thinking level is not supported for this model.');
     if (config.thinkingBudget !== undefined)

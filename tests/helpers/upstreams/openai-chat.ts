@@ -1,6 +1,7 @@
 /**
  * A scripted stand-in for OpenAI's chat completions that refuses what the real API refuses: unknown
- * fields, reasoning_effort on a model that does not reason, tool messages that do not answer the
+ * fields, reasoning_effort on a model that does not reason, max_tokens, sampling parameters and a
+ * temperature other than 1 on one that does, tool messages that do not answer the
  * preceding tool calls (or calls left unanswered), a json_schema format without a name, JSON mode
  * without the word "json" in the messages.
  *
@@ -61,13 +62,28 @@ const FIELDS = [
   'safety_identifier',
 ];
 
-const reasons = (model: string) => /^(o\d|gpt-5)/.test(model);
+/** OpenAI's reasoning models: o-series and gpt-5, but not gpt-5-chat. */
+const reasons = (model: string) => /^(?:openai\/)?(?:o\d|gpt-5)(?!-chat)/.test(model);
+/** What reasoning models refuse outright (OpenAI's reasoning guide). */
+const REASONING_REFUSED = ['top_p', 'presence_penalty', 'frequency_penalty', 'logprobs', 'top_logprobs'];
 
 function check(body: Json): void {
   const extra = unknownKeys(body, FIELDS);
   if (extra.length > 0) throw new Refusal(`Unrecognized request argument supplied: ${extra[0]}`);
   if (body.reasoning_effort !== undefined && !reasons(body.model))
     throw new Refusal("Unsupported parameter: 'reasoning_effort' is not supported with this model.");
+  if (reasons(body.model)) {
+    if (body.max_tokens !== undefined)
+      throw new Refusal(
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      );
+    if (body.temperature !== undefined && body.temperature !== 1)
+      throw new Refusal(
+        `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+      );
+    const refused = REASONING_REFUSED.find((p) => body[p] !== undefined);
+    if (refused) throw new Refusal(`Unsupported parameter: '${refused}' is not supported with this model.`);
+  }
   const messages: Json[] = body.messages ?? [];
   messages.forEach((m, i) => {
     if (m.role === 'tool') {

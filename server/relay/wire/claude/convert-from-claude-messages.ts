@@ -97,9 +97,8 @@ function assistantMessage(blocks: ClaudeContentBlock[]): OpenAIChatMessage {
 
 /**
  * A Claude request as OpenAI's. Thinking becomes reasoning_effort by its budget (reasoning-levels.ts;
- * adaptive thinking as medium), for the converters of other protocols (Gemini's thinkingConfig);
- * channels that take OpenAI's request as it is do not get it (claudeFormat.forOpenAIChannel): models
- * that do not reason refuse the field.
+ * adaptive thinking as medium), for the converters of other protocols (Gemini's thinkingConfig) and
+ * OpenAI's reasoning models; a model that does not reason gets none (fit-to-model.ts).
  */
 export function convertFromClaudeRequest(request: ClaudeRequest): OpenAIChatRequest {
   const messages: OpenAIChatMessage[] = [];

@@ -30,13 +30,6 @@ export const claudeFormat: ClientFormatDefinition = {
     // Checked against Claude's request shape at the edge (edge-schemas.ts).
     return { endpoint: 'chat.completions', body: convertOnce(body, () => convertFromClaudeRequest(body as ClaudeRequest)) };
   },
-  // Claude's thinking travels as reasoning_effort to other converters; an OpenAI-format channel's
-  // model may not reason, and would refuse the field.
-  forOpenAIChannel(request) {
-    if (request.endpoint !== 'chat.completions' || request.body.reasoning_effort === undefined) return request;
-    const { reasoning_effort: _effort, ...body } = request.body;
-    return { endpoint: 'chat.completions', body: body as typeof request.body };
-  },
   fromOpenAI: (input, answer) => convertToClaudeResponse(answer, { model: input.model }),
   serializer: (input) =>
     createClaudeSseSerializer({ model: input.model, promptTokens: claudePromptTokens(input.body ?? {}, countTokensNow) }),

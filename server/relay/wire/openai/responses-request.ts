@@ -221,6 +221,9 @@ export function convertResponsesToChat(body: Json): ChatFromResponses {
   if (typeof effort === 'string') chat.reasoning_effort = effort;
   const format = responseFormatOf(body.text);
   if (format) chat.response_format = format;
+  // Codex keys its prompt cache per conversation; chat takes the same field (fit-to-model.ts keeps
+  // it for OpenAI's own models only).
+  if (typeof body.prompt_cache_key === 'string' && body.prompt_cache_key !== '') chat.prompt_cache_key = body.prompt_cache_key;
   const user = typeof body.user === 'string' ? body.user : body.safety_identifier;
   if (typeof user === 'string' && user !== '') chat.user = user;
   return chat;
