@@ -52,7 +52,7 @@ export default defineConfig({
           // server files on two cores.
           testTimeout: 60_000,
           isolate: false,
-          setupFiles: ['tests/console/setup.ts'],
+          setupFiles: ['tests/console/setup.ts', 'tests/console/preload.ts'],
         },
       },
       {

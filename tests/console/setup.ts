@@ -5,19 +5,6 @@ import { installJsdomShortcuts } from './jsdom-shortcuts';
 
 installJsdomShortcuts();
 
-// Files share their worker's modules: the console's module graph is loaded here, in the first
-// file's set-up, rather than piecemeal by whichever test first reaches a module. A load still
-// running when a file ends is refused by vitest (the file's environment is gone) and failed the
-// next file.
-await Promise.all([
-  import('react-admin'),
-  import('../../src/authProvider'),
-  import('../../src/dataProvider'),
-  import('../../src/i18n'),
-  import('../../src/resources/registry'),
-  import('../../src/customPages'),
-]);
-
 // The suite runs several jsdom workers on a two-core machine beside the server tests: a render
 // and a debounced filter can take seconds there, so find*/waitFor wait up to 5 s (not 1 s) before
 // they fail.
