@@ -35,4 +35,6 @@ export interface RelayInput {
   forwardHeaders?: Record<string, string>;
   /** Claude Code's `?beta=true`: kept on a call to Anthropic's own Messages API, dropped elsewhere. */
   betaQuery?: boolean;
+  /** `POST /v1/responses/compact` (endpoint `responses`): Codex's remote compaction (wire/openai/responses-compact.ts). */
+  compact?: boolean;
 }

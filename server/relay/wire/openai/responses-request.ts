@@ -22,6 +22,7 @@ import type {
   JsonObject,
   OpenAIToolCall,
 } from './openai-types.js';
+import { openSummary } from './responses-compact.js';
 
 /** Marks a Claude `redacted_thinking` block's data carried as a reasoning item's `encrypted_content`. */
 export const REDACTED_THINKING_PREFIX = 'redacted_thinking:';
@@ -164,6 +165,10 @@ function messagesOf(body: Json): ChatMessage[] {
       list.add({ role: 'tool', tool_call_id: str(item.call_id), content: outputText(item.output) });
     } else if (type === 'reasoning') {
       list.reasoning(item);
+    } else if (type === 'compaction') {
+      // Only this gateway's compactions can be read; another's is opaque outside its own API.
+      const summary = openSummary(item);
+      if (summary !== null) list.add({ role: 'user', content: summary });
     }
   }
   return list.messages;
