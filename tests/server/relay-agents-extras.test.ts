@@ -3,6 +3,7 @@ import { startFidelityFixture, type FidelityFixture } from '../helpers/fidelity-
 import { AGENTS } from '../helpers/agent-rounds.js';
 import { claudePromptTokens, geminiPromptTokens } from '../../server/relay/wire/prompt-count.js';
 import { countTokensNow, loadTokenizer } from '../../server/relay/metering/tokenizer.js';
+import { flatToolName } from '../../server/relay/wire/openai/namespace-tools.js';
 
 type Json = Record<string, any>;
 
@@ -131,5 +132,60 @@ describe('coding agents beyond the body', () => {
       }
       expect([await quota(), await logCount()]).toEqual([before, rows]);
     }
+  });
+  /** Codex's sub-agent tools, as it sends them (openai/codex's ResponsesApiNamespace). */
+  const COLLABORATION = {
+    type: 'namespace',
+    name: 'collaboration',
+    description: 'Tools to work with sub-agents.',
+    tools: [
+      {
+        type: 'function',
+        name: 'spawn_agent',
+        description: 'Spawns an agent.',
+        strict: false,
+        parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+      },
+    ],
+  };
+
+  for (const model of ['claude-sonnet-4-5', 'gemini-2.5-flash']) {
+    it(`Codex namespace tools to ${model}: flattened for the upstream, called back by namespace and name`, async () => {
+      const first = AGENTS.codex.first(model);
+      first.tools = [COLLABORATION, ...first.tools];
+      const one = await AGENTS.codex.send(f.tg.url, f.key, model, first);
+      expect(one.status, JSON.stringify(one.body)).toBe(200);
+      const standIn = model.startsWith('claude') ? f.claude : f.gemini;
+      const offered = JSON.stringify(standIn.requests.at(-1)!.body);
+      expect(offered).toContain('"collaboration__spawn_agent"');
+      expect(offered).toContain('Tools to work with sub-agents.');
+      const call = (one.body.output as Json[]).find((i) => i.type === 'function_call')!;
+      expect(call).toMatchObject({ namespace: 'collaboration', name: 'spawn_agent' });
+      // Codex echoes the call with its namespace: the upstream sees the flat name in the history.
+      const two = await AGENTS.codex.send(f.tg.url, f.key, model, AGENTS.codex.second(first, one.body)!);
+      expect(two.status, JSON.stringify(two.body)).toBe(200);
+      const history = JSON.stringify(standIn.requests.at(-1)!.body);
+      expect(history.match(/collaboration__spawn_agent/g)?.length).toBeGreaterThanOrEqual(2);
+    });
+  }
+
+  it('Codex namespace tools in a converted stream: the call item carries its namespace', async () => {
+    const body: Json = { ...AGENTS.codex.first('claude-sonnet-4-5'), stream: true };
+    body.tools = [COLLABORATION, ...body.tools];
+    const res = await fetch(`${f.tg.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${f.key}` },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('"namespace":"collaboration","name":"spawn_agent"');
+    expect(text).not.toContain('collaboration__spawn_agent');
+  });
+  it('keeps flattened names within chat’s 64 characters, distinct', () => {
+    const long = 'mcp__codex_apps__a_connector_with_a_very_long_name';
+    const [a, b] = [flatToolName(long, 'search_messages_in_inbox'), flatToolName(long, 'search_messages_in_outbox')];
+    expect([a.length <= 64, b.length <= 64, a !== b]).toEqual([true, true, true]);
+    expect(flatToolName('mcp__srv', 'read.file')).toBe('mcp__srv__read_file');
   });
 });

@@ -23,6 +23,7 @@ import type {
   OpenAIToolCall,
 } from './openai-types.js';
 import { openSummary } from './responses-compact.js';
+import { chatCallName, flattenNamespaces } from './namespace-tools.js';
 
 /** Marks a Claude `redacted_thinking` block's data carried as a reasoning item's `encrypted_content`. */
 export const REDACTED_THINKING_PREFIX = 'redacted_thinking:';
@@ -159,7 +160,7 @@ function messagesOf(body: Json): ChatMessage[] {
       list.call({
         id: str(item.call_id) || str(item.id),
         type: 'function',
-        function: { name: str(item.name), arguments: str(item.arguments) || '{}' },
+        function: { name: chatCallName(item), arguments: str(item.arguments) || '{}' },
       });
     } else if (type === 'function_call_output') {
       list.add({ role: 'tool', tool_call_id: str(item.call_id), content: outputText(item.output) });
@@ -176,7 +177,8 @@ function messagesOf(body: Json): ChatMessage[] {
 
 function toolsOf(tools: unknown): OpenAITool[] | undefined {
   const out: OpenAITool[] = [];
-  for (const raw of Array.isArray(tools) ? tools : []) {
+  // Codex's namespace tools go as functions of flat names (namespace-tools.ts).
+  for (const raw of flattenNamespaces(tools)) {
     const tool = obj(raw);
     if (tool?.type !== 'function' || typeof tool.name !== 'string') continue;
     const fn: OpenAITool['function'] = { name: tool.name };
