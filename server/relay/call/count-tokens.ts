@@ -26,6 +26,8 @@ export interface CountRequest {
   pinnedChannelId?: number | null | undefined;
   /** Client headers a Claude channel should see too (anthropic-beta). */
   forwardHeaders?: Record<string, string>;
+  /** Claude Code's `?beta=true`, kept for Anthropic's API. */
+  betaQuery?: boolean;
 }
 
 const TIMEOUT_MS = 15_000;
@@ -40,7 +42,9 @@ async function askUpstream(channel: Channel, request: CountRequest): Promise<Jso
   if (!provider || provider.name !== own) return null;
   const target = provider.target(channel, 'chat.completions', mapped.model);
   const url =
-    request.protocol === 'claude' ? `${target.url}/count_tokens` : target.url.replace(/:generateContent$/, ':countTokens');
+    request.protocol === 'claude'
+      ? `${target.url}/count_tokens${request.betaQuery ? '?beta=true' : ''}`
+      : target.url.replace(/:generateContent$/, ':countTokens');
   const body = request.protocol === 'claude' ? { ...request.body, model: mapped.model } : request.body;
   try {
     const res = await callUpstream(

@@ -3,7 +3,7 @@
  * a Bearer key, answered in Claude's shapes — passed through to Claude channels, converted for
  * every other channel. Errors answer in Claude's error shape.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import { answerIn } from '../../http/wire.js';
 import { authenticateCaller, callerOf } from './identify-caller.js';
@@ -16,6 +16,33 @@ import { countPromptTokens } from '../call/count-tokens.js';
 /** Client headers that a Claude channel should see too. */
 const FORWARDED = ['anthropic-beta'] as const;
 
+function forwardedHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}
+
+/** What Anthropic's count_tokens takes: a whole Messages body (max_tokens, stream, metadata …) is refused there. */
+const COUNT_FIELDS = [
+  'model',
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'output_config',
+  'mcp_servers',
+  'context_management',
+];
+const countBody = (body: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(body).filter(([key]) => COUNT_FIELDS.includes(key)));
+
+/** Claude Code calls `/v1/messages?beta=true` (the SDK's beta namespace). */
+const betaQuery = (request: FastifyRequest) => (request.query as { beta?: unknown } | undefined)?.beta === 'true';
+
 export default async function claudeRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
   // Converted Claude streams announce a locally counted prompt at once: the encoding loads now.
@@ -25,15 +52,14 @@ export default async function claudeRoutes(app: FastifyInstance): Promise<void> 
   readJsonBodies(app);
   const authenticate = authenticateCaller(ctx);
 
+  // Claude Code's connection warm-up (`HEAD` on its base URL, result unread): answered at once, no key asked.
+  app.head('/', async (_request, reply) => reply.status(200).send());
+
   app.post('/v1/messages', { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
     const caller = callerOf(request);
     const input = await readInput('chat.completions', request, 'claude');
-    const forwardHeaders: Record<string, string> = {};
-    for (const name of FORWARDED) {
-      const value = request.headers[name];
-      if (typeof value === 'string') forwardHeaders[name] = value;
-    }
-    input.forwardHeaders = forwardHeaders;
+    input.forwardHeaders = forwardedHeaders(request);
+    input.betaQuery = betaQuery(request);
     checkModelLimit(caller, input.model);
     await relay(ctx, request, reply, tokenCaller(caller), input);
     return reply;
@@ -43,14 +69,14 @@ export default async function claudeRoutes(app: FastifyInstance): Promise<void> 
   app.post('/v1/messages/count_tokens', { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request) => {
     const caller = callerOf(request);
     const input = await readInput('chat.completions', request, 'claude');
-    const anthropicBeta = request.headers['anthropic-beta'];
     return countPromptTokens(ctx, {
       protocol: 'claude',
       model: input.model,
-      body: input.body ?? {},
+      body: countBody(input.body ?? {}),
       group: caller.group,
       pinnedChannelId: caller.pinnedChannelId,
-      ...(typeof anthropicBeta === 'string' ? { forwardHeaders: { 'anthropic-beta': anthropicBeta } } : {}),
+      forwardHeaders: forwardedHeaders(request),
+      betaQuery: betaQuery(request),
     });
   });
 }

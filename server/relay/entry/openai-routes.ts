@@ -37,6 +37,19 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
+  // Codex's remote compaction: relayed to Responses upstreams, a summarising call elsewhere (wire/openai/responses-compact.ts).
+  app.post('/v1/responses/compact', { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
+    const caller = callerOf(request);
+    const input = await readInput('responses', request);
+    const { stream: _stream, ...body } = input.body ?? {};
+    const given = body.input;
+    if (given === undefined || given === '' || (Array.isArray(given) && given.length === 0))
+      throw relayErrors.badBody('input is required: nothing is stored here to compact by previous_response_id');
+    checkModelLimit(caller, input.model);
+    await relay(ctx, request, reply, tokenCaller(caller), { ...input, body, stream: false, compact: true });
+    return reply;
+  });
+
   app.post('/pg/chat/completions', { onRequest: requireUser, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
     const user = request.user!;
     const input = await readInput('chat.completions', request);

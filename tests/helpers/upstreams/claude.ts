@@ -227,19 +227,21 @@ export async function startClaudeStandIn(): Promise<ClaudeStandIn> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = parseBody(await readBody(req));
     state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    // Anthropic's API takes the SDK's beta namespace marker.
+    const path = (req.url ?? '').replace(/\?beta=true$/, '');
     const error = (status: number, type: string, message: string) =>
       sendJson(res, status, { type: 'error', error: { type, message } });
     if (!req.headers['x-api-key']) return error(401, 'authentication_error', 'x-api-key header is required');
     if (!req.headers['anthropic-version']) return error(400, 'invalid_request_error', 'anthropic-version: header is required');
     if (req.method !== 'POST' || !body || typeof body !== 'object') return error(404, 'not_found_error', 'Not found');
     try {
-      if (req.url === '/v1/messages/count_tokens') {
+      if (path === '/v1/messages/count_tokens') {
         const extra = unknownKeys(body, COUNT_FIELDS);
         if (extra.length > 0) throw new Refusal(`${extra[0]}: Extra inputs are not permitted`);
         checkMessages(body.messages ?? []);
         return sendJson(res, 200, { input_tokens: promptOf(body) });
       }
-      if (req.url !== '/v1/messages') return error(404, 'not_found_error', 'Not found');
+      if (path !== '/v1/messages') return error(404, 'not_found_error', 'Not found');
       check(body);
     } catch (err) {
       if (err instanceof Refusal) return error(400, 'invalid_request_error', err.message);

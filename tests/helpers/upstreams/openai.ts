@@ -28,6 +28,7 @@ export const OPENAI_FIXTURES = {
     .map((s) => `${s}\n\n`),
   completion: JSON.parse(fixture('completion.json')) as Record<string, any>,
   response: JSON.parse(fixture('response.json')) as Record<string, any>,
+  compaction: JSON.parse(fixture('response-compaction.json')) as Record<string, any>,
   image: JSON.parse(fixture('image-generation.json')) as Record<string, any>,
   moderation: JSON.parse(fixture('moderation.json')) as Record<string, any>,
   responseStream: fixture('response-stream.chunks.txt')
@@ -181,6 +182,12 @@ export async function startOpenAIStandIn(options: { record?: boolean } = {}): Pr
       const audio = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(4092)]);
       res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': audio.length });
       return void res.end(audio);
+    }
+    if (path.endsWith('/responses/compact') && req.method === 'POST') {
+      // Compaction does not stream; OpenAI refuses parameters it does not know.
+      if ('stream' in body)
+        return sendJson(res, 400, errorBody("Unknown parameter: 'stream'.", 'invalid_request_error', 'stream'));
+      return sendJson(res, 200, OPENAI_FIXTURES.compaction);
     }
     if (path.endsWith('/responses') && req.method === 'POST') {
       if (body.stream === true) {

@@ -37,5 +37,7 @@ export const claudeFormat: ClientFormatDefinition = {
     streaming
       ? forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), hooks, decoder })
       : forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage)),
+  // Only Anthropic's Messages URL: Bedrock's and Vertex's signed or fixed addresses take no query of ours.
+  nativeUrl: (url, input) => (input.betaQuery && url.endsWith('/v1/messages') ? `${url}?beta=true` : url),
   cutStreamTail: () => REFUSAL_TAIL,
 };

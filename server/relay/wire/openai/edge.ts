@@ -20,6 +20,7 @@ import { convertOnce } from '../convert-once.js';
 import { edgeCheck, type EdgeCheck } from '../edge-check.js';
 import { OPENAI_SCHEMAS } from './edge-schemas.js';
 import { withoutAbsent } from './absent-params.js';
+import { compactUrl, compactionAnswer, compactionChatRequest, withReadableCompactions } from './responses-compact.js';
 
 type Provider = Parameters<ClientFormatDefinition['servedBy']>[0];
 
@@ -81,19 +82,25 @@ export const openaiFormat: ClientFormatDefinition = {
   servedBy: (provider, input) => provider.supports(input.endpoint) || convertsResponses(provider, input.endpoint),
   passesThrough: (provider, input) =>
     !convertsResponses(provider, input.endpoint) && !(input.body && adapterFor(provider, input.endpoint)),
-  upstreamBody: (input) =>
-    input.body && (input.endpoint === 'chat.completions' || input.endpoint === 'completions')
-      ? withoutAbsent(input.body)
-      : input.body,
+  upstreamBody(input) {
+    if (!input.body) return input.body;
+    if (input.endpoint === 'chat.completions' || input.endpoint === 'completions') return withoutAbsent(input.body);
+    return input.endpoint === 'responses' ? withReadableCompactions(input.body) : input.body;
+  },
   toOpenAI(input) {
     const body = openaiFormat.upstreamBody?.(input) ?? input.body ?? {};
     // Bodies were checked against their endpoint's shape at the edge (edge-schemas.ts).
     if (input.endpoint === 'chat.completions') return { endpoint: 'chat.completions', body: body as OpenAIChatRequest };
     if (input.endpoint !== 'responses') return { endpoint: input.endpoint, body };
+    if (input.compact) return { endpoint: 'chat.completions', body: convertOnce(body, () => compactionChatRequest(body)) };
     return { endpoint: 'chat.completions', body: convertOnce(body, () => convertResponsesToChat(body)) };
   },
   fromOpenAI: (input, answer) =>
-    input.endpoint === 'responses' ? convertChatToResponse(answer, { model: input.model, request: input.body }) : answer,
+    input.compact
+      ? compactionAnswer(answer, input.body)
+      : input.endpoint === 'responses'
+        ? convertChatToResponse(answer, { model: input.model, request: input.body })
+        : answer,
   serializer: (input) =>
     input.endpoint === 'responses'
       ? createResponsesSseSerializer({ model: input.model, request: input.body })
@@ -112,6 +119,7 @@ export const openaiFormat: ClientFormatDefinition = {
     if (contentType.includes('json') || contentType.startsWith('text/')) return forwardJson(res, out, started);
     return forwardBinary(res, out, started);
   },
+  nativeUrl: (url, input) => (input.compact ? compactUrl(url) : url),
   // Only chat and legacy completions take stream_options; the Responses API reports usage itself.
   asksStreamUsage: (provider, input) =>
     input.stream &&

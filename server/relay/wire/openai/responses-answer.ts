@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { Usage } from '../../../billing/pricing.js';
 import type { FinishReason } from '../events.js';
 import { REDACTED_THINKING_PREFIX } from './responses-request.js';
+import { callName, namespacedNames, type Namespaced } from './namespace-tools.js';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null);
@@ -37,6 +38,8 @@ export type ResponsesOutputItem =
       id: string;
       status: 'in_progress' | 'completed' | 'incomplete';
       call_id: string;
+      /** Codex's namespace tools: the namespace of a flattened function (namespace-tools.ts). */
+      namespace?: string;
       name: string;
       arguments: string;
     }
@@ -171,7 +174,7 @@ function chatUsage(raw: unknown): ResponsesUsage | null {
 }
 
 /** The output items of one chat answer message. */
-function outputOf(message: Json, responseId: string): ResponsesOutputItem[] {
+function outputOf(message: Json, responseId: string, names: Map<string, Namespaced>): ResponsesOutputItem[] {
   const output: ResponsesOutputItem[] = [];
   const id = (prefix: 'msg' | 'fc' | 'rs') => itemId(prefix, responseId, output.length);
   const blocks = (Array.isArray(message.thinking_blocks) ? message.thinking_blocks : [])
@@ -219,7 +222,7 @@ function outputOf(message: Json, responseId: string): ResponsesOutputItem[] {
       id: id('fc'),
       status: 'completed',
       call_id: callId,
-      name: str(fn.name),
+      ...callName(str(fn.name), names),
       arguments: str(fn.arguments),
     });
   }
@@ -235,7 +238,7 @@ export function convertChatToResponse(completion: unknown, ctx: ResponseContext)
   return {
     ...responseShell(ctx, id, created),
     ...statusFor(typeof choice.finish_reason === 'string' ? choice.finish_reason : null),
-    output: outputOf(obj(choice.message) ?? {}, id),
+    output: outputOf(obj(choice.message) ?? {}, id, namespacedNames(ctx.request?.tools)),
     usage: chatUsage(root.usage),
   };
 }

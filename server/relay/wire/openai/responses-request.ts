@@ -22,6 +22,8 @@ import type {
   JsonObject,
   OpenAIToolCall,
 } from './openai-types.js';
+import { openSummary } from './responses-compact.js';
+import { chatCallName, flattenNamespaces } from './namespace-tools.js';
 
 /** Marks a Claude `redacted_thinking` block's data carried as a reasoning item's `encrypted_content`. */
 export const REDACTED_THINKING_PREFIX = 'redacted_thinking:';
@@ -158,12 +160,16 @@ function messagesOf(body: Json): ChatMessage[] {
       list.call({
         id: str(item.call_id) || str(item.id),
         type: 'function',
-        function: { name: str(item.name), arguments: str(item.arguments) || '{}' },
+        function: { name: chatCallName(item), arguments: str(item.arguments) || '{}' },
       });
     } else if (type === 'function_call_output') {
       list.add({ role: 'tool', tool_call_id: str(item.call_id), content: outputText(item.output) });
     } else if (type === 'reasoning') {
       list.reasoning(item);
+    } else if (type === 'compaction') {
+      // Only this gateway's compactions can be read; another's is opaque outside its own API.
+      const summary = openSummary(item);
+      if (summary !== null) list.add({ role: 'user', content: summary });
     }
   }
   return list.messages;
@@ -171,7 +177,8 @@ function messagesOf(body: Json): ChatMessage[] {
 
 function toolsOf(tools: unknown): OpenAITool[] | undefined {
   const out: OpenAITool[] = [];
-  for (const raw of Array.isArray(tools) ? tools : []) {
+  // Codex's namespace tools go as functions of flat names (namespace-tools.ts).
+  for (const raw of flattenNamespaces(tools)) {
     const tool = obj(raw);
     if (tool?.type !== 'function' || typeof tool.name !== 'string') continue;
     const fn: OpenAITool['function'] = { name: tool.name };

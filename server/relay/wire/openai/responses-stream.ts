@@ -21,6 +21,7 @@ import {
   type ResponsesOutputItem,
   type ResponsesResponse,
 } from './responses-answer.js';
+import { callName, namespacedNames } from './namespace-tools.js';
 
 type Open =
   | { kind: 'reasoning'; index: number; id: string; text: string; signature: string | null }
@@ -39,6 +40,7 @@ export function createResponsesSseSerializer(ctx: ResponseContext): ResponsesSse
   let shell: ResponsesResponse | null = null;
   const output: ResponsesOutputItem[] = [];
   const calls = new Map<number, Extract<ResponsesOutputItem, { type: 'function_call' }>>();
+  const names = namespacedNames(ctx.request?.tools);
   let open: Open | null = null;
   let reason: FinishReason | null = null;
   let usage: Usage | null = null;
@@ -159,7 +161,8 @@ export function createResponsesSseSerializer(ctx: ResponseContext): ResponsesSse
       out += close();
       const id = itemId('fc', shell!.id, output.length);
       const callId = event.id || `call_${id.slice(3)}`;
-      call = { type: 'function_call', id, status: 'in_progress', call_id: callId, name: event.name ?? '', arguments: '' };
+      const name = callName(event.name ?? '', names);
+      call = { type: 'function_call', id, status: 'in_progress', call_id: callId, ...name, arguments: '' };
       calls.set(event.callIndex, call);
       open = { kind: 'call', index: output.length, id, callIndex: event.callIndex };
       out += add({ ...call });
