@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../server/relay/wire/events.js';
-import { claudeFormat } from '../../../server/relay/wire/claude/edge.js';
 import { createOpenAIChunkSerializer } from '../../../server/relay/wire/openai/openai-chunks.js';
 import { type OpenAIChatRequest } from '../../../server/relay/wire/openai/openai-types.js';
 import type { ClaudeRequest } from '../../../server/relay/wire/claude/claude-api-types.js';
@@ -25,6 +24,8 @@ import {
 } from '../../../server/relay/wire/claude/convert-to-claude-messages.js';
 import { mapClaudeFinishReason, toClaudeStopReason } from '../../../server/relay/wire/claude/map-claude-finish-reason.js';
 import { SseParser, type SseEvent } from '../../../server/relay/wire/sse.js';
+import { fitNotes, fitToModel } from '../../../server/relay/wire/fit-to-model.js';
+import type { RelayInput } from '../../../server/relay/types.js';
 
 const dir = new URL('../../fixtures/providers/claude/', import.meta.url);
 const text = (name: string) => readFileSync(new URL(name, dir), 'utf8');
@@ -435,11 +436,14 @@ describe('StreamEvents → OpenAI chat chunks', () => {
 describe('Claude-format clients on OpenAI channels', () => {
   it('converts a Claude Code request', () => {
     const request: ClaudeRequest = json('claude-code-request.json');
-    // Thinking travels as reasoning_effort, which channels taking OpenAI's request as it is do not get.
+    // Thinking travels as reasoning_effort, which an OpenAI model that does not think is not sent
+    // (the request is fitted to the model it goes to).
     const converted = convertFromClaudeRequest(request);
     expect(converted).toEqual({ ...json('openai-from-claude-code.expected.json'), reasoning_effort: 'high' });
-    const forChannel = claudeFormat.forOpenAIChannel!({ endpoint: 'chat.completions', body: converted });
-    expect(forChannel.body).toEqual(json('openai-from-claude-code.expected.json'));
+    const input = { client: 'claude' } as RelayInput;
+    const forChannel = fitToModel(input, { ...converted, model: 'gpt-4.1' }, 'openai', {});
+    expect(forChannel).toEqual({ ...json('openai-from-claude-code.expected.json'), model: 'gpt-4.1' });
+    expect(fitNotes(input)).toEqual(['reasoning_effort dropped: gpt-4.1 does not think']);
   });
 
   it('round-trips thinking blocks and their signatures untouched', () => {
