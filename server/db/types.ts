@@ -43,6 +43,8 @@ export interface UsersTable {
   discord_id: D<string>;
   /** Raised to end every session of the user (cookies carry the epoch they were issued under). */
   session_epoch: D<number>;
+  /** Relayed requests per day (UTC); 0 = no limit. */
+  rpd_limit: D<number>;
 }
 
 export interface TokensTable {
@@ -64,6 +66,12 @@ export interface TokensTable {
   deleted_at: number | null;
   /** Tokens (prompt + completion, as billed) per sliding minute; 0 = no limit. */
   tpm_limit: D<number>;
+  /** Relayed calls in flight; 0 = no limit. */
+  max_concurrency: D<number>;
+  /** Relayed requests per minute; 0 = no limit. */
+  rpm_limit: D<number>;
+  /** Relayed requests per day (UTC); 0 = no limit. */
+  rpd_limit: D<number>;
 }
 
 export interface ChannelsTable {

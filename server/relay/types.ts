@@ -19,6 +19,8 @@ export interface RelayCaller {
   tokenQuotaHint: number;
   acceptUnsetPrice: boolean;
   pinnedChannelId: number | null;
+  /** The token's calls in flight, requests per minute and per day, and its owner's per day; 0 = no limit. */
+  requestLimits?: { concurrency: number; rpm: number; rpd: number; userRpd: number };
 }
 
 export interface RelayInput {

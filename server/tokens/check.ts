@@ -23,6 +23,10 @@ export interface CachedToken {
   group: string;
   /** Tokens per minute; 0 = no limit. */
   tpm_limit: number;
+  /** Calls in flight, requests per minute and per day; 0 = no limit. */
+  max_concurrency: number;
+  rpm_limit: number;
+  rpd_limit: number;
 }
 
 export type TokenCheck =

@@ -21,6 +21,10 @@ export interface TokenFields {
   group: string;
   /** Tokens per minute; 0 = no limit. */
   tpm_limit: number;
+  /** Calls in flight, requests per minute and per day; 0 = no limit. */
+  max_concurrency: number;
+  rpm_limit: number;
+  rpd_limit: number;
 }
 
 export function tokenFields(row: Token): TokenFields {
@@ -34,6 +38,9 @@ export function tokenFields(row: Token): TokenFields {
     allow_ips: row.allow_ips ?? '',
     group: row.group,
     tpm_limit: row.tpm_limit,
+    max_concurrency: row.max_concurrency,
+    rpm_limit: row.rpm_limit,
+    rpd_limit: row.rpd_limit,
   };
 }
 

@@ -29,6 +29,7 @@ import { checkPromptSensitive, guardCompletion } from '../guards/sensitive-words
 import { checkModelRateLimit, recordModelSuccess } from '../../ratelimit/model-limit.js';
 import { ChannelSlots, chooser } from '../../ratelimit/channel-slots.js';
 import type { RelayCaller, RelayInput } from '../types.js';
+import { admitCaller } from '../routing/caller-limits.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
@@ -58,6 +59,7 @@ export async function relay(
   input: RelayInput,
 ): Promise<void> {
   await checkModelRateLimit(ctx, caller);
+  await admitCaller(ctx, reply, caller);
   checkPromptSensitive(ctx, input);
   const price = priceFor(ctx, caller, input.model);
   const body = input.body ?? {};

@@ -24,6 +24,12 @@ export function tokenCaller(c: Caller): RelayCaller {
     tokenQuotaHint: c.token.remain_quota,
     acceptUnsetPrice: c.user.acceptUnsetModelRatio,
     pinnedChannelId: c.pinnedChannelId,
+    requestLimits: {
+      concurrency: c.token.max_concurrency,
+      rpm: c.token.rpm_limit,
+      rpd: c.token.rpd_limit,
+      userRpd: c.user.rpdLimit,
+    },
   };
 }
 

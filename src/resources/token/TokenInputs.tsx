@@ -17,6 +17,7 @@ import {
   validateExpiry,
   validateName,
   validateQuota,
+  validateRequestLimit,
   validateTpm,
 } from './tokenForm';
 
@@ -141,6 +142,25 @@ export function TpmInput() {
       validate={validateTpm}
       helperText="resources.token.helper.tpm_limit"
     />
+  );
+}
+
+/** Calls in flight, requests per minute and per day, across every gateway node; 0 or empty is no limit. */
+export function RequestLimitInputs() {
+  return (
+    <>
+      {(['max_concurrency', 'rpm_limit', 'rpd_limit'] as const).map((source) => (
+        <NumberInput
+          key={source}
+          source={source}
+          label={label(source)}
+          step={1}
+          min={0}
+          validate={validateRequestLimit}
+          helperText={`resources.token.helper.${source}`}
+        />
+      ))}
+    </>
   );
 }
 
