@@ -184,6 +184,8 @@ export const REFUSALS = {
     'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
   'option.bad_model_capabilities':
     '%{key} 必须是 JSON 对象：模型前缀 → {reasons, tokenField, sampling, oneSampler, thinking, outputLimit} 中的字段',
+  'option.bad_model_fallbacks':
+    '%{key} 必须是 JSON 对象：模型 → 备用模型列表，或 [{models, on, groups}]，on 取 5xx、429、context_length',
   'option.unsafe_html': '%{key} 不能包含脚本、框架、事件属性等可执行内容',
   'ratio_sync.no_upstreams': '无有效上游渠道',
   'ratio_sync.bad_url': '上游地址必须以 http:// 或 https:// 开头：%{url}',

@@ -4,6 +4,7 @@
  * rule drives validation on PUT /api/option/ and `type` the parsing in `OptionStore.get`.
  * Secrets are write-only: GET /api/option/ never returns their values.
  */
+import { fallbacksValueError } from '../relay/routing/fallback-rules.js';
 import { FAMILY_OPTIONS } from './family-options.js';
 import { capabilityOverridesError } from '../relay/wire/model-capabilities.js';
 import { checkOptionValue, type JsonShape, type Refusal, type ValueRule } from './values.js';
@@ -212,6 +213,12 @@ export const OPTION_REGISTRY = {
     type: 'json',
     default: '{}',
     check: (v) => (capabilityOverridesError(v) === null ? null : 'option.bad_model_capabilities'),
+  },
+  /** Model → the models tried when it cannot be served (server/relay/routing/fallbacks.ts). */
+  'relay.model_fallbacks': {
+    type: 'json',
+    default: '{}',
+    check: (v) => (fallbacksValueError(v) ? 'option.bad_model_fallbacks' : null),
   },
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, { min: 1, max: 3600 }),

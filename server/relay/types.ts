@@ -21,6 +21,8 @@ export interface RelayCaller {
   pinnedChannelId: number | null;
   /** The token's calls in flight, requests per minute and per day, and its owner's per day; 0 = no limit. */
   requestLimits?: { concurrency: number; rpm: number; rpd: number; userRpd: number };
+  /** The models the token is limited to; null or absent: any model. */
+  modelLimits?: ReadonlySet<string> | null;
 }
 
 export interface RelayInput {
@@ -39,4 +41,6 @@ export interface RelayInput {
   betaQuery?: boolean;
   /** `POST /v1/responses/compact` (endpoint `responses`): Codex's remote compaction (wire/openai/responses-compact.ts). */
   compact?: boolean;
+  /** The model the client asked for, when a fallback (routing/fallbacks.ts) serves `model` instead. */
+  requestedModel?: string;
 }

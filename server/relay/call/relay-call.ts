@@ -30,6 +30,7 @@ import { checkModelRateLimit, recordModelSuccess } from '../../ratelimit/model-l
 import { ChannelSlots, chooser } from '../../ratelimit/channel-slots.js';
 import type { RelayCaller, RelayInput } from '../types.js';
 import { admitCaller } from '../routing/caller-limits.js';
+import { FallbackChain, serveChain } from '../routing/fallbacks.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
@@ -70,7 +71,10 @@ export async function relay(
   const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
   const slots = new ChannelSlots(ctx);
   try {
-    await serve(ctx, request, reply, { caller, input, price, hold, times, estimatePrompt, slots });
+    const chain = new FallbackChain(ctx, caller, input.model);
+    await serveChain(reply.raw, chain, input, (i) =>
+      serve(ctx, request, reply, { caller, input: i, price: i === input ? price : priceFor(ctx, caller, i.model), hold, times, estimatePrompt, slots, chain }),
+    );
   } finally {
     slots.release();
     // Whatever did not settle the hold (no channel, an error on the way) gives the reservation back.
@@ -88,6 +92,8 @@ interface Call {
   estimatePrompt: () => number;
   /** The slot of the channel being tried, when it has limits. */
   slots: ChannelSlots;
+  /** The models to fall back to when this one cannot be served. */
+  chain: FallbackChain;
 }
 
 async function serve(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, call: Call): Promise<void> {
@@ -158,7 +164,9 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
       const status = mapStatus(channel.status_code_mapping, res.statusCode);
       failure = relayErrors.upstream(status, message, errorFieldsOf(provider, input, text));
-      if (retryable(res.statusCode)) continue;
+      // An error class the model's fallback rule lists goes to the next model at once.
+      const toNextModel = call.chain.skipsTiers(res.statusCode, message);
+      if (retryable(res.statusCode) && !toNextModel) continue;
       break;
     }
 
@@ -206,6 +214,8 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
 
   if (clientGone) return;
   const error = failure ?? relayErrors.noChannel(input.model, caller.group);
+  // The next model of the chain is tried: this one's failure is not the call's.
+  if (call.chain.takes(error)) throw error;
   writeErrorLog(ctx, {
     caller,
     input,

@@ -30,6 +30,7 @@ export function tokenCaller(c: Caller): RelayCaller {
       rpd: c.token.rpd_limit,
       userRpd: c.user.rpdLimit,
     },
+    modelLimits: c.token.model_limits_enabled ? c.token.model_limits : null,
   };
 }
 

@@ -219,6 +219,8 @@ export const server_errors = {
       'The Uptime Kuma groups must be a JSON array of {"categoryName", "url", "slug"}, each url starting with http:// or https://',
     bad_model_capabilities:
       '%{key} must be a JSON object: model prefix → fields of {reasons, tokenField, sampling, oneSampler, thinking, outputLimit}',
+    bad_model_fallbacks:
+      '%{key} must be a JSON object: model → a list of fallback models, or [{models, on, groups}] with on among 5xx, 429, context_length',
     unsafe_html: '%{key} may not contain scripts, frames, event attributes or other active content',
     discord_incomplete: 'Discord OAuth cannot be enabled: fill in the Discord Client Id and Client Secret first!',
     oidc_bad_url: 'The Well-Known URL must start with http:// or https://',
