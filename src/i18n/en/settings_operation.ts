@@ -34,6 +34,7 @@ export const settings_operation = {
     ChatLink: 'Chat page link',
     QuotaPerUnit: 'Quota per US dollar',
     RetryTimes: 'Retries on failure',
+    relay_model_fallbacks: 'Model fallback chains',
     Chats: 'Chat clients',
     DisplayInCurrencyEnabled: 'Show quota as currency',
     DisplayTokenStatEnabled: 'Billing endpoints report the token quota instead of the user quota',
@@ -106,6 +107,8 @@ export const settings_operation = {
     ChatLink: 'Link of the chat page; empty hides it',
     QuotaPerUnit: 'Quota worth one US dollar; changing it is not recommended',
     Chats: 'JSON list, each item {"client name": "link template"}',
+    relay_model_fallbacks:
+      'JSON: model → fallback models tried when it cannot be served before its answer begins, e.g. {"claude-opus-4": ["claude-sonnet-4", "gpt-5"]}; or [{"models": […], "on": ["5xx", "429", "context_length"], "groups": ["vip"]}] to switch at once on those errors or only for those groups',
     DisplayTokenStatEnabled: 'Used by the old OpenAI billing endpoints',
     SelfUseModeEnabled: 'Models without a price can be called too',
     MjNotifyEnabled: 'Calls the address users give when a drawing task finishes',

@@ -34,6 +34,7 @@ export const settings_operation = {
     ChatLink: '聊天页面链接',
     QuotaPerUnit: '单位美元额度',
     RetryTimes: '失败重试次数',
+    relay_model_fallbacks: '模型降级链',
     Chats: '聊天配置',
     DisplayInCurrencyEnabled: '以货币形式显示额度',
     DisplayTokenStatEnabled: '额度查询接口返回令牌额度而非用户额度',
@@ -106,6 +107,8 @@ export const settings_operation = {
     ChatLink: '聊天页面的链接，留空则不显示',
     QuotaPerUnit: '一美元对应的额度，不建议修改',
     Chats: 'JSON 数组，每项为 {"客户端名称": "链接模板"}',
+    relay_model_fallbacks:
+      'JSON：模型 → 在回答开始前无法服务时依次尝试的备用模型，如 {"claude-opus-4": ["claude-sonnet-4", "gpt-5"]}；或 [{"models": […], "on": ["5xx", "429", "context_length"], "groups": ["vip"]}]，遇到这些错误立即切换，或仅对这些分组生效',
     DisplayTokenStatEnabled: '用于旧版 OpenAI 账单接口',
     SelfUseModeEnabled: '开启后未设置价格的模型也可以调用',
     MjNotifyEnabled: '绘图任务完成后回调用户提供的地址',

@@ -1,5 +1,5 @@
 /** The operation tab's cards as field lists (option keys from server/options/registry.ts). */
-import { chatList, numberMap, stringMap, type FieldSpec } from './optionFields';
+import { chatList, jsonObject, numberMap, stringMap, type FieldSpec } from './optionFields';
 
 export const GENERAL_FIELDS: readonly FieldSpec[] = [
   { key: 'TopUpLink', kind: 'text', hint: true },
@@ -7,6 +7,7 @@ export const GENERAL_FIELDS: readonly FieldSpec[] = [
   { key: 'ChatLink', kind: 'text', hint: true },
   { key: 'QuotaPerUnit', kind: 'float', min: 1, hint: true },
   { key: 'RetryTimes', kind: 'int', min: 0 },
+  { key: 'relay.model_fallbacks', kind: 'json', check: jsonObject, hint: true },
   { key: 'Chats', kind: 'json', check: chatList, hint: true },
   { key: 'DisplayInCurrencyEnabled', kind: 'switch' },
   { key: 'DisplayTokenStatEnabled', kind: 'switch', hint: true },
