@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import statusRoutes from './status/routes.js';
 import optionRoutes from './options/routes.js';
+import affinityRoutes from './relay/routing/affinity-routes.js';
 import oidcDiscoveryRoutes from './options/oidc-discovery.js';
 import accountRoutes from './accounts/routes.js';
 import emailBindRoutes from './accounts/email-bind.js';
@@ -43,6 +44,7 @@ import ratioSyncRoutes from './pricing/ratio-sync-routes.js';
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(statusRoutes);
   await app.register(optionRoutes);
+  await app.register(affinityRoutes);
   await app.register(oidcDiscoveryRoutes);
   await app.register(accountRoutes);
   await app.register(emailBindRoutes);

@@ -186,6 +186,9 @@ export const REFUSALS = {
     '%{key} 必须是 JSON 对象：模型前缀 → {reasons, tokenField, sampling, oneSampler, thinking, outputLimit} 中的字段',
   'option.bad_model_fallbacks':
     '%{key} 必须是 JSON 对象：模型 → 备用模型列表，或 [{models, on, groups}]，on 取 5xx、429、context_length',
+  'option.affinity_clear_target': '缺少参数：rule_name，或使用 all=true 清空全部',
+  'option.bad_affinity_rules':
+    '%{key} 必须是规则的 JSON 数组：{name, model_regex, path_regex, key_sources, …}，名称不重复，正则有效',
   'option.unsafe_html': '%{key} 不能包含脚本、框架、事件属性等可执行内容',
   'ratio_sync.no_upstreams': '无有效上游渠道',
   'ratio_sync.bad_url': '上游地址必须以 http:// 或 https:// 开头：%{url}',

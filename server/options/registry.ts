@@ -4,6 +4,7 @@
  * rule drives validation on PUT /api/option/ and `type` the parsing in `OptionStore.get`.
  * Secrets are write-only: GET /api/option/ never returns their values.
  */
+import { affinityRulesError, DEFAULT_AFFINITY_RULES } from '../relay/routing/affinity-rules.js';
 import { fallbacksValueError } from '../relay/routing/fallback-rules.js';
 import { FAMILY_OPTIONS } from './family-options.js';
 import { capabilityOverridesError } from '../relay/wire/model-capabilities.js';
@@ -219,6 +220,16 @@ export const OPTION_REGISTRY = {
     type: 'json',
     default: '{}',
     check: (v) => (fallbacksValueError(v) ? 'option.bad_model_fallbacks' : null),
+  },
+  // Channel affinity (server/relay/routing/affinity.ts), in the family's names.
+  'channel_affinity_setting.enabled': bool(false),
+  'channel_affinity_setting.switch_on_success': bool(true),
+  'channel_affinity_setting.max_entries': int(100_000, { min: 1, max: 10_000_000 }),
+  'channel_affinity_setting.default_ttl_seconds': int(3600, { min: 1, max: 30 * DAY_SECONDS }),
+  'channel_affinity_setting.rules': {
+    type: 'json',
+    default: JSON.stringify(DEFAULT_AFFINITY_RULES),
+    check: (v) => (affinityRulesError(v) ? 'option.bad_affinity_rules' : null),
   },
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, { min: 1, max: 3600 }),

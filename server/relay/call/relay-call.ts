@@ -31,6 +31,7 @@ import { ChannelSlots, chooser } from '../../ratelimit/channel-slots.js';
 import type { RelayCaller, RelayInput } from '../types.js';
 import { admitCaller } from '../routing/caller-limits.js';
 import { FallbackChain, serveChain } from '../routing/fallbacks.js';
+import { findAffinity, type Affinity } from '../routing/affinity.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
@@ -70,13 +71,25 @@ export async function relay(
   const amount = isTrusted(ctx, caller) ? 0 : reservationFor(ctx, price, estimatePrompt(), maxTokensOf(body), times);
   const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
   const slots = new ChannelSlots(ctx);
+  const affinity = await findAffinity(ctx, request, caller, input);
   try {
     const chain = new FallbackChain(ctx, caller, input.model);
     await serveChain(reply.raw, chain, input, (i) =>
-      serve(ctx, request, reply, { caller, input: i, price: i === input ? price : priceFor(ctx, caller, i.model), hold, times, estimatePrompt, slots, chain }),
+      serve(ctx, request, reply, {
+        caller,
+        input: i,
+        price: i === input ? price : priceFor(ctx, caller, i.model),
+        hold,
+        times,
+        estimatePrompt,
+        slots,
+        chain,
+        affinity,
+      }),
     );
   } finally {
     slots.release();
+    affinity?.end();
     // Whatever did not settle the hold (no channel, an error on the way) gives the reservation back.
     await hold.release();
   }
@@ -94,6 +107,8 @@ interface Call {
   slots: ChannelSlots;
   /** The models to fall back to when this one cannot be served. */
   chain: FallbackChain;
+  /** The session's pinned channel and key, when an affinity rule keys the call. */
+  affinity: Affinity | null;
 }
 
 async function serve(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, call: Call): Promise<void> {
@@ -112,12 +127,16 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
   const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
   let failure: AppError | null = null;
   for (let attempt = 0; attempt <= retries && !clientGone; attempt++) {
-    const taken = await call.slots.take(chooser(ctx, caller, input.model, attempt, tried), () => clientGone);
+    const proposals = chooser(ctx, caller, input.model, attempt, tried);
+    const taken = await call.slots.take(
+      call.affinity?.propose(proposals, input.model, attempt, tried) ?? proposals,
+      () => clientGone,
+    );
     if (!taken) {
       failure = call.slots.refusal ?? failure;
       break;
     }
-    const channel = withKey(ctx, taken, caller.userId);
+    const channel = call.affinity?.keyFor(taken) ?? withKey(ctx, taken, caller.userId);
     if (tried.length > 0) ctx.metrics.retries.inc();
     tried.push(channel.id);
     const mapped = mapModel(channel.model_mapping, input.model);
@@ -208,6 +227,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       return;
     }
     reportUpstreamSuccess(ctx, channel, (outcome.firstTokenMs > 0 ? started + outcome.firstTokenMs : performance.now()) - sentAt);
+    call.affinity?.served(channel);
     await settleServed(ctx, request, reply, call, { channel, upstreamModel: mapped.model, outcome, tried, started });
     return;
   }

@@ -221,6 +221,9 @@ export const server_errors = {
       '%{key} must be a JSON object: model prefix → fields of {reasons, tokenField, sampling, oneSampler, thinking, outputLimit}',
     bad_model_fallbacks:
       '%{key} must be a JSON object: model → a list of fallback models, or [{models, on, groups}] with on among 5xx, 429, context_length',
+    affinity_clear_target: 'Missing parameter: rule_name, or all=true to clear everything',
+    bad_affinity_rules:
+      '%{key} must be a JSON array of rules {name, model_regex, path_regex, key_sources, …} with distinct names and valid patterns',
     unsafe_html: '%{key} may not contain scripts, frames, event attributes or other active content',
     discord_incomplete: 'Discord OAuth cannot be enabled: fill in the Discord Client Id and Client Secret first!',
     oidc_bad_url: 'The Well-Known URL must start with http:// or https://',
