@@ -10,6 +10,7 @@ export const settings_operation = {
     log: 'Log settings',
     dashboard: 'Data dashboard',
     monitoring: 'Monitoring',
+    routing: 'Routing',
     quota: 'Quota settings',
     ratio_settings: 'Ratio settings',
     ratio: 'Model ratio settings',
@@ -34,6 +35,11 @@ export const settings_operation = {
     ChatLink: 'Chat page link',
     QuotaPerUnit: 'Quota per US dollar',
     RetryTimes: 'Retries on failure',
+    channel_affinity_setting_enabled: 'Channel affinity',
+    channel_affinity_setting_switch_on_success: 'Move the pin to the channel that served',
+    channel_affinity_setting_default_ttl_seconds: 'Pin lifetime (seconds)',
+    channel_affinity_setting_max_entries: 'Pins kept in memory (without Redis)',
+    channel_affinity_setting_rules: 'Affinity rules',
     relay_model_fallbacks: 'Model fallback chains',
     Chats: 'Chat clients',
     DisplayInCurrencyEnabled: 'Show quota as currency',
@@ -107,6 +113,14 @@ export const settings_operation = {
     ChatLink: 'Link of the chat page; empty hides it',
     QuotaPerUnit: 'Quota worth one US dollar; changing it is not recommended',
     Chats: 'JSON list, each item {"client name": "link template"}',
+    channel_affinity_setting_enabled:
+      'Keeps a conversation on the channel and key that served it, so the upstream prompt cache stays warm',
+    channel_affinity_setting_switch_on_success:
+      'When the pinned channel could not serve and another did, the conversation moves to it',
+    channel_affinity_setting_default_ttl_seconds: 'For rules without their own ttl_seconds',
+    channel_affinity_setting_max_entries: 'The least recently used pins go first; with Redis each pin expires on its own',
+    channel_affinity_setting_rules:
+      'JSON list of {name, model_regex, path_regex, key_sources: [{type: gjson | request_header | context_int | context_string, path | key}], value_regex, ttl_seconds, include_using_group, include_model_name, include_rule_name, groups}',
     relay_model_fallbacks:
       'JSON: model → fallback models tried when it cannot be served before its answer begins, e.g. {"claude-opus-4": ["claude-sonnet-4", "gpt-5"]}; or [{"models": […], "on": ["5xx", "429", "context_length"], "groups": ["vip"]}] to switch at once on those errors or only for those groups',
     DisplayTokenStatEnabled: 'Used by the old OpenAI billing endpoints',
