@@ -11,8 +11,9 @@
 // the gateway on that database instead of a fresh SQLite file (the database must be empty);
 // BENCH_MODES=plain,stream, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small,limited narrow the
 // runs. `limited` is the large payer through every limit at once, none of them reached: a token
-// tpm_limit and a channel with rpm_limit and max_concurrency (with REDIS_CONN_STRING set, counted in
-// Redis: the cost of the limits per call, against `large` in the same run). BENCH_BEFORE=<path to a
+// tpm_limit, max_concurrency, rpm_limit and rpd_limit, a channel with rpm_limit and max_concurrency
+// (with REDIS_CONN_STRING set, counted in Redis), and a channel-affinity rule keying every call by
+// its token: the cost of the limits and affinity per call, against `large` in the same run. BENCH_BEFORE=<path to a
 // copy of an earlier build's main.js> loads that build too, in the same turns (SQLite only).
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
@@ -123,8 +124,27 @@ async function startGateway(main, dbName) {
   const keys = {
     large: await tokenKey(cookie, rootId, 0),
     small: await tokenKey(smallLogin.cookie, small.id, SMALL),
-    limited: await tokenKey(cookie, rootId, 0, { group: 'vip', tpm_limit: MAX }),
+    limited: await tokenKey(cookie, rootId, 0, {
+      group: 'vip',
+      tpm_limit: MAX,
+      max_concurrency: 100000,
+      rpm_limit: MAX,
+      rpd_limit: MAX,
+    }),
   };
+  // Channel affinity for the limited payer: every call looks its pin up and writes it back.
+  const rule = {
+    name: 'bench',
+    model_regex: ['^gpt-4o-mini$'],
+    path_regex: ['^/v1/chat/completions$'],
+    key_sources: [{ type: 'context_int', key: 'token_id' }],
+    groups: ['vip'],
+  };
+  await api(base, cookie, rootId, 'PUT', '/api/option/', {
+    key: 'channel_affinity_setting.rules',
+    value: JSON.stringify([rule]),
+  });
+  await api(base, cookie, rootId, 'PUT', '/api/option/', { key: 'channel_affinity_setting.enabled', value: 'true' });
   await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
   return { proc: gateway, base, keys };
 }
