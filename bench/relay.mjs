@@ -9,11 +9,12 @@
 // 60 s soak for memory flatness. Needs `npm run build`.
 // Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`; BENCH_SQL_DSN=postgres://… runs
 // the gateway on that database instead of a fresh SQLite file (the database must be empty);
-// BENCH_MODES=plain,stream, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small,limited narrow the
+// BENCH_MODES=plain,stream, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small,limited,routed narrow the
 // runs. `limited` is the large payer through every limit at once, none of them reached: a token
-// tpm_limit, max_concurrency, rpm_limit and rpd_limit, a channel with rpm_limit and max_concurrency
-// (with REDIS_CONN_STRING set, counted in Redis), and a channel-affinity rule keying every call by
-// its token: the cost of the limits and affinity per call, against `large` in the same run. BENCH_BEFORE=<path to a
+// tpm_limit and a channel with rpm_limit and max_concurrency (with REDIS_CONN_STRING set, counted in
+// Redis: the cost of the limits per call, against `large` in the same run). `routed` adds the
+// token's max_concurrency, rpm_limit and rpd_limit and a channel-affinity rule keying every call by
+// its token (BENCH_PAYERS=limited,routed: their cost against `limited`). BENCH_BEFORE=<path to a
 // copy of an earlier build's main.js> loads that build too, in the same turns (SQLite only).
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
@@ -99,6 +100,19 @@ async function startGateway(main, dbName) {
     rpm_limit: MAX,
     max_concurrency: 100000,
   });
+  // `routed`: the same limits in svip, plus the token's request limits and channel affinity.
+  const usable = { default: 'default', vip: 'vip', svip: 'svip' };
+  await api(base, cookie, rootId, 'PUT', '/api/option/', { key: 'UserUsableGroups', value: JSON.stringify(usable) });
+  await api(base, cookie, rootId, 'POST', '/api/channel/', {
+    type: 1,
+    name: 'stand-in-routed',
+    key: 'sk-upstream-good',
+    base_url: upstreamUrl,
+    models: 'gpt-4o-mini',
+    group: 'svip',
+    rpm_limit: MAX,
+    max_concurrency: 100000,
+  });
   async function tokenKey(session, userId, remainQuota, extra = {}) {
     const token = (
       await api(base, session, userId, 'POST', '/api/token/', {
@@ -124,21 +138,22 @@ async function startGateway(main, dbName) {
   const keys = {
     large: await tokenKey(cookie, rootId, 0),
     small: await tokenKey(smallLogin.cookie, small.id, SMALL),
-    limited: await tokenKey(cookie, rootId, 0, {
-      group: 'vip',
+    limited: await tokenKey(cookie, rootId, 0, { group: 'vip', tpm_limit: MAX }),
+    routed: await tokenKey(cookie, rootId, 0, {
+      group: 'svip',
       tpm_limit: MAX,
       max_concurrency: 100000,
       rpm_limit: MAX,
       rpd_limit: MAX,
     }),
   };
-  // Channel affinity for the limited payer: every call looks its pin up and writes it back.
+  // Channel affinity for the routed payer: every call looks its pin up.
   const rule = {
     name: 'bench',
     model_regex: ['^gpt-4o-mini$'],
     path_regex: ['^/v1/chat/completions$'],
     key_sources: [{ type: 'context_int', key: 'token_id' }],
-    groups: ['vip'],
+    groups: ['svip'],
   };
   await api(base, cookie, rootId, 'PUT', '/api/option/', {
     key: 'channel_affinity_setting.rules',
@@ -210,7 +225,7 @@ const rows = [];
 for (const mode of list('BENCH_MODES', ['plain', 'stream'])) {
   for (const connections of list('BENCH_CONNECTIONS', [50, 200]).map(Number)) {
     const body = bodies[mode];
-    const payers = list('BENCH_PAYERS', ['large', 'small', 'limited']);
+    const payers = list('BENCH_PAYERS', ['large', 'small', 'limited', 'routed']);
     const targets = [
       target('baseline', baselineUrl, baseline.pid, keys.large),
       ...payers.map((payer) => target(payer, base, gateway.pid, keys[payer])),

@@ -2,7 +2,7 @@
  * Where session pins live: in Redis when REDIS_CONN_STRING is set (every gateway process sees the
  * same pins; each pin a key with its own expiry), else in this process's memory (at most
  * `max_entries`, the least recently used going first). Keys are `<rule name>\u0000<rest>` inside
- * the store, so pins can be counted and cleared per rule.
+ * the store, so pins can be counted and cleared per rule. Needs Redis 6.2 or later (GETEX).
  */
 import type { Redis } from 'ioredis';
 
@@ -13,7 +13,8 @@ export interface Pin {
 }
 
 export interface AffinityStore {
-  get(rule: string, key: string): Promise<Pin | null>;
+  /** The pin, its lifetime renewed to `ttlSeconds` (a session in use keeps its pin). */
+  get(rule: string, key: string, ttlSeconds: number): Promise<Pin | null>;
   set(rule: string, key: string, pin: Pin, ttlSeconds: number): void;
   delete(rule: string, key: string): void;
   /** Pins by rule name. */
@@ -42,17 +43,18 @@ export class MemoryAffinityStore implements AffinityStore {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async get(rule: string, key: string): Promise<Pin | null> {
+  async get(rule: string, key: string, ttlSeconds: number): Promise<Pin | null> {
     const k = rule + SEP + key;
     const hit = this.pins.get(k);
     if (!hit) return null;
-    if (hit.expires <= this.clock()) {
+    const now = this.clock();
+    if (hit.expires <= now) {
       this.pins.delete(k);
       return null;
     }
     // Most recently used last: Map keeps insertion order.
     this.pins.delete(k);
-    this.pins.set(k, hit);
+    this.pins.set(k, { pin: hit.pin, expires: now + ttlSeconds * 1000 });
     return hit.pin;
   }
 
@@ -105,9 +107,9 @@ export class RedisAffinityStore implements AffinityStore {
     return `${this.prefix}${encodeURIComponent(rule)}:${key}`;
   }
 
-  async get(rule: string, key: string): Promise<Pin | null> {
+  async get(rule: string, key: string, ttlSeconds: number): Promise<Pin | null> {
     try {
-      return parse(await this.redis.get(this.key(rule, key)));
+      return parse(await this.redis.getex(this.key(rule, key), 'EX', ttlSeconds));
     } catch (err) {
       this.onError(err);
       return null;

@@ -7,7 +7,7 @@
  * new pin. A pinned channel that fails loses the pin. Pins live in Redis when configured.
  *
  * Cost on the hot path: nothing while affinity is off or no rule matches; else one lookup before
- * the call and one write (not awaited) after it.
+ * the call (renewing the pin), and a write (not awaited) only when the pin is new or moves.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -132,8 +132,10 @@ export class Affinity {
   end(): void {
     const store = affinityStore(this.ctx);
     if (this.servedBy) {
+      // The lookup already renewed a pin that still holds: only a new or moved pin is written.
       const same = this.pin?.channelId === this.servedBy.channelId && this.pin.keyHash === this.servedBy.keyHash;
-      if (same || this.ctx.options.bool('channel_affinity_setting.switch_on_success') || !this.pin) {
+      if (same) return;
+      if (!this.pin || this.ctx.options.bool('channel_affinity_setting.switch_on_success')) {
         store.set(this.rule, this.key, this.servedBy, this.ttl);
       }
     } else if (this.tried) this.forget();
@@ -177,7 +179,7 @@ export async function findAffinity(
     const key = parts.join('|');
     const name = rule.include_rule_name === false ? '' : rule.name;
     const ttl = rule.ttl_seconds || ctx.options.number('channel_affinity_setting.default_ttl_seconds') || 3600;
-    const pin = await affinityStore(ctx).get(name, key);
+    const pin = await affinityStore(ctx).get(name, key, ttl);
     return new Affinity(ctx, caller, name, key, ttl, pin);
   }
   return null;

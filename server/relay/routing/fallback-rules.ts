@@ -15,7 +15,8 @@ const MAX_CHAIN = 10;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= 200;
 
 function ruleOf(value: unknown): FallbackRule | null {
-  if (Array.isArray(value)) return value.every(isText) && value.length <= MAX_CHAIN ? { models: value, on: [], groups: null } : null;
+  if (Array.isArray(value))
+    return value.every(isText) && value.length <= MAX_CHAIN ? { models: value, on: [], groups: null } : null;
   if (typeof value !== 'object' || value === null) return null;
   const { models, on = [], groups = null, ...rest } = value as Record<string, unknown>;
   if (Object.keys(rest).length > 0) return null;
@@ -47,4 +48,3 @@ export function fallbacksValueError(text: string): boolean {
     return true;
   }
 }
-
