@@ -71,7 +71,8 @@ export async function relay(
   const amount = isTrusted(ctx, caller) ? 0 : reservationFor(ctx, price, estimatePrompt(), maxTokensOf(body), times);
   const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
   const slots = new ChannelSlots(ctx);
-  const affinity = await findAffinity(ctx, request, caller, input);
+  // A pin that cannot be read is no pin: the call is routed as any other.
+  const affinity = await findAffinity(ctx, request, caller, input).catch(() => null);
   try {
     const chain = new FallbackChain(ctx, caller, input.model);
     await serveChain(reply.raw, chain, input, (i) =>
