@@ -26,7 +26,7 @@ import { forwardConvertedJson, forwardConvertedStream, type AnswerHooks, type Fo
 import { clientFormat } from '../wire/registry.js';
 import type { KvStore } from '../../cache/kv.js';
 import { restoreSignatures, sealCompletion, sealedParser, SignatureSealer } from '../wire/gemini/tool-call-signatures.js';
-import { fitToModel, type FitTarget } from '../wire/fit-to-model.js';
+import { fitNativeBody, fitToModel, type FitTarget } from '../wire/fit-to-model.js';
 import { capabilityOverridesFrom } from '../wire/model-capabilities.js';
 
 /**
@@ -69,8 +69,9 @@ function withStreamUsage(body: Record<string, unknown>): Record<string, unknown>
 
 /**
  * The body for a channel that takes the client's request as it is: untouched unless the model,
- * overrides or usage ask differ, or the client sent what the family treats as absent — and always
- * untouched with `global.pass_through_request_enabled`.
+ * overrides or usage ask differ, the client sent what the family treats as absent, or `fitNative`
+ * (the admin's `relay.fit_native_requests`) fitted it to the model — and always untouched with
+ * `global.pass_through_request_enabled`.
  */
 function nativeBody(
   input: RelayInput,
@@ -78,14 +79,17 @@ function nativeBody(
   upstreamModel: string,
   askUsage: boolean,
   passThrough: boolean,
+  fitNative?: (body: Record<string, unknown>) => Record<string, unknown> | null,
 ): string | Buffer {
   if (!input.body) return input.raw ?? Buffer.alloc(0);
   if (passThrough) return JSON.stringify(input.body);
   const format = clientFormat(input.client);
-  const source = format.upstreamBody?.(input) ?? input.body;
+  const given = format.upstreamBody?.(input) ?? input.body;
+  const fitted = fitNative?.({ ...given, model: upstreamModel }) ?? null;
+  const source = fitted ?? given;
   const override = paramOverride(channel.param_override);
   // Unchanged: the text as the client sent it (re-serializing it would cost, not change, the call).
-  if (upstreamModel === input.model && !override && !askUsage) {
+  if (upstreamModel === input.model && !override && !askUsage && !fitted) {
     return (source === input.body ? receivedText(source) : undefined) ?? JSON.stringify(source);
   }
   const model = format.mappedModel ? format.mappedModel(input, upstreamModel) : { model: upstreamModel };
@@ -145,9 +149,13 @@ export async function sendUpstream(
     const target = provider.target(channel, input.endpoint, upstreamModel, input.stream);
     const url = format.nativeUrl ? format.nativeUrl(target.url, input) : target.url;
     const passThrough = ctx.options.bool('global.pass_through_request_enabled');
+    const fitNative = ctx.options.bool('relay.fit_native_requests')
+      ? (body: Record<string, unknown>) =>
+          fitNativeBody(input, body, FIT_TARGETS[provider.protocol], capabilityOverridesFrom(ctx.options))
+      : undefined;
     call = {
       target: { url, headers: { ...input.forwardHeaders, ...target.headers } },
-      body: nativeBody(input, channel, upstreamModel, askUsage, passThrough),
+      body: nativeBody(input, channel, upstreamModel, askUsage, passThrough, fitNative),
     };
     contentType = input.contentType;
   }
