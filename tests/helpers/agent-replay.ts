@@ -4,7 +4,7 @@
  * stream flag) with only the key and the model changed, the answer read whole or assembled from its
  * event stream, and the follow-up built the way that agent builds it after a tool call — Claude Code
  * sends its blocks back with the results, Codex every output item with the outputs, Gemini CLI its
- * parts without thoughts, Qwen Code the assistant message and tool messages.
+ * parts without thoughts, Qwen Code the assistant's text and calls and tool messages.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -168,6 +168,8 @@ export const FOLLOW_UP: Record<Cli, (body: Json, answer: Json) => Json | null> =
     const message = answer.choices?.[0]?.message as Json | undefined;
     if (!message?.tool_calls?.length) return null;
     const results = (message.tool_calls as Json[]).map((c) => ({ role: 'tool', tool_call_id: c.id, content: OUTPUT }));
-    return { ...body, messages: [...body.messages, message, ...results] };
+    // The agent keeps its own history: the message's text and calls, no extension fields (thinking_blocks).
+    const kept = { role: 'assistant', content: message.content, tool_calls: message.tool_calls };
+    return { ...body, messages: [...body.messages, kept, ...results] };
   },
 };
