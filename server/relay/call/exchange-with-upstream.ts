@@ -44,6 +44,11 @@ export function servesRequest(provider: ProviderDefinition, input: RelayInput): 
   return clientFormat(input.client).servedBy(provider, input);
 }
 
+/** Why a channel of this provider cannot serve a request it would take converted; null when that is not why. */
+export function unservedWhy(provider: ProviderDefinition, input: RelayInput): string | null {
+  return clientFormat(input.client).unservedWhy?.(provider, input) ?? null;
+}
+
 /** The adapter converting an endpoint's calls to the provider's own protocol, when it has one. */
 export function adapterFor(provider: ProviderDefinition, endpoint: Endpoint): ChatAdapter | undefined {
   return endpoint === 'chat.completions' ? provider.chat : provider.adapters?.[endpoint];

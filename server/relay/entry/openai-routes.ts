@@ -15,6 +15,7 @@ import { authenticateCaller, callerOf } from './identify-caller.js';
 import { readJsonBodies } from '../../http/json-body.js';
 import { relay } from '../call/relay-call.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './read-request.js';
+import { compactsById } from '../wire/openai/responses-compact.js';
 
 export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
@@ -42,8 +43,9 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     const caller = callerOf(request);
     const input = await readInput('responses', request);
     const { stream: _stream, ...body } = input.body ?? {};
+    // previous_response_id alone goes only to a Responses upstream, which stored that response (responses-compact.ts).
     const given = body.input;
-    if (given === undefined || given === '' || (Array.isArray(given) && given.length === 0))
+    if ((given === undefined || given === '' || (Array.isArray(given) && given.length === 0)) && !compactsById(body))
       throw relayErrors.badBody('input is required: nothing is stored here to compact by previous_response_id');
     checkModelLimit(caller, input.model);
     await relay(ctx, request, reply, tokenCaller(caller), { ...input, body, stream: false, compact: true });
