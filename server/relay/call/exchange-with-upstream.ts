@@ -63,8 +63,12 @@ function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
   return { kind: 'openai', ...(format.forOpenAIChannel ? format.forOpenAIChannel(request) : request) };
 }
 
-function providerSettings(ctx: GatewayContext): ProviderSettings {
-  return { claude: claudeSettingsFrom(ctx.options), gemini: geminiSettingsFrom(ctx.options) };
+function providerSettings(ctx: GatewayContext, input: RelayInput): ProviderSettings {
+  const claude = claudeSettingsFrom(ctx.options);
+  return {
+    claude: input.anthropicBeta ? { ...claude, clientBeta: input.anthropicBeta } : claude,
+    gemini: geminiSettingsFrom(ctx.options),
+  };
 }
 
 function withStreamUsage(body: Record<string, unknown>): Record<string, unknown> {
@@ -129,7 +133,7 @@ export async function sendUpstream(
     const restored = await restoreSignatures({ ...route.body, model: upstreamModel }, ctx.kv);
     const fitted = route.adapter === provider.chat ? fit(ctx, input, restored, provider) : restored;
     const body = { ...fitted, ...override };
-    const prepared = await route.adapter.request(channel, body, input.stream, providerSettings(ctx));
+    const prepared = await route.adapter.request(channel, body, input.stream, providerSettings(ctx, input));
     const plan = { ...prepared, target: { ...prepared.target, headers: withHeaderOverride(prepared.target.headers, channel) } };
     return route.adapter.send
       ? route.adapter.send(plan, { channel, stream: input.stream, signal })
