@@ -243,7 +243,8 @@ export async function forwardAnswer(
     const usageAsked = format.asksStreamUsage?.(provider, input) ?? false;
     return format.forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked });
   }
-  const sealer = new SignatureSealer(kv);
+  // Responses clients send Claude's thinking back themselves (encrypted reasoning items): none kept for them.
+  const sealer = new SignatureSealer(kv, input.endpoint !== 'responses');
   if (streaming) {
     const parser =
       route.kind === 'adapter' ? sealedParser(route.adapter.stream(input.model, route.body), sealer) : createOpenAIStreamParser();

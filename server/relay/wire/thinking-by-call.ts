@@ -19,6 +19,8 @@ export const THINKING_KV = 'thinking-blocks:';
 /** What keeps a value in the KV store and hands out the id that names it (SignatureSealer). */
 export interface Keeper {
   keep(prefix: string, kvPrefix: string, value: string): string;
+  /** False for clients that send thinking back themselves (Responses clients, as encrypted reasoning): nothing kept. */
+  readonly keepsThinking: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -27,7 +29,7 @@ const hasBlocks = (m: Json): boolean => Array.isArray(m.thinking_blocks) && m.th
 
 /** A chat.completion message's first tool call renamed to carry the message's thinking blocks (in place). */
 export function sealThinking(message: unknown, keeper: Keeper): void {
-  if (!isObject(message) || !hasBlocks(message) || !Array.isArray(message.tool_calls)) return;
+  if (!keeper.keepsThinking || !isObject(message) || !hasBlocks(message) || !Array.isArray(message.tool_calls)) return;
   const call = message.tool_calls.find(isObject);
   if (call && typeof call.id === 'string' && !call.id.startsWith('call_gs1_'))
     call.id = keeper.keep(PREFIX, THINKING_KV, JSON.stringify(message.thinking_blocks));
@@ -50,7 +52,7 @@ export function thinkingSealer(keeper: Keeper): (events: StreamEvent[]) => Strea
         }
         return e;
       }
-      if (e.type !== 'tool_call' || !e.id || blocks.length === 0 || e.signature) return e;
+      if (e.type !== 'tool_call' || !e.id || blocks.length === 0 || e.signature || !keeper.keepsThinking) return e;
       const id = keeper.keep(PREFIX, THINKING_KV, JSON.stringify(blocks));
       blocks = [];
       return { ...e, id };
@@ -80,6 +82,7 @@ export async function restoreThinking<B extends Json>(body: B, kv: KvStore): Pro
   if (keys.length === 0) return body;
   const stored = await Promise.all(keys.map((k) => kv.get(`${THINKING_KV}${k}`).catch(() => null)));
   const found = new Map(keys.map((k, i) => [k, blocksFrom(stored[i] ?? null)]));
+  if (![...found.values()].some((b) => b && b.length > 0)) return body;
   const messages = body.messages.map((m) => {
     const blocks = wanted(m).flatMap((k) => found.get(k) ?? []);
     return blocks.length > 0 ? { ...(m as Json), thinking_blocks: blocks } : m;

@@ -34,7 +34,10 @@ export function sealedKey(id: unknown): string | null {
 /** Hands out ids for signed calls (and for calls after Claude's thinking, thinking-by-call.ts) during one answer. */
 export class SignatureSealer implements Keeper {
   private pending: Promise<void>[] = [];
-  constructor(private readonly kv: KvStore) {}
+  constructor(
+    private readonly kv: KvStore,
+    readonly keepsThinking = true,
+  ) {}
 
   /** A new call id carrying `signature`: stored under its key. */
   seal(signature: string): string {
