@@ -12,6 +12,7 @@ type Json = Record<string, any>;
 
 const BLOCKS = [
   { type: 'thinking', thinking: 'First I look.', signature: 'SIG-A' },
+  { type: 'redacted_thinking', data: 'opaque-data' },
   { type: 'thinking', thinking: 'Then I list.', signature: 'SIG-B' },
 ];
 
@@ -40,6 +41,7 @@ describe('thinking kept by tool-call id', () => {
       { type: 'reasoning', index: 0, text: 'First ' },
       { type: 'reasoning', index: 0, text: 'I look.' },
       { type: 'reasoning', index: 0, text: '', signature: 'SIG-A' },
+      { type: 'reasoning', index: 0, text: '', redacted: 'opaque-data' },
       { type: 'reasoning', index: 0, text: 'Then I list.' },
       { type: 'reasoning', index: 0, text: '', signature: 'SIG-B' },
       { type: 'tool_call', index: 0, callIndex: 0, id: 'toolu_1', name: 'ls', arguments: '' },
@@ -49,10 +51,12 @@ describe('thinking kept by tool-call id', () => {
     const parser = sealedParser({ push: (n: number) => [events[n]!] }, sealer);
     const out = events.map((_, n) => parser.push(n)).flat();
     await sealer.settle();
+    // The redacted block reaches no client; only the call the thinking led to carries it; the rest pass as they came.
+    const shown = events.filter((e) => !(e.type === 'reasoning' && e.redacted));
+    expect(out).toHaveLength(shown.length);
     const first = out[5] as Extract<StreamEvent, { type: 'tool_call' }>;
     expect(first.id).toMatch(/^call_th1_[A-Za-z0-9_-]{22}$/);
-    // Only the call the thinking led to carries it; the rest pass as they came.
-    expect(out.filter((_, i) => i !== 5)).toEqual(events.filter((_, i) => i !== 5));
+    expect(out.filter((_, i) => i !== 5)).toEqual(shown.filter((_, i) => i !== 5));
     const restored = await restoreSignatures(echo(first.id!), kv);
     expect(restored.messages[1].thinking_blocks).toEqual(BLOCKS);
   });

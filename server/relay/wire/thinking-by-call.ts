@@ -37,13 +37,18 @@ export function sealThinking(message: unknown, keeper: Keeper): void {
 
 /**
  * Stream events with the thinking seen before a tool call sealed into that call's id. Thinking
- * arrives as reasoning pieces, each block closed by its signature; a block never signed is not kept.
+ * arrives as reasoning pieces, each block closed by its signature (a block never signed is not
+ * kept); redacted blocks as events of their own, taken out of the stream here.
  */
 export function thinkingSealer(keeper: Keeper): (events: StreamEvent[]) => StreamEvent[] {
   let blocks: OpenAIThinkingBlock[] = [];
   let text = '';
   return (events) =>
-    events.map((e) => {
+    events.flatMap((e): StreamEvent | StreamEvent[] => {
+      if (e.type === 'reasoning' && e.redacted !== undefined) {
+        blocks.push({ type: 'redacted_thinking', data: e.redacted });
+        return [];
+      }
       if (e.type === 'reasoning') {
         text += e.text;
         if (e.signature) {
