@@ -83,12 +83,23 @@ describe('captured agent traffic replayed on every channel protocol', () => {
     expect(new Set(captures.map((c) => c.cli))).toEqual(new Set(['claude', 'codex', 'gemini', 'qwen']));
   });
 
+  /** The same request asked whole: stream off (Gemini: generateContent). */
+  function whole(capture: Capture): Capture {
+    if (capture.cli === 'gemini')
+      return { ...capture, path: capture.path.replace(':streamGenerateContent?alt=sse', ':generateContent') };
+    const { stream_options: _options, ...body } = capture.body;
+    return { ...capture, body: { ...body, stream: false } };
+  }
+
   for (const capture of captures) {
     for (const model of TARGETS) {
       // Codex on an OpenAI channel speaks Responses: the chat-only stand-ins behind gpt-5-mini and gpt-4.1 would not.
       if (capture.cli === 'codex' && (model === 'gpt-5-mini' || model === 'gpt-4.1')) continue;
       it(`${capture.cli}/${capture.file} → ${model}: a streamed tool round served and billed`, async () => {
         await round(capture, model);
+      });
+      it(`${capture.cli}/${capture.file} → ${model}: the same round asked whole`, async () => {
+        await round(whole(capture), model);
       });
     }
   }
