@@ -231,6 +231,8 @@ export const OPTION_REGISTRY = {
     default: JSON.stringify(DEFAULT_AFFINITY_RULES),
     check: (v) => (affinityRulesError(v) ? 'option.bad_affinity_rules' : null),
   },
+  /** Fit same-format chat and Claude requests to the upstream model too (converted ones always are). */
+  'relay.fit_native_requests': bool(false),
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, { min: 1, max: 3600 }),
   ...FAMILY_OPTIONS,

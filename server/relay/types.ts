@@ -37,6 +37,8 @@ export interface RelayInput {
   client: ClientFormat;
   /** Client headers a channel of the client's own protocol should see (e.g. `anthropic-beta`). */
   forwardHeaders?: Record<string, string>;
+  /** A client's `anthropic-beta` header, for a Claude channel its request reaches converted. */
+  anthropicBeta?: string;
   /** Claude Code's `?beta=true`: kept on a call to Anthropic's own Messages API, dropped elsewhere. */
   betaQuery?: boolean;
   /** `POST /v1/responses/compact` (endpoint `responses`): Codex's remote compaction (wire/openai/responses-compact.ts). */

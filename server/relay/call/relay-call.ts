@@ -10,7 +10,7 @@ import { quotaFor, type Price, type Usage } from '../../billing/pricing.js';
 import type { Hold } from '../../billing/holds.js';
 import type { Channel } from '../../db/types.js';
 import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from '../metering/charge.js';
-import { refuse, type AppError } from '../../http/errors.js';
+import { AppError, refuse } from '../../http/errors.js';
 import { relayErrors } from '../errors.js';
 import { answerError } from '../entry/answer-error.js';
 import { wireOf } from '../../http/wire.js';
@@ -19,7 +19,14 @@ import { ChannelConfigError } from '../providers/channel-config-error.js';
 import { mapModel, mapStatus } from './map-model.js';
 import { CallCancel, readText, type UpstreamResponse } from './call-upstream.js';
 import type { ForwardResult, StreamProgress } from './forward-answer.js';
-import { errorFieldsOf, errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange-with-upstream.js';
+import {
+  errorFieldsOf,
+  errorMessageOf,
+  forwardAnswer,
+  sendUpstream,
+  servesRequest,
+  unservedWhy,
+} from './exchange-with-upstream.js';
 import { promptText } from '../wire/openai/usage.js';
 import { countTokens, estimateTokens } from '../metering/tokenizer.js';
 import { reportUpstreamFailure, reportUpstreamNeutral, reportUpstreamSuccess } from './report-outcome.js';
@@ -148,7 +155,8 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     const provider = providerFor(channel.type, mapped.model);
     if (!provider || !servesRequest(provider, input)) {
       reportUpstreamNeutral(ctx, channel);
-      failure = relayErrors.channelUnsupported(channel.type);
+      const why = provider ? unservedWhy(provider, input) : null;
+      failure = why ? relayErrors.badBody(why) : relayErrors.channelUnsupported(channel.type);
       continue;
     }
     let res: UpstreamResponse;
@@ -210,11 +218,13 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
         ctx.kv,
       );
     } catch (err) {
-      // A whole answer broke off before any of it was sent: nothing served, nothing billed.
-      reply.raw.destroy();
+      // A whole answer broke off, or was no answer (an AppError), before any of it was sent: nothing served, nothing billed.
+      const refused = err instanceof AppError ? err : null;
+      if (refused) answerError(reply.raw, wireOf(request), input.endpoint, refused);
+      else reply.raw.destroy();
       reportUpstreamFailure(ctx, channel, 0, (err as Error).message);
       request.log.warn({ err, channel: channel.id }, 'upstream answer broke off');
-      const error = relayErrors.interrupted((err as Error).message);
+      const error = refused ?? relayErrors.interrupted((err as Error).message);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     } finally {

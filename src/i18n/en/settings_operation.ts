@@ -105,6 +105,8 @@ export const settings_operation = {
     claude_thinking_adapter_enabled: 'Claude thinking adapter (-thinking suffix)',
     general_setting_ping_interval_seconds: 'Keep-alive interval (seconds)',
     global_pass_through_request_enabled: 'Pass requests through',
+    relay_model_capabilities: 'Model capability table',
+    relay_fit_native_requests: 'Fit same-format requests to the model too',
     general_setting_ping_interval_enabled: 'Keep streams alive with pings',
   },
   hints: {
@@ -176,6 +178,10 @@ export const settings_operation = {
     claude_thinking_adapter_enabled: 'Models with a -thinking suffix think',
     general_setting_ping_interval_seconds: 'At least 1 second',
     global_pass_through_request_enabled: 'Request bodies go to the upstream untouched',
+    relay_model_capabilities:
+      'JSON object, model name prefix → capabilities, over the built-in table: reasons, tokenField (max_tokens or max_completion_tokens), sampling (the sampling parameters taken, null for all), oneSampler, thinking (none, effort, budget, level), outputLimit (most output tokens)',
+    relay_fit_native_requests:
+      'OpenAI chat and Claude requests in the upstream’s own format also lose or remap what the model refuses (e.g. max_tokens on reasoning models); changes go in the log details',
   },
   errors: {
     not_number: 'Please enter a number',
@@ -190,6 +196,7 @@ export const settings_operation = {
     json_string_values: 'The value of %{name} must be a string',
     json_positive_int_values: 'The value of %{name} must be a positive integer',
     json_header_values: 'The value of %{name} must be an object of {header: value}',
+    json_capabilities: '%{name}: not valid model capabilities (fields and values in the hint)',
     json_string_list: 'Must be a JSON list of strings',
     json_chats: 'Must be a JSON list, each item {"name": "link"}',
   },

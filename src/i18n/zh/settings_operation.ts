@@ -105,6 +105,8 @@ export const settings_operation = {
     claude_thinking_adapter_enabled: '启用 Claude 思考适配（-thinking 后缀）',
     general_setting_ping_interval_seconds: '保活间隔（秒）',
     global_pass_through_request_enabled: '启用请求透传',
+    relay_model_capabilities: '模型能力表',
+    relay_fit_native_requests: '同格式请求也按模型适配',
     general_setting_ping_interval_enabled: '启用流式保活',
   },
   hints: {
@@ -168,6 +170,10 @@ export const settings_operation = {
     claude_thinking_adapter_enabled: '-thinking 后缀的模型开启思考',
     general_setting_ping_interval_seconds: '最小 1 秒',
     global_pass_through_request_enabled: '开启后请求体原样转发给上游，不做任何处理',
+    relay_model_capabilities:
+      'JSON 对象，模型名前缀 → 能力，补充或修正内置表：reasons（是否推理）、tokenField（max_tokens 或 max_completion_tokens）、sampling（接受的采样参数列表，null 为全部）、oneSampler、thinking（none、effort、budget、level）、outputLimit（最大输出 Token 数）',
+    relay_fit_native_requests:
+      '与上游同格式的 OpenAI Chat 与 Claude 请求也去掉或改写模型拒收的参数（如推理模型的 max_tokens），改动记入日志详情',
   },
   errors: {
     not_number: '请输入数字',
@@ -182,6 +188,7 @@ export const settings_operation = {
     json_string_values: '%{name} 的值须为字符串',
     json_positive_int_values: '%{name} 的值须为正整数',
     json_header_values: '%{name} 的值须为 {请求头: 值} 形式的对象',
+    json_capabilities: '%{name}：不是有效的模型能力（字段与取值见说明）',
     json_string_list: '须为字符串组成的 JSON 数组',
     json_chats: '须为 JSON 数组，每项为 {"名称": "链接"}',
   },
