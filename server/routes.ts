@@ -38,6 +38,7 @@ import uptimeRoutes from './status/uptime.js';
 import performanceRoutes from './ops/performance.js';
 import consoleMigrationRoutes from './options/console-migration.js';
 import ratioSyncRoutes from './pricing/ratio-sync-routes.js';
+import keyRoutes from './tokens/key-routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -80,4 +81,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(performanceRoutes);
   await app.register(consoleMigrationRoutes);
   await app.register(ratioSyncRoutes);
+  await app.register(keyRoutes);
 }
