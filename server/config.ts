@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { parseDsn, type DbTarget } from './db/dsn.js';
 import { API_LIMITS, type ApiLimits } from './ratelimit/limiter.js';
+import { otelConfigFrom, type OtelConfig } from './observability/otel-config.js';
 
 /** Gateway configuration, read from the environment once at boot. */
 export interface Config {
@@ -67,6 +68,8 @@ export interface Config {
    * at each route's first request: slower start, steadier first answers.
    */
   schemaPrecompile: boolean;
+  /** OpenTelemetry traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT and its kin); null: off. */
+  otel: OtelConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -189,5 +192,6 @@ export function loadConfig(env: Env = process.env): Config {
     syncUpstreamBase,
     passwordHashCost: intVar(env, 'PASSWORD_HASH_COST', 10, 4, 15),
     schemaPrecompile: env.SCHEMA_PRECOMPILE === 'true',
+    otel: otelConfigFrom(env),
   };
 }

@@ -39,6 +39,7 @@ import performanceRoutes from './ops/performance.js';
 import consoleMigrationRoutes from './options/console-migration.js';
 import ratioSyncRoutes from './pricing/ratio-sync-routes.js';
 import keyRoutes from './tokens/key-routes.js';
+import observabilityRoutes from './observability/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -82,4 +83,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consoleMigrationRoutes);
   await app.register(ratioSyncRoutes);
   await app.register(keyRoutes);
+  await app.register(observabilityRoutes);
 }

@@ -55,6 +55,7 @@ export function toCachedToken(row: Token): CachedToken {
     allow_ips: ips.ok ? ips.list : new BlockList(),
     group: row.group,
     tpm_limit: row.tpm_limit,
+    log_bodies: row.log_bodies === 1,
   };
 }
 

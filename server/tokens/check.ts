@@ -23,6 +23,8 @@ export interface CachedToken {
   group: string;
   /** Tokens per minute; 0 = no limit. */
   tpm_limit: number;
+  /** The bodies of its calls are kept. */
+  log_bodies: boolean;
 }
 
 export type TokenCheck =

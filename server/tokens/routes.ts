@@ -60,6 +60,7 @@ const NEW_TOKEN: TokenFields = {
   allow_ips: '',
   group: '',
   tpm_limit: 0,
+  log_bodies: false,
 };
 
 function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
@@ -73,6 +74,7 @@ function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
     allow_ips: body.allow_ips ?? base.allow_ips,
     group: body.group ?? base.group,
     tpm_limit: body.tpm_limit ?? base.tpm_limit,
+    log_bodies: body.log_bodies ?? base.log_bodies,
   };
 }
 

@@ -56,6 +56,7 @@ export function validateTokenFields(input: TokenFields, context: ValidationConte
     allow_ips: ips.lines.join('\n'),
     group,
     tpm_limit: tpm,
+    log_bodies: input.log_bodies,
   };
 }
 

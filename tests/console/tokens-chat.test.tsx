@@ -36,6 +36,7 @@ function token(id: number, status: number): TokenView {
     allow_ips: '',
     tpm_limit: 0,
     group: '',
+    log_bodies: false,
   };
 }
 

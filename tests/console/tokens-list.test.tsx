@@ -24,6 +24,7 @@ const base: TokenView = {
   model_limits: '',
   allow_ips: '',
   tpm_limit: 0,
+  log_bodies: false,
   group: '',
 };
 

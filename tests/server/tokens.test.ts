@@ -500,6 +500,7 @@ describe('checkToken', () => {
       group: '',
       deleted_at: null,
       tpm_limit: 0,
+      log_bodies: 0,
       ...over,
     });
 

@@ -29,6 +29,7 @@ import { checkPromptSensitive, guardCompletion } from '../guards/sensitive-words
 import { checkModelRateLimit, recordModelSuccess } from '../../ratelimit/model-limit.js';
 import { ChannelSlots, chooser } from '../../ratelimit/channel-slots.js';
 import type { RelayCaller, RelayInput } from '../types.js';
+import { observeCall, type CallWatch } from '../../observability/call-watch.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
@@ -68,7 +69,8 @@ export async function relay(
   const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
   const slots = new ChannelSlots(ctx);
   try {
-    await serve(ctx, request, reply, { caller, input, price, hold, times, estimatePrompt, slots });
+    const watch = observeCall(ctx, request, reply, caller, input);
+    await serve(ctx, request, reply, { caller, input, price, hold, times, estimatePrompt, slots, watch });
   } finally {
     slots.release();
     // Whatever did not settle the hold (no channel, an error on the way) gives the reservation back.
@@ -86,6 +88,8 @@ interface Call {
   estimatePrompt: () => number;
   /** The slot of the channel being tried, when it has limits. */
   slots: ChannelSlots;
+  /** Tracing and body logs, when either is on for the call (server/observability). */
+  watch: CallWatch | undefined;
 }
 
 async function serve(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, call: Call): Promise<void> {
@@ -124,10 +128,12 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       continue;
     }
     let res: UpstreamResponse;
+    call.watch?.attempt(channel, provider.name, mapped.model, cancel);
     const sentAt = performance.now();
     try {
       res = await sendUpstream(ctx, provider, channel, input, mapped.model, cancel);
     } catch (err) {
+      call.watch?.attemptFailed(0, (err as Error).message);
       if (clientGone) {
         reportUpstreamNeutral(ctx, channel);
         break;
@@ -154,6 +160,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       const text = await readText(res);
       const message = errorMessageOf(provider, input, text, res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
+      call.watch?.attemptFailed(res.statusCode, message);
       const status = mapStatus(channel.status_code_mapping, res.statusCode);
       failure = relayErrors.upstream(status, message, errorFieldsOf(provider, input, text));
       if (retryable(res.statusCode)) continue;
@@ -185,6 +192,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       reportUpstreamFailure(ctx, channel, 0, (err as Error).message);
       request.log.warn({ err, channel: channel.id }, 'upstream answer broke off');
       const error = relayErrors.interrupted((err as Error).message);
+      call.watch?.failed(error);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     } finally {
@@ -194,6 +202,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       reportUpstreamFailure(ctx, channel, 0, outcome.interrupted);
       outcome.finish();
       const error = relayErrors.interrupted(outcome.interrupted);
+      call.watch?.failed(error);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     }
@@ -213,6 +222,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     useTimeMs: performance.now() - started,
     requestId: request.id,
   });
+  call.watch?.failed(error);
   throw error;
 }
 
@@ -273,9 +283,11 @@ async function settleServed(
       interrupted: outcome.interrupted,
     });
     await call.hold.settle(quota, channel.id, log);
+    call.watch?.settled({ channel, upstreamModel: a.upstreamModel, usage, quota, firstTokenMs: outcome.firstTokenMs });
   } catch (err) {
     request.log.error({ err, channel: channel.id }, 'settlement failed');
     const error = relayErrors.billingFailed();
+    call.watch?.failed(error);
     const useTimeMs = performance.now() - a.started;
     writeErrorLog(ctx, { caller, input, error, tried: a.tried, clientIp: request.ip, useTimeMs, requestId: request.id });
     answerError(reply.raw, wireOf(request), input.endpoint, error);

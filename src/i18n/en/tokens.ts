@@ -22,6 +22,7 @@ export const tokens = {
     model_limits: 'Allowed models',
     allow_ips: 'IP allowlist',
     tpm_limit: 'Tokens per minute',
+    log_bodies: 'Keep request and answer bodies',
     group: 'Group',
     count: 'Number to create',
     actions: 'Actions',
@@ -53,6 +54,8 @@ export const tokens = {
     expiry: 'Format yyyy-MM-dd HH:mm:ss, or -1 for never',
     allow_ips: 'One IP or CIDR per line; empty allows any address',
     tpm_limit: 'Calls are refused while the last minute used this many tokens (prompt + completion) or more; 0 = no limit',
+    log_bodies:
+      'The bodies of this token’s calls are kept (capped, secrets masked) and shown in the log details to you and the administrators',
     group_default: 'My group',
     count: 'How many tokens to create',
     count_preset: '%{count}',

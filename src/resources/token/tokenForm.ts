@@ -29,6 +29,7 @@ export const CREATE_DEFAULTS = {
   allow_ips: '',
   group: '',
   tpm_limit: 0,
+  log_bodies: false,
   count: 1,
 };
 
@@ -116,6 +117,7 @@ export function toTokenBody(values: Record<string, unknown>): Required<CreateTok
     allow_ips: String(values.allow_ips ?? ''),
     group: String(values.group ?? ''),
     tpm_limit: Math.trunc(Number(values.tpm_limit) || 0),
+    log_bodies: Boolean(values.log_bodies),
   };
 }
 
