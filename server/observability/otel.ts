@@ -13,7 +13,10 @@ import type { OtelConfig } from './otel-config.js';
 import type { SpanAttributes, SpanHandle, Tracing } from './tracing.js';
 
 const defined = (attributes: SpanAttributes) =>
-  Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean | string[]>;
+  Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string | number | boolean | string[]
+  >;
 
 /** OTLP/HTTP with protobuf bodies, from the transformer the official exporters use. */
 async function protobufExporter(config: OtelConfig): Promise<SpanExporter> {
@@ -55,7 +58,10 @@ export async function createTracing(config: OtelConfig): Promise<Tracing> {
   const exporter =
     config.protocol === 'http/protobuf'
       ? await protobufExporter(config)
-      : new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: config.url, headers: config.headers });
+      : new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({
+          url: config.url,
+          headers: config.headers,
+        });
   const processor = new sdk.BatchSpanProcessor(exporter);
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': config.serviceName }),

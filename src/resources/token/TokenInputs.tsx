@@ -146,9 +146,7 @@ export function TpmInput() {
 
 /** The owner's opt-in to keeping the bodies of this token's calls (shown in the log details). */
 export function LogBodiesInput() {
-  return (
-    <BooleanInput source="log_bodies" label={label('log_bodies')} helperText="resources.token.helper.log_bodies" />
-  );
+  return <BooleanInput source="log_bodies" label={label('log_bodies')} helperText="resources.token.helper.log_bodies" />;
 }
 
 export function GroupInput() {
