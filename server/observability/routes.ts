@@ -5,29 +5,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { currentUser, requireUser } from '../auth/guard.js';
 import { ROLE_ADMIN } from '../auth/roles.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
-import { Envelope } from '../http/schemas.js';
 import { findLogRequest } from '../logs/list-repository.js';
 import { findLogBody } from '../logs/bodies-repository.js';
-import { LogIdParams } from '../logs/schemas.js';
+import { LogBodyAnswer, LogIdParams } from '../logs/schemas.js';
 import { setTracing } from './tracing.js';
-
-const LogBodyAnswer = Envelope(
-  Type.Union([
-    Type.Object({
-      request_body: Type.String(),
-      response_body: Type.String(),
-      request_truncated: Type.Boolean(),
-      response_truncated: Type.Boolean(),
-      created_at: Type.Integer(),
-    }),
-    Type.Null(),
-  ]),
-);
 
 export default async function observabilityRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
