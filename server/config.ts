@@ -139,6 +139,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
   }
   const sessionSecret = env.SESSION_SECRET || null;
+  let otel: OtelConfig | null;
+  try {
+    otel = otelConfigFrom(env);
+  } catch (err) {
+    throw new ConfigError('OTEL_EXPORTER_OTLP_PROTOCOL', (err as Error).message);
+  }
   if (sessionSecret !== null && sessionSecret.length < 16) {
     throw new ConfigError('SESSION_SECRET', 'must be at least 16 characters');
   }
@@ -192,6 +198,6 @@ export function loadConfig(env: Env = process.env): Config {
     syncUpstreamBase,
     passwordHashCost: intVar(env, 'PASSWORD_HASH_COST', 10, 4, 15),
     schemaPrecompile: env.SCHEMA_PRECOMPILE === 'true',
-    otel: otelConfigFrom(env),
+    otel,
   };
 }

@@ -31,10 +31,14 @@ export function otelConfigFrom(env: Env): OtelConfig | null {
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   if (!base && !traces) return null;
   const url = traces || `${base!.replace(/\/+$/, '')}/v1/traces`;
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || '').trim();
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/json').trim();
+  // gRPC is not spoken here: refused at start rather than posted to a port that expects it.
+  if (protocol !== 'http/json' && protocol !== 'http/protobuf') {
+    throw new RangeError(`expected http/json or http/protobuf, got "${protocol}"`);
+  }
   return {
     url,
-    protocol: protocol === 'http/protobuf' ? 'http/protobuf' : 'http/json',
+    protocol,
     headers: { ...headersOf(env.OTEL_EXPORTER_OTLP_HEADERS), ...headersOf(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS) },
     serviceName: env.OTEL_SERVICE_NAME?.trim() || 'ai-gateway',
   };

@@ -11,6 +11,7 @@ import { listenLocally } from '../helpers/upstreams/stand-in-server.js';
 import { must } from '../helpers/gateway.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { tracingOf } from '../../server/observability/tracing.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
 
 interface Posted {
   contentType: string;
@@ -223,5 +224,35 @@ describe('tracing off', () => {
     const named = bundle.match(/.{0,8}["']@opentelemetry\/[^"']+["']/g) ?? [];
     expect(named.length).toBeGreaterThan(0);
     for (const use of named) expect(use).toMatch(/import\(\s*["']@opentelemetry/);
+  });
+});
+
+describe('tracing settings from the OTEL_* variables', () => {
+  it('reads the endpoint, protocol, headers and service name, and refuses a protocol it does not speak', () => {
+    expect(loadConfig({}).otel).toBeNull();
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example:4318/',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=abc%3D1, dataset = gw',
+        OTEL_SERVICE_NAME: 'edge-gw',
+      }).otel,
+    ).toEqual({
+      url: 'https://otel.example:4318/v1/traces',
+      protocol: 'http/json',
+      headers: { 'x-honeycomb-team': 'abc=1', dataset: 'gw' },
+      serviceName: 'edge-gw',
+    });
+    const traces = loadConfig({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://tempo:4318/custom/traces',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    }).otel;
+    expect(traces).toMatchObject({
+      url: 'http://tempo:4318/custom/traces',
+      protocol: 'http/protobuf',
+      serviceName: 'ai-gateway',
+    });
+    const grpc = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' };
+    expect(() => loadConfig(grpc)).toThrow(ConfigError);
+    expect(() => loadConfig(grpc)).toThrow(/^OTEL_EXPORTER_OTLP_PROTOCOL:/);
   });
 });
