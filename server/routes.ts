@@ -39,6 +39,8 @@ import uptimeRoutes from './status/uptime.js';
 import performanceRoutes from './ops/performance.js';
 import consoleMigrationRoutes from './options/console-migration.js';
 import ratioSyncRoutes from './pricing/ratio-sync-routes.js';
+import keyRoutes from './tokens/key-routes.js';
+import observabilityRoutes from './observability/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -82,4 +84,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(performanceRoutes);
   await app.register(consoleMigrationRoutes);
   await app.register(ratioSyncRoutes);
+  await app.register(keyRoutes);
+  await app.register(observabilityRoutes);
 }

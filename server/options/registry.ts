@@ -153,6 +153,14 @@ export const OPTION_REGISTRY = {
   LogConsumeEnabled: bool(true),
   /** Log rows older than this many days are deleted by the jobs leader (server/logs/retention.ts); 0 keeps them. */
   LogRetentionDays: int(0, { min: 0, max: 36_500 }),
+  /**
+   * Body logs (server/observability/body-log.ts): the bodies of every call, of the calls of these
+   * groups (comma-separated), and of tokens whose owner opted in, each capped, kept this many days.
+   */
+  BodyLogEnabled: bool(false),
+  BodyLogGroups: str(),
+  BodyLogMaxBytes: int(65_536, { min: 1024, max: 1_048_576 }),
+  BodyLogRetentionDays: int(7, { min: 0, max: 36_500 }),
   DataExportEnabled: bool(true),
   DataExportInterval: int(5, { min: 0, max: 1440 }),
   DataExportDefaultTime: oneOf('hour', ['hour', 'day', 'week']),

@@ -58,6 +58,7 @@ export function toCachedToken(row: Token): CachedToken {
     max_concurrency: row.max_concurrency,
     rpm_limit: row.rpm_limit,
     rpd_limit: row.rpd_limit,
+    log_bodies: row.log_bodies === 1,
   };
 }
 

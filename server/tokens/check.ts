@@ -27,6 +27,8 @@ export interface CachedToken {
   max_concurrency: number;
   rpm_limit: number;
   rpd_limit: number;
+  /** The bodies of its calls are kept. */
+  log_bodies: boolean;
 }
 
 export type TokenCheck =

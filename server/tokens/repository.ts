@@ -25,6 +25,8 @@ export interface TokenFields {
   max_concurrency: number;
   rpm_limit: number;
   rpd_limit: number;
+  /** Keep the bodies of its calls. */
+  log_bodies: boolean;
 }
 
 export function tokenFields(row: Token): TokenFields {
@@ -41,6 +43,7 @@ export function tokenFields(row: Token): TokenFields {
     max_concurrency: row.max_concurrency,
     rpm_limit: row.rpm_limit,
     rpd_limit: row.rpd_limit,
+    log_bodies: row.log_bodies === 1,
   };
 }
 
@@ -49,6 +52,7 @@ function columns(fields: TokenFields) {
     ...fields,
     unlimited_quota: fields.unlimited_quota ? 1 : 0,
     model_limits_enabled: fields.model_limits_enabled ? 1 : 0,
+    log_bodies: fields.log_bodies ? 1 : 0,
   };
 }
 

@@ -63,6 +63,7 @@ const NEW_TOKEN: TokenFields = {
   max_concurrency: 0,
   rpm_limit: 0,
   rpd_limit: 0,
+  log_bodies: false,
 };
 
 function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
@@ -79,6 +80,7 @@ function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
     max_concurrency: body.max_concurrency ?? base.max_concurrency,
     rpm_limit: body.rpm_limit ?? base.rpm_limit,
     rpd_limit: body.rpd_limit ?? base.rpd_limit,
+    log_bodies: body.log_bodies ?? base.log_bodies,
   };
 }
 

@@ -41,6 +41,8 @@ export const TokenView = Type.Object({
   rpm_limit: Type.Integer(),
   /** Relayed requests per day (UTC); 0 = no limit. */
   rpd_limit: Type.Integer(),
+  /** The bodies of its calls are kept, when the administrator allows body logs. */
+  log_bodies: Type.Boolean(),
 });
 export type TokenView = Static<typeof TokenView>;
 
@@ -104,6 +106,7 @@ const TokenFields = Type.Object({
   max_concurrency: Type.Optional(Type.Number()),
   rpm_limit: Type.Optional(Type.Number()),
   rpd_limit: Type.Optional(Type.Number()),
+  log_bodies: Type.Optional(Type.Boolean()),
 });
 
 /** POST /api/token/. Absent fields: quota 0, never expires, no limits, the owner's group. */

@@ -64,6 +64,7 @@ export function validateTokenFields(input: TokenFields, context: ValidationConte
     max_concurrency: input.max_concurrency,
     rpm_limit: input.rpm_limit,
     rpd_limit: input.rpd_limit,
+    log_bodies: input.log_bodies,
   };
 }
 

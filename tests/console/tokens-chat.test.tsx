@@ -39,6 +39,7 @@ function token(id: number, status: number): TokenView {
     rpm_limit: 0,
     rpd_limit: 0,
     group: '',
+    log_bodies: false,
   };
 }
 

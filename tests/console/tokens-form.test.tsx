@@ -29,6 +29,7 @@ const existing: TokenView = {
   max_concurrency: 2,
   rpm_limit: 60,
   rpd_limit: 0,
+  log_bodies: false,
 };
 
 const server = setupServer(
@@ -88,6 +89,7 @@ describe('create-token drawer', () => {
       max_concurrency: 0,
       rpm_limit: 0,
       rpd_limit: 0,
+      log_bodies: false,
     });
     expect(await screen.findByText('成功创建 1 个令牌')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: '创建新的令牌' })).toBeNull());
@@ -216,6 +218,7 @@ describe('edit-token drawer', () => {
       max_concurrency: 2,
       rpm_limit: 60,
       rpd_limit: 0,
+      log_bodies: false,
     });
     expect(await screen.findByText('令牌更新成功！')).toBeTruthy();
   });
@@ -275,6 +278,7 @@ describe('token form helpers', () => {
       max_concurrency: 0,
       rpm_limit: 0,
       rpd_limit: 0,
+      log_bodies: false,
     });
   });
 });

@@ -27,6 +27,7 @@ const base: TokenView = {
   max_concurrency: 0,
   rpm_limit: 0,
   rpd_limit: 0,
+  log_bodies: false,
   group: '',
 };
 

@@ -503,6 +503,7 @@ describe('checkToken', () => {
       max_concurrency: 0,
       rpm_limit: 0,
       rpd_limit: 0,
+      log_bodies: 0,
       ...over,
     });
 

@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { guardedConnector } from '../../http/upstream-guard.js';
+import { upstreamTraceparent } from '../../observability/upstream-trace.js';
 
 export const upstreamAgent = new Agent({
   connect: guardedConnector(),
@@ -58,9 +59,10 @@ export function callUpstream(
   contentType: string,
   signal: CancelSignal,
 ): Promise<UpstreamResponse> {
+  const traceparent = upstreamTraceparent(signal);
   return request(target.url, {
     method: 'POST',
-    headers: { ...target.headers, 'content-type': contentType, accept: '*/*' },
+    headers: { ...target.headers, 'content-type': contentType, accept: '*/*', ...(traceparent && { traceparent }) },
     body,
     signal,
     dispatcher: upstreamAgent,

@@ -39,6 +39,7 @@ import type { RelayCaller, RelayInput } from '../types.js';
 import { admitCaller } from '../routing/caller-limits.js';
 import { FallbackChain, serveChain } from '../routing/fallbacks.js';
 import { findAffinity, type Affinity } from '../routing/affinity.js';
+import { observeCall, type CallWatch } from '../../observability/call-watch.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
@@ -82,6 +83,7 @@ export async function relay(
   const affinity = await findAffinity(ctx, request, caller, input).catch(() => null);
   try {
     const chain = new FallbackChain(ctx, caller, input.model);
+    const watch = observeCall(ctx, request, reply, caller, input);
     await serveChain(reply.raw, chain, input, (i) =>
       serve(ctx, request, reply, {
         caller,
@@ -93,6 +95,7 @@ export async function relay(
         slots,
         chain,
         affinity,
+        watch,
       }),
     );
   } finally {
@@ -117,6 +120,8 @@ interface Call {
   chain: FallbackChain;
   /** The session's pinned channel and key, when an affinity rule keys the call. */
   affinity: Affinity | null;
+  /** Tracing and body logs, when either is on for the call (server/observability). */
+  watch: CallWatch | undefined;
 }
 
 async function serve(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, call: Call): Promise<void> {
@@ -160,10 +165,12 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       continue;
     }
     let res: UpstreamResponse;
+    call.watch?.attempt(channel, provider.name, mapped.model, cancel);
     const sentAt = performance.now();
     try {
       res = await sendUpstream(ctx, provider, channel, input, mapped.model, cancel);
     } catch (err) {
+      call.watch?.attemptFailed(0, (err as Error).message);
       if (clientGone) {
         reportUpstreamNeutral(ctx, channel);
         break;
@@ -190,6 +197,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       const text = await readText(res);
       const message = errorMessageOf(provider, input, text, res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
+      call.watch?.attemptFailed(res.statusCode, message);
       const status = mapStatus(channel.status_code_mapping, res.statusCode);
       failure = relayErrors.upstream(status, message, errorFieldsOf(provider, input, text));
       // An error class the model's fallback rule lists goes to the next model at once.
@@ -225,6 +233,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       reportUpstreamFailure(ctx, channel, 0, (err as Error).message);
       request.log.warn({ err, channel: channel.id }, 'upstream answer broke off');
       const error = refused ?? relayErrors.interrupted((err as Error).message);
+      call.watch?.failed(error);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     } finally {
@@ -234,6 +243,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       reportUpstreamFailure(ctx, channel, 0, outcome.interrupted);
       outcome.finish();
       const error = relayErrors.interrupted(outcome.interrupted);
+      call.watch?.failed(error);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     }
@@ -256,6 +266,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     useTimeMs: performance.now() - started,
     requestId: request.id,
   });
+  call.watch?.failed(error);
   throw error;
 }
 
@@ -316,9 +327,11 @@ async function settleServed(
       interrupted: outcome.interrupted,
     });
     await call.hold.settle(quota, channel.id, log);
+    call.watch?.settled({ channel, upstreamModel: a.upstreamModel, usage, quota, firstTokenMs: outcome.firstTokenMs });
   } catch (err) {
     request.log.error({ err, channel: channel.id }, 'settlement failed');
     const error = relayErrors.billingFailed();
+    call.watch?.failed(error);
     const useTimeMs = performance.now() - a.started;
     writeErrorLog(ctx, { caller, input, error, tried: a.tried, clientIp: request.ip, useTimeMs, requestId: request.id });
     answerError(reply.raw, wireOf(request), input.endpoint, error);

@@ -60,6 +60,10 @@ export const settings_operation = {
     StopOnSensitiveEnabled: 'Stop generating on a sensitive word',
     LogConsumeEnabled: 'Log quota consumption',
     LogRetentionDays: 'Keep logs for (days)',
+    BodyLogEnabled: 'Keep the bodies of every call',
+    BodyLogGroups: 'Keep the bodies of these groups',
+    BodyLogMaxBytes: 'Largest body kept (bytes)',
+    BodyLogRetentionDays: 'Keep bodies for (days)',
     DataExportInterval: 'Dashboard update interval (minutes)',
     DataExportDefaultTime: 'Dashboard default granularity',
     DataExportEnabled: 'Enable the data dashboard (experimental)',
@@ -135,6 +139,11 @@ export const settings_operation = {
     DataExportInterval: 'At least 1 minute',
     LogRetentionDays:
       'Older log rows are deleted every hour, a few thousand at a time; 0 keeps them all. Statistics keep their totals',
+    BodyLogEnabled:
+      'Request and answer bodies are stored with the logs, secrets and keys masked, and shown to admins and the caller in the log details. Off: only the groups below and tokens whose owner opted in',
+    BodyLogGroups: 'Group names separated by commas; empty for none',
+    BodyLogMaxBytes: 'Each body is cut off after this many bytes (1024 to 1048576); streams are kept as they were sent',
+    BodyLogRetentionDays: 'Older bodies are deleted every hour; 0 keeps them all',
     ChannelDisableThreshold: 'Channels slower than this are disabled when all channels are tested',
     QuotaRemindThreshold: 'Users are reminded when their balance falls below this',
     AutomaticDisableKeywords: 'One per line, case-insensitive; an upstream error containing one disables the channel',

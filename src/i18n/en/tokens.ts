@@ -25,6 +25,7 @@ export const tokens = {
     max_concurrency: 'Max concurrent calls',
     rpm_limit: 'Requests per minute',
     rpd_limit: 'Requests per day',
+    log_bodies: 'Keep request and answer bodies',
     group: 'Group',
     count: 'Number to create',
     actions: 'Actions',
@@ -59,6 +60,8 @@ export const tokens = {
     max_concurrency: 'Calls are refused while this many are in flight (all nodes together); 0 = no limit',
     rpm_limit: 'Requests allowed in each clock minute, then 429; 0 = no limit',
     rpd_limit: 'Requests allowed each day (UTC), then 429; 0 = no limit',
+    log_bodies:
+      'The bodies of this token’s calls are kept (capped, secrets masked) and shown in the log details to you and the administrators',
     group_default: 'My group',
     count: 'How many tokens to create',
     count_preset: '%{count}',

@@ -164,6 +164,11 @@ export function RequestLimitInputs() {
   );
 }
 
+/** The owner's opt-in to keeping the bodies of this token's calls (shown in the log details). */
+export function LogBodiesInput() {
+  return <BooleanInput source="log_bodies" label={label('log_bodies')} helperText="resources.token.helper.log_bodies" />;
+}
+
 export function GroupInput() {
   return <CurrentValueSelectInput field={groupField} label={label('group')} emptyText="resources.token.helper.group_default" />;
 }

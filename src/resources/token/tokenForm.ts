@@ -32,6 +32,7 @@ export const CREATE_DEFAULTS = {
   max_concurrency: 0,
   rpm_limit: 0,
   rpd_limit: 0,
+  log_bodies: false,
   count: 1,
 };
 
@@ -128,6 +129,7 @@ export function toTokenBody(values: Record<string, unknown>): Required<CreateTok
     max_concurrency: Math.trunc(Number(values.max_concurrency) || 0),
     rpm_limit: Math.trunc(Number(values.rpm_limit) || 0),
     rpd_limit: Math.trunc(Number(values.rpd_limit) || 0),
+    log_bodies: Boolean(values.log_bodies),
   };
 }
 

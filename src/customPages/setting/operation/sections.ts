@@ -35,6 +35,10 @@ export const SENSITIVE_FIELDS: readonly FieldSpec[] = [
 export const LOG_FIELDS: readonly FieldSpec[] = [
   { key: 'LogConsumeEnabled', kind: 'switch' },
   { key: 'LogRetentionDays', kind: 'int', min: 0, hint: true },
+  { key: 'BodyLogEnabled', kind: 'switch', hint: true },
+  { key: 'BodyLogGroups', kind: 'text', hint: true },
+  { key: 'BodyLogMaxBytes', kind: 'int', min: 1024, hint: true },
+  { key: 'BodyLogRetentionDays', kind: 'int', min: 0, hint: true },
 ];
 
 export const DATA_EXPORT_TIMES = ['hour', 'day', 'week'] as const;
