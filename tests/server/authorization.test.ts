@@ -225,6 +225,8 @@ const RULES: Record<string, Level> = {
   'PUT /api/option/': 'root',
   'POST /api/option/rest_model_ratio': 'root',
   'POST /api/option/migrate_console_setting': 'root',
+  'GET /api/option/channel_affinity_cache': 'root',
+  'DELETE /api/option/channel_affinity_cache': 'root',
   'POST /api/channel/:id/key': 'root',
   'GET /api/performance/stats': 'root',
   'DELETE /api/performance/disk_cache': 'root',
