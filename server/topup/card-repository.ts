@@ -8,7 +8,7 @@
  *   pending → success → refunded | disputed
  *   pending → failed | expired | refunded | disputed (reversed before it was credited: nothing to take back)
  */
-import { sql } from 'kysely';
+import { takeBackCredit } from '../billing/ledger.js';
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { LogText } from '../logs/messages.js';
@@ -105,11 +105,7 @@ export async function reverseOrder(
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return { kind: 'already' };
     const quota = order.amount;
-    await trx
-      .updateTable('users')
-      .set({ quota: sql`quota - ${quota}` })
-      .where('id', '=', order.user_id)
-      .execute();
+    await takeBackCredit(trx, order.user_id, quota);
     await recordLog(trx, kind, {
       user_id: order.user_id,
       username: (await findUsername(trx, order.user_id)) ?? '',

@@ -7,13 +7,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { currentUser, requireUser } from '../auth/guard.js';
 import { nowSeconds } from '../db/index.js';
-import { AppError, fail } from '../http/errors.js';
+import { fail } from '../http/errors.js';
 import { logText } from '../logs/messages.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { centsToMoney, epayVerify, moneyToCents, PAY_TYPES, purchaseForm, TRADE_SUCCESS, type PaymentMethod } from './epay.js';
 import { onlineTopUpEnabled, quote } from './pricing.js';
 import { completeOrder, insertOrder, newTradeNo } from './repository.js';
 import { AmountAnswer, AmountBody, PayAnswer, PayBody } from './schemas.js';
+import { walletAnswer } from './wallet-answer.js';
 
 export const NOTIFY_PATH = '/api/user/epay/notify';
 /** Where the provider sends the person back after paying: the wallet, showing the new balance. */
@@ -24,20 +25,6 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined {
   if (Object.hasOwn(PAY_TYPES, method)) return PAY_TYPES[method as PaymentMethod];
   return Object.values(PAY_TYPES).find((type) => type === method);
-}
-
-/**
- * The wallet's answer in the family's words: `message` "success" with what `work` gives, or "error"
- * with the refusal's text as `data` (a business refusal only: anything else is the error handler's).
- */
-async function walletAnswer<T extends { data: unknown }>(work: () => T | Promise<T>) {
-  try {
-    return { success: true, message: 'success' as const, ...(await work()) };
-  } catch (err) {
-    if (!(err instanceof AppError) || err.status !== 200) throw err;
-    const refusal = { success: false, message: 'error' as const, data: err.message, code: err.code };
-    return err.params ? { ...refusal, params: err.params } : refusal;
-  }
 }
 
 /** The string-valued parameters of a query or form (a repeated name is not a valid parameter). */
