@@ -128,7 +128,7 @@ await forEachDatabase('Creem top-up', (kind) => {
     expect(await quotaOf()).toBe(credited - 10_000_000);
     expect(await order(tradeNo)).toMatchObject({ status: 'refunded' });
     const reversals = await db().selectFrom('logs').select('content').where('user_id', '=', aliceId).where('type', '=', 4).execute();
-    expect(reversals.filter((r) => r.content.includes(tradeNo))).toHaveLength(1);
+    expect(reversals.filter((r) => (r.content ?? "").includes(tradeNo))).toHaveLength(1);
   });
 
   it('never shows the API key or the webhook secret', async () => {

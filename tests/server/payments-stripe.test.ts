@@ -136,7 +136,7 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     expect((await stripe.deliver(hook(), event)).body).toContain('duplicate');
     expect(await quotaOf(handle, aliceId)).toBe(before + 10 * QUOTA_PER_DOLLAR);
     expect(await orderOf(handle, tradeNo)).toMatchObject({ status: 'success', gateway_ref: session.payment_intent });
-    expect((await logsOf(1)).filter((r) => r.content.includes('Stripe') || r.content.includes('stripe'))).toHaveLength(1);
+    expect((await logsOf(1)).filter((r) => (r.content ?? "").includes('Stripe') || (r.content ?? "").includes('stripe'))).toHaveLength(1);
   });
 
   it('refuses forged, stale and tampered events, and a Stripe event for an order of another method', async () => {
@@ -199,7 +199,7 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     expect(await orderOf(handle, tradeNo)).toMatchObject({ status: 'refunded' });
     expect((await stripe.deliver(hook(), stripe.disputed(session))).status).toBe(200);
     expect(await quotaOf(handle, aliceId)).toBe(credited - 6 * QUOTA_PER_DOLLAR);
-    expect((await logsOf(4)).filter((r) => r.content.includes(tradeNo))).toHaveLength(1);
+    expect((await logsOf(4)).filter((r) => (r.content ?? "").includes(tradeNo))).toHaveLength(1);
 
     // A partial refund takes nothing back by itself.
     const partial = stripe.sessionFor(await buy(alice, 2));
