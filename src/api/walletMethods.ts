@@ -19,6 +19,10 @@ export const walletMethods = {
     if (!answer.success) throw refusalError(answer);
     return Number(answer.data);
   },
+  /** An admin's completion of a pending order by hand (audited; credits it once). */
+  async completeTopUpOrder(tradeNo: string): Promise<void> {
+    await api.post<null>('/api/user/topup/complete', { trade_no: tradeNo });
+  },
   /** The provider's URL and signed fields the browser posts to pay for `amount` units (the family's shape). */
   async startPayment(amount: number, method: PaymentMethod): Promise<PayForm> {
     const body = { amount, top_up_code: '', payment_method: method };
