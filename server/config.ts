@@ -201,6 +201,9 @@ export function loadConfig(env: Env = process.env): Config {
     syncUpstreamBase,
     passwordHashCost: intVar(env, 'PASSWORD_HASH_COST', 10, 4, 15),
     schemaPrecompile: env.SCHEMA_PRECOMPILE === 'true',
-    paymentApiBases: { stripe: apiBase(env, 'STRIPE_API_BASE'), creem: apiBase(env, 'CREEM_API_BASE')?.href.replace(/\/+$/, '') ?? null },
+    paymentApiBases: {
+      stripe: apiBase(env, 'STRIPE_API_BASE'),
+      creem: apiBase(env, 'CREEM_API_BASE')?.href.replace(/\/+$/, '') ?? null,
+    },
   };
 }

@@ -22,7 +22,14 @@ export const ORDER_FAILED = 'failed';
 export const ORDER_EXPIRED = 'expired';
 export const ORDER_REFUNDED = 'refunded';
 export const ORDER_DISPUTED = 'disputed';
-export const ORDER_STATUSES = [ORDER_PENDING, ORDER_SUCCESS, ORDER_FAILED, ORDER_EXPIRED, ORDER_REFUNDED, ORDER_DISPUTED] as const;
+export const ORDER_STATUSES = [
+  ORDER_PENDING,
+  ORDER_SUCCESS,
+  ORDER_FAILED,
+  ORDER_EXPIRED,
+  ORDER_REFUNDED,
+  ORDER_DISPUTED,
+] as const;
 
 export interface OrderRow {
   id: number;

@@ -44,7 +44,10 @@ export interface Tariff {
 }
 
 /** EPay's tariff: MinTopUp, Price (yuan per dollar). */
-export const epayTariff = (options: OptionStore): Tariff => ({ min: options.number('MinTopUp'), unitPrice: options.number('Price') });
+export const epayTariff = (options: OptionStore): Tariff => ({
+  min: options.number('MinTopUp'),
+  unitPrice: options.number('Price'),
+});
 
 export function quote(options: OptionStore, amount: number, group: string, tariff: Tariff = epayTariff(options)): Quote {
   if (!Number.isInteger(amount)) throw fail('topup.amount_not_integer');

@@ -31,7 +31,10 @@ export const walletMethods = {
   },
   /** The Stripe Checkout page that pays for `amount` units. */
   async startStripePayment(amount: number): Promise<string> {
-    const answer = await request<{ pay_link: string } | string>('POST', '/api/user/stripe/pay', { amount, payment_method: 'stripe' });
+    const answer = await request<{ pay_link: string } | string>('POST', '/api/user/stripe/pay', {
+      amount,
+      payment_method: 'stripe',
+    });
     if (!answer.success || typeof answer.data !== 'object' || answer.data === null) throw refusalError(answer);
     return answer.data.pay_link;
   },

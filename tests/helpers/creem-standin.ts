@@ -147,7 +147,11 @@ export async function startCreemStandIn(): Promise<CreemStandIn> {
       }),
     async deliver(webhookUrl: string, ev: object, options: { secret?: string; body?: string; signature?: string } = {}) {
       const body = JSON.stringify(ev);
-      const signature = options.signature ?? createHmac('sha256', options.secret ?? webhookSecret).update(body).digest('hex');
+      const signature =
+        options.signature ??
+        createHmac('sha256', options.secret ?? webhookSecret)
+          .update(body)
+          .digest('hex');
       const res = await fetch(webhookUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'creem-signature': signature },

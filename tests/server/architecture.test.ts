@@ -44,7 +44,10 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   log_extends: { files: ['server/logs/repository.ts', 'server/logs/list-repository.ts'], why: 'part of a log row' },
   redemptions: { files: ['server/redemptions/repository.ts'], why: 'redemption codes' },
   options: { files: ['server/options/store.ts'], why: 'the option store writes through to its table' },
-  top_ups: { files: ['server/topup/repository.ts', 'server/topup/card-repository.ts'], why: 'top-up orders and their card-payment moves' },
+  top_ups: {
+    files: ['server/topup/repository.ts', 'server/topup/card-repository.ts'],
+    why: 'top-up orders and their card-payment moves',
+  },
   payment_events: { files: ['server/topup/card-repository.ts'], why: 'payment provider events taken once' },
   prefill_groups: { files: ['server/prefill/repository.ts'], why: 'the named lists channel fields are prefilled from' },
   midjourneys: {

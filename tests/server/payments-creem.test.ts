@@ -31,7 +31,8 @@ await forEachDatabase('Creem top-up', (kind) => {
   const hook = () => `${tg.url}/api/creem/webhook`;
   const quotaOf = async () =>
     Number((await db().selectFrom('users').select('quota').where('id', '=', aliceId).executeTakeFirstOrThrow()).quota);
-  const order = (tradeNo: string) => db().selectFrom('top_ups').selectAll().where('trade_no', '=', tradeNo).executeTakeFirstOrThrow();
+  const order = (tradeNo: string) =>
+    db().selectFrom('top_ups').selectAll().where('trade_no', '=', tradeNo).executeTakeFirstOrThrow();
 
   async function buy(productId: string): Promise<string> {
     const answer = data(await alice.post('/api/user/creem/pay', { product_id: productId, payment_method: 'creem' }));
@@ -108,7 +109,15 @@ await forEachDatabase('Creem top-up', (kind) => {
     const stripeTradeNo = `USR${aliceId}NOstripe${Date.now()}`;
     await db()
       .insertInto('top_ups')
-      .values({ user_id: aliceId, amount: 1, money: 19.9, trade_no: stripeTradeNo, payment_method: 'stripe', status: 'pending', create_time: 1 })
+      .values({
+        user_id: aliceId,
+        amount: 1,
+        money: 19.9,
+        trade_no: stripeTradeNo,
+        payment_method: 'stripe',
+        status: 'pending',
+        create_time: 1,
+      })
       .execute();
     expect((await creem.deliver(hook(), creem.completed({ ...checkout, request_id: stripeTradeNo }, 1990))).status).toBe(400);
     expect(await order(stripeTradeNo)).toMatchObject({ status: 'pending' });
@@ -127,12 +136,21 @@ await forEachDatabase('Creem top-up', (kind) => {
     expect((await creem.deliver(hook(), creem.disputed(checkout, 1990))).status).toBe(200);
     expect(await quotaOf()).toBe(credited - 10_000_000);
     expect(await order(tradeNo)).toMatchObject({ status: 'refunded' });
-    const reversals = await db().selectFrom('logs').select('content').where('user_id', '=', aliceId).where('type', '=', 4).execute();
-    expect(reversals.filter((r) => (r.content ?? "").includes(tradeNo))).toHaveLength(1);
+    const reversals = await db()
+      .selectFrom('logs')
+      .select('content')
+      .where('user_id', '=', aliceId)
+      .where('type', '=', 4)
+      .execute();
+    expect(reversals.filter((r) => (r.content ?? '').includes(tradeNo))).toHaveLength(1);
   });
 
   it('never shows the API key or the webhook secret', async () => {
-    const answers = [await root.get('/api/option/'), await alice.get('/api/user/topup/info'), await alice.get('/api/user/topup/self')];
+    const answers = [
+      await root.get('/api/option/'),
+      await alice.get('/api/user/topup/info'),
+      await alice.get('/api/user/topup/self'),
+    ];
     for (const a of answers) {
       expect(JSON.stringify(a.body)).not.toContain(creem.apiKey);
       expect(JSON.stringify(a.body)).not.toContain(creem.webhookSecret);

@@ -53,7 +53,9 @@ async function orderOf(handle: DbHandle, tradeNo: string) {
 
 /** Orders alice's top-up of `amount` dollars; answers its number. */
 async function buy(client: ApiClient, amount: number): Promise<string> {
-  const { pay_link } = data<{ pay_link: string }>(await client.post('/api/user/stripe/pay', { amount, payment_method: 'stripe' }));
+  const { pay_link } = data<{ pay_link: string }>(
+    await client.post('/api/user/stripe/pay', { amount, payment_method: 'stripe' }),
+  );
   expect(pay_link).toMatch(/\/c\/pay\/cs_test_/);
   const orders = data(await client.get('/api/user/topup/self')).items as { trade_no: string }[];
   return orders[0]!.trade_no;
@@ -111,7 +113,9 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     expect(data(await alice.post('/api/user/stripe/amount', { amount: 10 }))).toBe('80.00');
     data(await root.put('/api/option/', { key: 'payment_setting.amount_discount', value: '{"10":0.9}' }));
     expect(data(await alice.post('/api/user/stripe/amount', { amount: 10 }))).toBe('72.00');
-    expect((await alice.post('/api/user/stripe/amount', { amount: 1 })).body).toMatchObject({ code: 'topup.amount_below_minimum' });
+    expect((await alice.post('/api/user/stripe/amount', { amount: 1 })).body).toMatchObject({
+      code: 'topup.amount_below_minimum',
+    });
     const wrong = await alice.post('/api/user/stripe/pay', { amount: 10, payment_method: 'alipay' });
     expect(wrong.body).toMatchObject({ success: false, code: 'topup.channel_unsupported' });
   });
@@ -136,7 +140,9 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     expect((await stripe.deliver(hook(), event)).body).toContain('duplicate');
     expect(await quotaOf(handle, aliceId)).toBe(before + 10 * QUOTA_PER_DOLLAR);
     expect(await orderOf(handle, tradeNo)).toMatchObject({ status: 'success', gateway_ref: session.payment_intent });
-    expect((await logsOf(1)).filter((r) => (r.content ?? "").includes('Stripe') || (r.content ?? "").includes('stripe'))).toHaveLength(1);
+    expect(
+      (await logsOf(1)).filter((r) => (r.content ?? '').includes('Stripe') || (r.content ?? '').includes('stripe')),
+    ).toHaveLength(1);
   });
 
   it('refuses forged, stale and tampered events, and a Stripe event for an order of another method', async () => {
@@ -153,7 +159,15 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     const epayTradeNo = `USR${aliceId}NOepay${Date.now()}`;
     await handle.db
       .insertInto('top_ups')
-      .values({ user_id: aliceId, amount: 10 * QUOTA_PER_DOLLAR, money: 73, trade_no: epayTradeNo, payment_method: 'alipay', status: 'pending', create_time: 1 })
+      .values({
+        user_id: aliceId,
+        amount: 10 * QUOTA_PER_DOLLAR,
+        money: 73,
+        trade_no: epayTradeNo,
+        payment_method: 'alipay',
+        status: 'pending',
+        create_time: 1,
+      })
       .execute();
     const crossed = stripe.completed({ ...session, client_reference_id: epayTradeNo, amount_total: 7300, amount_subtotal: 7300 });
     expect((await stripe.deliver(hook(), crossed)).status).toBe(400);
@@ -172,7 +186,11 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     const before = await quotaOf(handle, aliceId);
     expect((await stripe.deliver(hook(), stripe.completed(session, false))).status).toBe(200);
     expect(await quotaOf(handle, aliceId)).toBe(before);
-    const succeeded = stripe.event('checkout.session.async_payment_succeeded', { ...session, status: 'complete', payment_status: 'paid' });
+    const succeeded = stripe.event('checkout.session.async_payment_succeeded', {
+      ...session,
+      status: 'complete',
+      payment_status: 'paid',
+    });
     expect((await stripe.deliver(hook(), succeeded)).status).toBe(200);
     expect(await quotaOf(handle, aliceId)).toBe(before + 3 * QUOTA_PER_DOLLAR);
 
@@ -193,13 +211,17 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     expect((await stripe.deliver(hook(), refund)).status).toBe(404);
     expect((await stripe.deliver(hook(), stripe.completed(session))).status).toBe(200);
     const credited = await quotaOf(handle, aliceId);
-    const reversals = await Promise.all([stripe.deliver(hook(), refund), stripe.deliver(hook(), refund), stripe.deliver(hook(), stripe.refunded(session))]);
+    const reversals = await Promise.all([
+      stripe.deliver(hook(), refund),
+      stripe.deliver(hook(), refund),
+      stripe.deliver(hook(), stripe.refunded(session)),
+    ]);
     for (const r of reversals) expect(r.status).toBe(200);
     expect(await quotaOf(handle, aliceId)).toBe(credited - 6 * QUOTA_PER_DOLLAR);
     expect(await orderOf(handle, tradeNo)).toMatchObject({ status: 'refunded' });
     expect((await stripe.deliver(hook(), stripe.disputed(session))).status).toBe(200);
     expect(await quotaOf(handle, aliceId)).toBe(credited - 6 * QUOTA_PER_DOLLAR);
-    expect((await logsOf(4)).filter((r) => (r.content ?? "").includes(tradeNo))).toHaveLength(1);
+    expect((await logsOf(4)).filter((r) => (r.content ?? '').includes(tradeNo))).toHaveLength(1);
 
     // A partial refund takes nothing back by itself.
     const partial = stripe.sessionFor(await buy(alice, 2));
@@ -219,11 +241,18 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
 
   it('lets an admin complete a pending order once, audited, and filter orders by method and status', async () => {
     const tradeNo = await buy(alice, 2);
-    expect((await alice.post('/api/user/topup/complete', { trade_no: tradeNo })).body).toMatchObject({ success: false, code: 'auth.forbidden' });
+    expect((await alice.post('/api/user/topup/complete', { trade_no: tradeNo })).body).toMatchObject({
+      success: false,
+      code: 'auth.forbidden',
+    });
     const before = await quotaOf(handle, aliceId);
     data(await root.post('/api/user/topup/complete', { trade_no: tradeNo }));
-    expect((await root.post('/api/user/topup/complete', { trade_no: tradeNo })).body).toMatchObject({ code: 'topup.order_not_pending' });
-    expect((await root.post('/api/user/topup/complete', { trade_no: 'nope' })).body).toMatchObject({ code: 'topup.order_not_found' });
+    expect((await root.post('/api/user/topup/complete', { trade_no: tradeNo })).body).toMatchObject({
+      code: 'topup.order_not_pending',
+    });
+    expect((await root.post('/api/user/topup/complete', { trade_no: 'nope' })).body).toMatchObject({
+      code: 'topup.order_not_found',
+    });
     expect(await quotaOf(handle, aliceId)).toBe(before + 2 * QUOTA_PER_DOLLAR);
     const audit = await handle.db.selectFrom('audit_logs').selectAll().where('action', '=', 'topup_complete').execute();
     expect(audit).toHaveLength(1);
@@ -271,7 +300,9 @@ for (const kind of ['postgres', 'mysql'] as const) {
       // The second gateway takes the options up through the bus.
       const other = new ApiClient(b.url);
       expect((await other.login('carol', PASSWORD)).body.success).toBe(true);
-      await expect.poll(async () => data(await other.get('/api/user/topup/info')).enable_stripe_topup, { timeout: 15_000 }).toBe(true);
+      await expect
+        .poll(async () => data(await other.get('/api/user/topup/info')).enable_stripe_topup, { timeout: 15_000 })
+        .toBe(true);
 
       const session = stripe.sessionFor(await buy(carol, 10));
       const event = stripe.completed(session);

@@ -84,7 +84,10 @@ export async function applyNotice(
     return { status: 404, outcome: 'unknown_order' };
   }
   if (order.payment_method !== method) {
-    log.warn({ ...facts, trade_no: order.trade_no, order_method: order.payment_method }, 'payment event refused: order of another method');
+    log.warn(
+      { ...facts, trade_no: order.trade_no, order_method: order.payment_method },
+      'payment event refused: order of another method',
+    );
     return { status: 400, outcome: 'wrong_method' };
   }
   switch (notice.kind) {

@@ -207,7 +207,12 @@ export default async function cardPaymentRoutes(base: FastifyInstance): Promise<
         reply,
         'stripe',
         (raw) =>
-          verifyStripeSignature(raw, headerText(request, 'stripe-signature'), options.string('StripeWebhookSecret'), nowSeconds()),
+          verifyStripeSignature(
+            raw,
+            headerText(request, 'stripe-signature'),
+            options.string('StripeWebhookSecret'),
+            nowSeconds(),
+          ),
         (raw) => stripeEvent(raw, options.bool('StripePromotionCodesEnabled')),
       ),
     );

@@ -214,7 +214,8 @@ export const server_errors = {
     not_string_list: '%{key} must be a JSON array of strings',
     not_json_object: '%{key} must be a JSON object',
     not_object_list: '%{key} must be a JSON array of objects (at most 100)',
-    bad_creem_products: '%{key} must be a JSON array of products: productId, name, price (above 0), currency, quota (a positive whole number)',
+    bad_creem_products:
+      '%{key} must be a JSON array of products: productId, name, price (above 0), currency, quota (a positive whole number)',
     not_currency: '%{key} must be a three-letter currency code in lower case, such as usd',
     bad_amount_options: '%{key} must be a JSON array of positive whole numbers',
     bad_uptime_groups:

@@ -51,7 +51,8 @@ export const settings_system = {
     webhook_secret: 'Webhook secret',
     test_mode: 'Test mode',
     products: 'Products',
-    products_hint: 'A JSON array of {"productId","name","price","currency","quota"}: price is what it sells for, quota what it credits',
+    products_hint:
+      'A JSON array of {"productId","name","price","currency","quota"}: price is what it sells for, quota what it credits',
   },
   card: {
     no_address: '(set the server address first)',

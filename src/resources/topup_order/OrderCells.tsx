@@ -21,14 +21,10 @@ export function MethodCell({ order }: { order: TopUpView }) {
 
 export function OrderStatusCell({ order }: { order: TopUpView }) {
   const translate = useTranslate();
-  const color = order.status === 'success' ? 'success' : order.status === 'refunded' || order.status === 'disputed' ? 'error' : 'default';
+  const color =
+    order.status === 'success' ? 'success' : order.status === 'refunded' || order.status === 'disputed' ? 'error' : 'default';
   return (
-    <Chip
-      size="small"
-      variant="outlined"
-      color={color}
-      label={translate(`${T}.statuses.${order.status}`, { _: order.status })}
-    />
+    <Chip size="small" variant="outlined" color={color} label={translate(`${T}.statuses.${order.status}`, { _: order.status })} />
   );
 }
 

@@ -37,8 +37,18 @@ export function StripeSection({ options }: { options: OptionsState }) {
       busy={section.busy}
       onSave={() => void section.submit((form) => checkStripe(form, options.values.ServerAddress ?? ''))}
     >
-      <OptionField section={section} name="StripeApiSecret" label="settings_system.stripe.api_secret" placeholder="sk_live_… / rk_live_…" />
-      <OptionField section={section} name="StripeWebhookSecret" label="settings_system.stripe.webhook_secret" placeholder="whsec_…" />
+      <OptionField
+        section={section}
+        name="StripeApiSecret"
+        label="settings_system.stripe.api_secret"
+        placeholder="sk_live_… / rk_live_…"
+      />
+      <OptionField
+        section={section}
+        name="StripeWebhookSecret"
+        label="settings_system.stripe.webhook_secret"
+        placeholder="whsec_…"
+      />
       <OptionField section={section} name="StripeUnitPrice" label="settings_system.stripe.unit_price" type="number" />
       <OptionField section={section} name="StripeMinTopUp" label="settings_system.stripe.min_topup" type="number" />
       <OptionField section={section} name="StripeCurrency" label="settings_system.stripe.currency" placeholder="usd" />
