@@ -45,8 +45,9 @@ export function CardTopUpCard() {
   const gateway = useGateway();
   const info = useQuery({ queryKey: ['topup-info'], queryFn: () => gateway.getTopUpInfo(), retry: false });
   const stripeMin = info.data?.stripe_min_topup ?? 1;
-  const [text, setText] = useState('');
-  const amount = normalizeAmount(text || String(stripeMin));
+  // Null until the person types: the least amount is shown until then.
+  const [text, setText] = useState<string | null>(null);
+  const amount = normalizeAmount(text ?? String(stripeMin));
   const price = useQuery({
     queryKey: ['stripe-price', amount],
     queryFn: () => gateway.getStripePrice(amount),
@@ -76,7 +77,7 @@ export function CardTopUpCard() {
                 label={translate('wallet.card.amount')}
                 type="number"
                 size="small"
-                value={text || String(stripeMin)}
+                value={text ?? String(stripeMin)}
                 onChange={(e) => setText(e.target.value)}
                 helperText={translate('wallet.online.min_hint', { min: stripeMin })}
                 slotProps={{ htmlInput: { min: stripeMin, step: 1 } }}
