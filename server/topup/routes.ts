@@ -13,6 +13,7 @@ import { publishUserChange } from '../users/user-cache.js';
 import { centsToMoney, epayVerify, moneyToCents, PAY_TYPES, purchaseForm, TRADE_SUCCESS, type PaymentMethod } from './epay.js';
 import { onlineTopUpEnabled, quote } from './pricing.js';
 import { completeOrder, insertOrder, newTradeNo } from './repository.js';
+import { findOrder } from './card-repository.js';
 import { AmountAnswer, AmountBody, PayAnswer, PayBody } from './schemas.js';
 import { walletAnswer } from './wallet-answer.js';
 
@@ -26,6 +27,8 @@ function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined 
   if (Object.hasOwn(PAY_TYPES, method)) return PAY_TYPES[method as PaymentMethod];
   return Object.values(PAY_TYPES).find((type) => type === method);
 }
+
+const isEpayType = (method: string): boolean => Object.values(PAY_TYPES).some((type) => type === method);
 
 /** The string-valued parameters of a query or form (a repeated name is not a valid parameter). */
 function stringParams(source: unknown): Record<string, string> {
@@ -102,6 +105,15 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
     if (params.trade_status !== TRADE_SUCCESS) return 'success';
     const cents = moneyToCents(params.money ?? '');
     if (cents === null || !params.out_trade_no) return 'fail';
+    // An EPay notice pays EPay orders only: never a card order, whatever the provider signs.
+    const order = await findOrder(db, params.out_trade_no);
+    if (order && !isEpayType(order.payment_method)) {
+      request.log.warn(
+        { out_trade_no: params.out_trade_no, order_method: order.payment_method },
+        'payment notification refused: order of another method',
+      );
+      return 'fail';
+    }
     const outcome = await completeOrder(db, ctx.dbKind, params.out_trade_no, cents, nowSeconds(), (quota, paid) =>
       logText(options, 'online_topup', { quota, paid: centsToMoney(paid) }),
     );

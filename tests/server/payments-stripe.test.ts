@@ -12,6 +12,7 @@ import { clusterAvailable, startCluster, type Cluster, type GatewayNode } from '
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { ApiClient, ROOT, type ApiResponse } from '../helpers/gateway.js';
 import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
+import { standInSign } from '../helpers/payment-standin.js';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin.js';
 import { PASSWORD } from '../helpers/users.js';
 import { openDb, type DbHandle } from '../../server/db/index.js';
@@ -178,6 +179,29 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     expect(log).toContain('bad or stale signature');
     expect(log).toContain('order of another method');
     expect(log).toContain(epayTradeNo);
+  });
+
+  it('refuses an EPay notification, however well signed, for a Stripe order', async () => {
+    const epayKey = `epay-${randomBytes(8).toString('hex')}`;
+    for (const [key, value] of Object.entries({ PayAddress: 'https://pay.example.com', EpayId: '1001', EpayKey: epayKey }))
+      data(await root.put('/api/option/', { key, value }));
+    const tradeNo = await buy(alice, 4);
+    const before = await quotaOf(handle, aliceId);
+    const money = (Number(stripe.sessionFor(tradeNo).amount_total) / 100).toFixed(2);
+    const params = {
+      pid: '1001',
+      trade_no: 'SI1',
+      out_trade_no: tradeNo,
+      type: 'alipay',
+      name: 'TUC4',
+      money,
+      trade_status: 'TRADE_SUCCESS',
+    };
+    const query = new URLSearchParams({ ...params, sign: standInSign(params, epayKey), sign_type: 'MD5' });
+    expect(await (await fetch(`${gw.url}/api/user/epay/notify?${query}`)).text()).toBe('fail');
+    expect(await orderOf(handle, tradeNo)).toMatchObject({ status: 'pending' });
+    expect(await quotaOf(handle, aliceId)).toBe(before);
+    data(await root.put('/api/option/', { key: 'EpayKey', value: '' }));
   });
 
   it('waits for an asynchronous payment, and closes a failed or expired one without credit', async () => {
