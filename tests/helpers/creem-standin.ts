@@ -25,7 +25,8 @@ export interface CreemStandIn {
   refusedKeys: number;
   checkoutFor(requestId: string): CreemCheckout;
   completed(c: CreemCheckout, amountPaid: number, status?: string): Record<string, unknown>;
-  refunded(c: CreemCheckout, amount: number): Record<string, unknown>;
+  /** A refund of `amount` of an order that was paid `paid` (all of it unless said). */
+  refunded(c: CreemCheckout, amount: number, paid?: number): Record<string, unknown>;
   disputed(c: CreemCheckout, amount: number): Record<string, unknown>;
   deliver(
     webhookUrl: string,
@@ -126,7 +127,7 @@ export async function startCreemStandIn(): Promise<CreemStandIn> {
         metadata: c.body.metadata,
         mode: 'test',
       }),
-    refunded: (c: CreemCheckout, amount: number) =>
+    refunded: (c: CreemCheckout, amount: number, paid = amount) =>
       event('refund.created', {
         id: `ref_${hex(8)}`,
         object: 'refund',
@@ -134,7 +135,7 @@ export async function startCreemStandIn(): Promise<CreemStandIn> {
         refund_amount: amount,
         currency: 'USD',
         checkout: { id: c.id, object: 'checkout', request_id: c.request_id },
-        order: order(c, amount, 'paid'),
+        order: order(c, paid, 'paid'),
       }),
     disputed: (c: CreemCheckout, amount: number) =>
       event('dispute.created', {

@@ -130,6 +130,9 @@ await forEachDatabase('Creem top-up', (kind) => {
     const checkout = creem.checkoutFor(tradeNo);
     expect((await creem.deliver(hook(), creem.completed(checkout, 1990))).status).toBe(200);
     const credited = await quotaOf();
+    // A partial refund takes nothing back by itself.
+    expect((await creem.deliver(hook(), creem.refunded(checkout, 500, 1990))).status).toBe(200);
+    expect(await quotaOf()).toBe(credited);
     const refund = creem.refunded(checkout, 1990);
     const answers = await Promise.all([refund, refund, creem.refunded(checkout, 1990)].map((e) => creem.deliver(hook(), e)));
     for (const a of answers) expect(a.status).toBe(200);

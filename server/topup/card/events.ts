@@ -91,6 +91,11 @@ export function creemEvent(raw: string): ParsedEvent | null {
     }
     case 'refund.created':
     case 'dispute.created': {
+      // As with Stripe, only a full refund takes the top-up back.
+      const refunded = int(object, 'refund_amount');
+      const paid = int(order, 'amount_paid');
+      if (type === 'refund.created' && refunded !== null && paid !== null && refunded < paid)
+        return { event, notice: { kind: 'ignored', why: 'partial_refund' } };
       const tradeNo = str(obj(object, 'checkout'), 'request_id') ?? str(object, 'request_id');
       const kind = type === 'refund.created' ? 'refunded' : 'disputed';
       return { event, notice: { kind, tradeNo, ref } };
