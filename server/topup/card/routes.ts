@@ -2,11 +2,12 @@
  * Card payments beside EPay, under the family's routes: Stripe (POST /api/user/stripe/amount, the
  * price; POST /api/user/stripe/pay, a Checkout Session) and Creem (POST /api/user/creem/pay, a
  * checkout of a fixed product), their webhooks (POST /api/stripe/webhook, /api/creem/webhook), and
- * the admin's completion of a pending order by hand (POST /api/user/topup/complete, audited).
+ * the admin's completion of a pending order by hand (POST /api/user/topup/complete, audited); the
+ * webhooks are in webhook-routes.ts.
  *
  * The checkout makers take (order, title, amount) so subscription plans sold by card reuse them.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { currentUser, requireAdmin, requireUser } from '../../auth/guard.js';
 import type { GatewayContext } from '../../context.js';
@@ -22,9 +23,7 @@ import { quote } from '../pricing.js';
 import { completeOrder, insertOrder, newTradeNo } from '../repository.js';
 import { walletAnswer } from '../wallet-answer.js';
 import { findOrder } from '../card-repository.js';
-import { createCreemCheckout, verifyCreemSignature, CREEM_API, CREEM_TEST_API } from './creem.js';
-import { creemEvent, stripeEvent, type ParsedEvent } from './events.js';
-import { applyNotice, type CardMethod } from './notices.js';
+import { createCreemCheckout, CREEM_API, CREEM_TEST_API } from './creem.js';
 import { stripeEnabled, creemEnabled, stripeTariff } from './settings.js';
 import {
   CompleteAnswer,
@@ -35,9 +34,9 @@ import {
   StripePayAnswer,
   StripePayBody,
 } from './schemas.js';
-import { createStripeCheckout, stripeClient, verifyStripeSignature } from './stripe.js';
+import { createStripeCheckout, stripeClient } from './stripe.js';
+import cardWebhookRoutes from './webhook-routes.js';
 
-const WEBHOOK_BODY_LIMIT = 256 * 1024;
 /** Where the person lands after paying or giving up: the wallet. */
 const WALLET_PATH = '/topup';
 
@@ -172,63 +171,5 @@ export default async function cardPaymentRoutes(base: FastifyInstance): Promise<
       return ok(null);
     },
   );
-
-  // Webhooks read their body as the raw text that was signed: nothing parses it before the check.
-  await app.register(async (hooks) => {
-    hooks.removeAllContentTypeParsers();
-    hooks.addContentTypeParser('*', { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) =>
-      done(null, body),
-    );
-
-    async function webhook(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      method: CardMethod,
-      verified: (raw: string) => boolean,
-      read: (raw: string) => ParsedEvent | null,
-    ) {
-      const raw = typeof request.body === 'string' ? request.body : '';
-      if (!verified(raw)) {
-        request.log.warn({ provider: method, bytes: raw.length }, 'payment webhook refused: bad or stale signature');
-        return reply.code(400).send({ received: false, error: 'invalid signature' });
-      }
-      const parsed = read(raw);
-      if (!parsed) {
-        request.log.warn({ provider: method }, 'payment webhook refused: not an event');
-        return reply.code(400).send({ received: false, error: 'invalid event' });
-      }
-      const answer = await applyNotice(ctx, request.log, method, parsed.event, parsed.notice);
-      return reply.code(answer.status).send({ received: answer.status === 200, outcome: answer.outcome });
-    }
-
-    hooks.post('/api/stripe/webhook', async (request, reply) =>
-      webhook(
-        request,
-        reply,
-        'stripe',
-        (raw) =>
-          verifyStripeSignature(
-            raw,
-            headerText(request, 'stripe-signature'),
-            options.string('StripeWebhookSecret'),
-            nowSeconds(),
-          ),
-        (raw) => stripeEvent(raw, options.bool('StripePromotionCodesEnabled')),
-      ),
-    );
-    hooks.post('/api/creem/webhook', async (request, reply) =>
-      webhook(
-        request,
-        reply,
-        'creem',
-        (raw) => verifyCreemSignature(raw, headerText(request, 'creem-signature'), options.string('CreemWebhookSecret')),
-        creemEvent,
-      ),
-    );
-  });
-}
-
-function headerText(request: FastifyRequest, name: string): string {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : '';
+  await app.register(cardWebhookRoutes);
 }
