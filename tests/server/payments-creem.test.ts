@@ -77,6 +77,25 @@ await forEachDatabase('Creem top-up', (kind) => {
     });
   });
 
+  it('ends the order as failed when the provider will not make the checkout', async () => {
+    data(
+      await root.put('/api/option/', {
+        key: 'CreemProducts',
+        value: JSON.stringify([...PRODUCTS, { productId: 'gone', name: 'Gone', price: 1, currency: 'USD', quota: 1 }]),
+      }),
+    );
+    const res = await alice.post('/api/user/creem/pay', { product_id: 'gone', payment_method: 'creem' });
+    expect(res.body).toMatchObject({ success: false, code: 'topup.checkout_failed' });
+    const last = await db()
+      .selectFrom('top_ups')
+      .selectAll()
+      .where('user_id', '=', aliceId)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(last).toMatchObject({ status: 'failed', payment_method: 'creem' });
+    data(await root.put('/api/option/', { key: 'CreemProducts', value: JSON.stringify(PRODUCTS) }));
+  });
+
   it('credits a paid checkout once under replayed and concurrent deliveries', async () => {
     const tradeNo = await buy('prod_small');
     const checkout = creem.checkoutFor(tradeNo);

@@ -22,7 +22,7 @@ import { centsToMoney } from '../epay.js';
 import { quote } from '../pricing.js';
 import { completeOrder, insertOrder, newTradeNo } from '../repository.js';
 import { walletAnswer } from '../wallet-answer.js';
-import { findOrder } from '../card-repository.js';
+import { closeOrder, findOrder, ORDER_FAILED } from '../card-repository.js';
 import { createCreemCheckout, CREEM_API, CREEM_TEST_API } from './creem.js';
 import { stripeEnabled, creemEnabled, stripeTariff } from './settings.js';
 import {
@@ -82,12 +82,17 @@ export default async function cardPaymentRoutes(base: FastifyInstance): Promise<
   const ctx = app.ctx;
   const { db, options } = ctx;
 
-  /** A checkout the provider would not make is the wallet's refusal; why is in the server log only. */
-  async function checkout<T>(request: FastifyRequest, make: () => Promise<T>): Promise<T> {
+  /**
+   * A checkout the provider would not make is the wallet's refusal (why is in the server log only),
+   * and its order, made first so no webhook can arrive before it, ends as failed.
+   */
+  async function checkout<T>(request: FastifyRequest, tradeNo: string, make: () => Promise<T>): Promise<T> {
     try {
       return await make();
     } catch (err) {
-      request.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'payment checkout failed');
+      request.log.warn({ trade_no: tradeNo, err: err instanceof Error ? err.message : String(err) }, 'payment checkout failed');
+      const order = await findOrder(db, tradeNo);
+      if (order) await closeOrder(db, order.id, ORDER_FAILED, nowSeconds());
       throw fail('topup.checkout_failed');
     }
   }
@@ -116,7 +121,9 @@ export default async function cardPaymentRoutes(base: FastifyInstance): Promise<
         const now = nowSeconds();
         const tradeNo = newTradeNo(user.id, now);
         await insertOrder(db, { userId: user.id, quota, cents, tradeNo, paymentMethod: 'stripe', now });
-        const payLink = await checkout(request, () => stripeCheckout(ctx, { tradeNo, cents, user }, `TUC${amount}`, amount));
+        const payLink = await checkout(request, tradeNo, () =>
+          stripeCheckout(ctx, { tradeNo, cents, user }, `TUC${amount}`, amount),
+        );
         return { data: { pay_link: payLink } };
       }),
   );
@@ -138,7 +145,7 @@ export default async function cardPaymentRoutes(base: FastifyInstance): Promise<
         const tradeNo = newTradeNo(user.id, now);
         const cents = Math.round(product.price * 100);
         await insertOrder(db, { userId: user.id, quota: product.quota, cents, tradeNo, paymentMethod: 'creem', now });
-        const url = await checkout(request, () => creemCheckout(ctx, { tradeNo, cents, user }, product));
+        const url = await checkout(request, tradeNo, () => creemCheckout(ctx, { tradeNo, cents, user }, product));
         return { data: { checkout_url: url, order_id: tradeNo } };
       }),
   );
