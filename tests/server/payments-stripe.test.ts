@@ -15,7 +15,9 @@ import { spawnGateway, type GatewayProcess } from '../helpers/process.js';
 import { standInSign } from '../helpers/payment-standin.js';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin.js';
 import { PASSWORD } from '../helpers/users.js';
+import Stripe from 'stripe';
 import { openDb, type DbHandle } from '../../server/db/index.js';
+import { verifyStripeSignature } from '../../server/topup/card/stripe.js';
 import { createUser } from '../../server/users/repository.js';
 
 const QUOTA_PER_DOLLAR = 500_000;
@@ -61,6 +63,28 @@ async function buy(client: ApiClient, amount: number): Promise<string> {
   const orders = data(await client.get('/api/user/topup/self')).items as { trade_no: string }[];
   return orders[0]!.trade_no;
 }
+
+describe('the Stripe-Signature check', () => {
+  it('agrees with the official SDK both ways, and refuses stale, forged and malformed headers', async () => {
+    const sdk = new Stripe('sk_test_unused');
+    const secret = `whsec_${randomBytes(8).toString('hex')}`;
+    const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'checkout.session.completed', data: { object: {} } });
+    const now = Math.floor(Date.now() / 1000);
+    const header = sdk.webhooks.generateTestHeaderString({ payload, secret, timestamp: now });
+    expect(verifyStripeSignature(payload, header, secret, now)).toBe(true);
+    const standIn = await startStripeStandIn();
+    const ours = standIn.signature(payload, secret, now);
+    await standIn.close();
+    expect(sdk.webhooks.constructEvent(payload, ours, secret).id).toBe('evt_1');
+    expect(verifyStripeSignature(payload, `${header},v1=${'0'.repeat(64)}`, secret, now)).toBe(true);
+    expect(verifyStripeSignature(payload, header, secret, now + 301)).toBe(false);
+    expect(verifyStripeSignature(payload, header, 'whsec_other', now)).toBe(false);
+    expect(verifyStripeSignature(`${payload} `, header, secret, now)).toBe(false);
+    expect(verifyStripeSignature(payload, header.replace(/v1=/, 'v0='), secret, now)).toBe(false);
+    expect(verifyStripeSignature(payload, `t=${now}`, secret, now)).toBe(false);
+    expect(verifyStripeSignature(payload, header, '', now)).toBe(false);
+  });
+});
 
 describe('Stripe top-up on SQLite, the gateway a process', () => {
   let database: TestDatabase;
