@@ -70,6 +70,11 @@ export interface Config {
   schemaPrecompile: boolean;
   /** OpenTelemetry traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT and its kin); null: off. */
   otel: OtelConfig | null;
+  /**
+   * Where the card providers' APIs are reached (STRIPE_API_BASE, CREEM_API_BASE); null: their
+   * public addresses (Creem's test one under the CreemTestMode option).
+   */
+  paymentApiBases: { stripe: URL | null; creem: string | null };
 }
 
 export class ConfigError extends Error {
@@ -116,6 +121,13 @@ function trustProxyVar(raw: string | undefined): false | number | string[] {
     }
   }
   return list;
+}
+
+function apiBase(env: Env, name: string): URL | null {
+  const value = env[name];
+  if (!value) return null;
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) throw new ConfigError(name, 'must be an http(s) address');
+  return new URL(value);
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -199,5 +211,9 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: intVar(env, 'PASSWORD_HASH_COST', 10, 4, 15),
     schemaPrecompile: env.SCHEMA_PRECOMPILE === 'true',
     otel,
+    paymentApiBases: {
+      stripe: apiBase(env, 'STRIPE_API_BASE'),
+      creem: apiBase(env, 'CREEM_API_BASE')?.href.replace(/\/+$/, '') ?? null,
+    },
   };
 }

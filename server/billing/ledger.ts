@@ -19,6 +19,19 @@ export async function creditUser(executor: Executor, userId: number, amount: num
 }
 
 /**
+ * Takes back a credit whose payment was reversed (refunded, disputed). Unlike an admin's change it
+ * may take the balance below zero: the money is gone, so the shortfall stays as a visible debt.
+ */
+export async function takeBackCredit(executor: Executor, userId: number, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  await executor
+    .updateTable('users')
+    .set({ quota: sql`quota - ${amount}` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
  * An admin's edit of a balance: sets it to `next` only while it still is `expected`, so a charge
  * landing between the admin's read and this write is never overwritten. Returns whether it was set.
  */

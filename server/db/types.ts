@@ -225,6 +225,19 @@ export interface TopUpsTable {
   status: D<string>;
   create_time: D<number>;
   complete_time: D<number>;
+  /** The provider's id of the payment (Stripe PaymentIntent, Creem order); null until known. */
+  gateway_ref: string | null;
+}
+
+/** Payment provider events taken (webhooks), once per provider and event id. */
+export interface PaymentEventsTable {
+  id: Id;
+  provider: string;
+  event_id: string;
+  event_type: D<string>;
+  trade_no: D<string>;
+  outcome: D<string>;
+  created_at: number;
 }
 
 /** Drawing (Midjourney) tasks. submit_time, start_time and finish_time are milliseconds. */
@@ -530,6 +543,7 @@ export interface Database {
   redemptions: RedemptionsTable;
   options: OptionsTable;
   top_ups: TopUpsTable;
+  payment_events: PaymentEventsTable;
   prefill_groups: PrefillGroupsTable;
   midjourneys: MidjourneysTable;
   tasks: TasksTable;

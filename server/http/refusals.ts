@@ -180,6 +180,9 @@ export const REFUSALS = {
   'option.not_string_list': '%{key} 必须是字符串组成的 JSON 数组',
   'option.not_json_object': '%{key} 必须是 JSON 对象',
   'option.not_object_list': '%{key} 必须是对象组成的 JSON 数组（最多 100 项）',
+  'option.bad_creem_products': '%{key} 必须是产品的 JSON 数组：productId、name、price（大于 0）、currency、quota（正整数）',
+  'option.not_currency': '%{key} 必须是三个小写字母的币种代码，如 usd',
+  'option.bad_amount_options': '%{key} 必须是正整数组成的 JSON 数组',
   'option.bad_uptime_groups':
     'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
   'option.bad_model_capabilities':
@@ -339,6 +342,14 @@ export const REFUSALS = {
   'topup.money_too_low': '充值金额过低',
   'topup.method_unknown': '支付方式不存在',
   'topup.no_server_address': '未设置服务器地址，请联系管理员',
+  'topup.stripe_disabled': '管理员未开启 Stripe 充值！',
+  'topup.creem_disabled': '管理员未开启 Creem 充值！',
+  'topup.channel_unsupported': '不支持的支付渠道',
+  'topup.product_required': '请选择产品',
+  'topup.product_unknown': '产品不存在',
+  'topup.checkout_failed': '拉起支付失败',
+  'topup.order_not_found': '充值订单不存在',
+  'topup.order_not_pending': '充值订单状态不是待支付',
 
   // The relay (the family's error codes)
   missing_api_key: '未提供令牌',

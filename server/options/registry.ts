@@ -7,6 +7,7 @@
 import { affinityRulesError, DEFAULT_AFFINITY_RULES } from '../relay/routing/affinity-rules.js';
 import { fallbacksValueError } from '../relay/routing/fallback-rules.js';
 import { FAMILY_OPTIONS } from './family-options.js';
+import { PAYMENT_OPTIONS } from './payment-options.js';
 import { capabilityOverridesError } from '../relay/wire/model-capabilities.js';
 import { checkOptionValue, type JsonShape, type Refusal, type ValueRule } from './values.js';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices.js';
@@ -244,6 +245,7 @@ export const OPTION_REGISTRY = {
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, { min: 1, max: 3600 }),
   ...FAMILY_OPTIONS,
+  ...PAYMENT_OPTIONS,
 } satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof OPTION_REGISTRY;

@@ -12,22 +12,36 @@ import type { OptionStore } from '../options/store.js';
 import { findUsernames } from '../users/repository.js';
 import { PAY_TYPES } from './epay.js';
 import { onlineTopUpEnabled } from './pricing.js';
+import { creemEnabled, creemProducts, stripeEnabled } from './card/settings.js';
 import { countOrders, listOrders, type OrderFilter } from './repository.js';
 import { TopUpInfoAnswer, TopUpPageAnswer, TopUpPageQuery, type TopUpInfo, type TopUpPage } from './schemas.js';
 
 /** What each EPay type is called on the wallet. */
 const METHOD_NAMES: Record<(typeof PAY_TYPES)[keyof typeof PAY_TYPES], string> = { alipay: '支付宝', wxpay: '微信' };
 
+const numberList = (v: unknown): number[] => (Array.isArray(v) ? v.filter((n): n is number => typeof n === 'number') : []);
+const numberMap = (v: unknown): Record<string, number> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => typeof e[1] === 'number'))
+    : {};
+
 export function topUpInfo(options: OptionStore): TopUpInfo {
   const enabled = onlineTopUpEnabled(options);
+  const stripe = stripeEnabled(options);
+  const creem = creemEnabled(options);
+  const epayMethods = enabled ? Object.values(PAY_TYPES).map((type) => ({ name: METHOD_NAMES[type], type })) : [];
+  const stripeMin = options.number('StripeMinTopUp');
   return {
     enable_online_topup: enabled,
-    enable_stripe_topup: false,
-    enable_creem_topup: false,
-    pay_methods: enabled ? Object.values(PAY_TYPES).map((type) => ({ name: METHOD_NAMES[type], type })) : [],
+    enable_stripe_topup: stripe,
+    enable_creem_topup: creem,
+    pay_methods: stripe ? [...epayMethods, { name: 'Stripe', type: 'stripe', min_topup: String(stripeMin) }] : epayMethods,
     min_topup: options.number('MinTopUp'),
-    amount_options: [],
-    discount: {},
+    stripe_min_topup: stripeMin,
+    // The family's console parses this text itself.
+    creem_products: JSON.stringify(creem ? creemProducts(options) : []),
+    amount_options: numberList(options.json<unknown>('payment_setting.amount_options')),
+    discount: numberMap(options.json<unknown>('payment_setting.amount_discount')),
   };
 }
 
@@ -73,7 +87,14 @@ export default async function topupOrderRoutes(base: FastifyInstance): Promise<v
     app.get(
       url,
       { onRequest: requireAdmin, schema: { querystring: TopUpPageQuery, response: { 200: TopUpPageAnswer } } },
-      async (request) => ok(await orderPage(db, { keyword: keyword(request.query) }, request.query)),
+      async (request) =>
+        ok(
+          await orderPage(
+            db,
+            { keyword: keyword(request.query), method: request.query.payment_method, status: request.query.status },
+            request.query,
+          ),
+        ),
     );
   }
 }

@@ -96,12 +96,18 @@ export interface OrderFilter {
   userId?: number;
   /** Part of the order number; empty matches all. */
   keyword: string;
+  /** Only orders paid by this method (stripe, creem, alipay…). */
+  method?: string;
+  /** Only orders in this state. */
+  status?: string;
 }
 
 function orders(db: Db, filter: OrderFilter) {
   let query = db.selectFrom('top_ups');
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.keyword !== '') query = query.where(likeExpr('trade_no', filter.keyword));
+  if (filter.method) query = query.where('payment_method', '=', filter.method);
+  if (filter.status) query = query.where('status', '=', filter.status);
   return query;
 }
 

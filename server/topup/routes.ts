@@ -7,13 +7,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { currentUser, requireUser } from '../auth/guard.js';
 import { nowSeconds } from '../db/index.js';
-import { AppError, fail } from '../http/errors.js';
+import { fail } from '../http/errors.js';
 import { logText } from '../logs/messages.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { centsToMoney, epayVerify, moneyToCents, PAY_TYPES, purchaseForm, TRADE_SUCCESS, type PaymentMethod } from './epay.js';
 import { onlineTopUpEnabled, quote } from './pricing.js';
 import { completeOrder, insertOrder, newTradeNo } from './repository.js';
+import { findOrder } from './card-repository.js';
 import { AmountAnswer, AmountBody, PayAnswer, PayBody } from './schemas.js';
+import { walletAnswer } from './wallet-answer.js';
 
 export const NOTIFY_PATH = '/api/user/epay/notify';
 /** Where the provider sends the person back after paying: the wallet, showing the new balance. */
@@ -26,19 +28,7 @@ function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined 
   return Object.values(PAY_TYPES).find((type) => type === method);
 }
 
-/**
- * The wallet's answer in the family's words: `message` "success" with what `work` gives, or "error"
- * with the refusal's text as `data` (a business refusal only: anything else is the error handler's).
- */
-async function walletAnswer<T extends { data: unknown }>(work: () => T | Promise<T>) {
-  try {
-    return { success: true, message: 'success' as const, ...(await work()) };
-  } catch (err) {
-    if (!(err instanceof AppError) || err.status !== 200) throw err;
-    const refusal = { success: false, message: 'error' as const, data: err.message, code: err.code };
-    return err.params ? { ...refusal, params: err.params } : refusal;
-  }
-}
+const isEpayType = (method: string): boolean => Object.values(PAY_TYPES).some((type) => type === method);
 
 /** The string-valued parameters of a query or form (a repeated name is not a valid parameter). */
 function stringParams(source: unknown): Record<string, string> {
@@ -115,6 +105,15 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
     if (params.trade_status !== TRADE_SUCCESS) return 'success';
     const cents = moneyToCents(params.money ?? '');
     if (cents === null || !params.out_trade_no) return 'fail';
+    // An EPay notice pays EPay orders only: never a card order, whatever the provider signs.
+    const order = await findOrder(db, params.out_trade_no);
+    if (order && !isEpayType(order.payment_method)) {
+      request.log.warn(
+        { out_trade_no: params.out_trade_no, order_method: order.payment_method },
+        'payment notification refused: order of another method',
+      );
+      return 'fail';
+    }
     const outcome = await completeOrder(db, ctx.dbKind, params.out_trade_no, cents, nowSeconds(), (quota, paid) =>
       logText(options, 'online_topup', { quota, paid: centsToMoney(paid) }),
     );

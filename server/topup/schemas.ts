@@ -17,7 +17,7 @@ export type AmountBody = Static<typeof AmountBody>;
  * with two decimals, or the refusal's words (its console shows "错误：" + data). `success`, `code`
  * and `params` are there for our console, as on every other answer.
  */
-const WalletAnswer = <T extends TSchema>(data: T) =>
+export const WalletAnswer = <T extends TSchema>(data: T) =>
   Type.Object({
     success: Type.Boolean(),
     message: Type.Union([Type.Literal('success'), Type.Literal('error')]),
@@ -53,12 +53,12 @@ export const PayAnswer = Type.Composite([
 ]);
 
 /** A payment method the wallet offers: `type` is what POST /api/user/pay takes as `payment_method`. */
-export const PayMethod = Type.Object({ name: Type.String(), type: Type.String() });
+export const PayMethod = Type.Object({ name: Type.String(), type: Type.String(), min_topup: Type.Optional(Type.String()) });
 
 /**
  * GET /api/user/topup/info, the family's wallet settings: whether online top-up is on and with
- * which methods, the least amount, preset amounts and discounts by amount (none are configured
- * here: the lists are empty). Stripe and Creem are not offered by this gateway.
+ * which methods (EPay's types, and Stripe's when it is on), the least amounts, Creem's products,
+ * preset amounts and discounts by amount (payment_setting.amount_options / amount_discount).
  */
 export const TopUpInfo = Type.Object({
   enable_online_topup: Type.Boolean(),
@@ -66,6 +66,9 @@ export const TopUpInfo = Type.Object({
   enable_creem_topup: Type.Boolean(),
   pay_methods: Type.Array(PayMethod),
   min_topup: Type.Number(),
+  stripe_min_topup: Type.Number(),
+  /** CreemProducts as JSON text ([] when Creem is off): productId, name, price, currency, quota. */
+  creem_products: Type.String(),
   amount_options: Type.Array(Type.Number()),
   discount: Type.Record(Type.String(), Type.Number()),
 });
@@ -80,9 +83,9 @@ export const TopUpView = Type.Object({
   amount: Type.Number(),
   money: Type.Number(),
   trade_no: Type.String(),
-  /** The EPay type: alipay or wxpay. */
+  /** alipay or wxpay (EPay), stripe or creem. */
   payment_method: Type.String(),
-  /** pending or success. */
+  /** pending, success, failed, expired, refunded or disputed. */
   status: Type.String(),
   create_time: Type.Number(),
   /** 0 until paid. */
@@ -98,6 +101,9 @@ export const TopUpPageQuery = Type.Object({
   p: Type.Optional(Type.Integer()),
   page_size: Type.Optional(Type.Integer()),
   keyword: Type.Optional(Type.String({ maxLength: 128 })),
+  /** Admins' list only: one payment method, one status. */
+  payment_method: Type.Optional(Type.String({ maxLength: 16 })),
+  status: Type.Optional(Type.String({ maxLength: 16 })),
 });
 export type TopUpPageQuery = Static<typeof TopUpPageQuery>;
 

@@ -371,6 +371,39 @@ describe('system settings tab', () => {
     expect(puts()).toEqual([]);
   });
 
+  it('masks the Stripe and Creem keys, never reads back their secrets, and lowers the currency', async () => {
+    listed = {
+      ...listed,
+      StripeUnitPrice: '8',
+      StripeMinTopUp: '1',
+      StripeCurrency: 'usd',
+      StripeApiSecret: 'leaked-sk',
+      StripeWebhookSecret: 'leaked-whsec',
+      CreemWebhookSecret: 'leaked-creem',
+    };
+    await openTab('system', '通用设置');
+    expect(document.body.innerHTML).not.toContain('leaked-');
+    for (const [name, label] of [
+      ['Stripe 设置', 'API 密钥'],
+      ['Stripe 设置', 'Webhook 签名密钥'],
+      ['Creem 设置', 'API 密钥'],
+      ['Creem 设置', 'Webhook 密钥'],
+    ] as const) {
+      expect(field(name, label).type).toBe('password');
+      expect(field(name, label).value).toBe('');
+    }
+    expect(within(section('Stripe 设置')).getByText(/\/api\/stripe\/webhook/)).toBeTruthy();
+    await retype(field('Stripe 设置', 'Webhook 签名密钥'), 'whsec_new');
+    await retype(field('Stripe 设置', '币种（如 usd）'), 'EUR');
+    await saveIn('Stripe 设置');
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+    expect(puts()).toEqual([
+      { key: 'StripeWebhookSecret', value: 'whsec_new' },
+      { key: 'StripeCurrency', value: 'eur' },
+    ]);
+    expect(field('Stripe 设置', 'Webhook 签名密钥').value).toBe('');
+  });
+
   it('treats exactly the registry secrets as write-only', () => {
     const registrySecrets = Object.entries(OPTION_REGISTRY)
       .filter(([, def]) => 'secret' in def)

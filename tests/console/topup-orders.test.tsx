@@ -78,11 +78,34 @@ describe('admin: top-up orders', () => {
   });
 });
 
+describe('admin: completing an order by hand', () => {
+  const server = setupServer(
+    api('get', '/api/user/topup/', () =>
+      page([order(3, { trade_no: 'USR5NOcard', payment_method: 'stripe', money: 10 }), ...orders]),
+    ),
+    api('post', '/api/user/topup/complete', () => null),
+  );
+  setUpSelectableList(server, { user: { id: 1, role: 10, username: 'ada' }, reset: () => undefined });
+
+  it('offers it on pending orders only, asks first, and sends the order number', async () => {
+    renderList(<ResourceList schema={topupOrderSchema} />, 'topup_order');
+    const card = await rowOf('USR5NOcard');
+    expect(within(card).getByText('Stripe')).toBeTruthy();
+    expect(within(card).getByText('10.00')).toBeTruthy();
+    expect(within(await rowOf('USR7NOpaid')).queryByRole('button', { name: '补单' })).toBeNull();
+    await userEvent.click(within(card).getByRole('button', { name: '补单' }));
+    await userEvent.click(await screen.findByRole('button', { name: /确认|Confirm/ }));
+    await waitFor(() => expect(callsTo('POST', '/api/user/topup/complete')).toHaveLength(1));
+    expect(callsTo('POST', '/api/user/topup/complete')[0]?.body).toEqual({ trade_no: 'USR5NOcard' });
+  });
+});
+
 describe('wallet: my top-up orders', () => {
   const mine = Array.from({ length: 12 }, (_, i) => order(12 - i, { trade_no: `USR5NOmine${12 - i}` }));
   const server = setupServer(
     ok('get', '/api/status', siteStatus()),
     ok('get', '/api/user/self', { id: 5, username: 'carol', role: 1, quota: 0, group: 'default' } as SelfUser),
+    ok('get', '/api/user/topup/info', { enable_stripe_topup: false, enable_creem_topup: false }),
     http.get('/api/user/topup/self', ({ request }) => {
       const url = new URL(request.url);
       received.push({ method: 'GET', path: url.pathname, search: url.search, body: undefined });

@@ -49,7 +49,24 @@ const server = setupServer(
     });
   }),
   ok('get', '/api/user/topup/self', { items: [], total: 0, page: 1, page_size: 10 }),
+  ok('get', '/api/user/topup/info', topUpInfo()),
 );
+
+/** GET /api/user/topup/info with the card methods off unless `extra` turns them on. */
+function topUpInfo(extra: object = {}) {
+  return {
+    enable_online_topup: false,
+    enable_stripe_topup: false,
+    enable_creem_topup: false,
+    pay_methods: [],
+    min_topup: 1,
+    stripe_min_topup: 1,
+    creem_products: '[]',
+    amount_options: [],
+    discount: {},
+    ...extra,
+  };
+}
 
 let submitted: HTMLFormElement[];
 
@@ -220,5 +237,51 @@ describe('wallet helpers', () => {
     expect([0, -3, 0.5, '', 'abc', 2.9, 7].map(normalizeAmount)).toEqual([1, 1, 1, 1, 1, 2, 7]);
     expect(creditedQuota(3, true, 500000)).toBe(1_500_000);
     expect(creditedQuota(3000, false, 500000)).toBe(3000);
+  });
+});
+
+describe('wallet: card top-up', () => {
+  it('is hidden while Stripe and Creem are off', async () => {
+    await openWallet();
+    expect(screen.queryByText('银行卡支付')).toBeNull();
+  });
+
+  it('prices a Stripe amount, starts its checkout, and buys a Creem product', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, href: window.location.href });
+    const products = [{ productId: 'prod_small', name: 'Small', price: 4.99, currency: 'USD', quota: 2500000 }];
+    server.use(
+      ok(
+        'get',
+        '/api/user/topup/info',
+        topUpInfo({
+          enable_stripe_topup: true,
+          enable_creem_topup: true,
+          stripe_min_topup: 2,
+          creem_products: JSON.stringify(products),
+        }),
+      ),
+      http.post('/api/user/stripe/amount', async ({ request }) => {
+        const body = (await request.json()) as { amount: number };
+        received.push({ method: 'POST', path: '/api/user/stripe/amount', search: '', body });
+        return HttpResponse.json({ success: true, message: 'success', data: (body.amount * 8).toFixed(2) });
+      }),
+      ok('post', '/api/user/stripe/pay', { pay_link: 'https://checkout.stripe.com/c/pay/cs_test_1' }, 'success'),
+      ok('post', '/api/user/creem/pay', { checkout_url: 'https://checkout.creem.io/ch_1', order_id: 'USR5NOx' }, 'success'),
+    );
+    await openWallet();
+    expect(await screen.findByText('银行卡支付')).toBeTruthy();
+    const amount = screen.getByLabelText('充值数量');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '5');
+    expect(await screen.findByText('实付：40.00')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '使用 Stripe 支付' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_1'));
+    expect(sentTo('POST', '/api/user/stripe/pay').map((r) => r.body)).toEqual([{ amount: 5, payment_method: 'stripe' }]);
+    await userEvent.click(screen.getByRole('button', { name: 'Small（4.99 USD）' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.creem.io/ch_1'));
+    expect(sentTo('POST', '/api/user/creem/pay').map((r) => r.body)).toEqual([
+      { product_id: 'prod_small', payment_method: 'creem' },
+    ]);
   });
 });

@@ -45,7 +45,11 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   log_bodies: { files: ['server/logs/bodies-repository.ts'], why: 'opt-in request and answer bodies, by request id' },
   redemptions: { files: ['server/redemptions/repository.ts'], why: 'redemption codes' },
   options: { files: ['server/options/store.ts'], why: 'the option store writes through to its table' },
-  top_ups: { files: ['server/topup/repository.ts'], why: 'top-up orders' },
+  top_ups: {
+    files: ['server/topup/repository.ts', 'server/topup/card-repository.ts'],
+    why: 'top-up orders and their card-payment moves',
+  },
+  payment_events: { files: ['server/topup/card-repository.ts'], why: 'payment provider events taken once' },
   prefill_groups: { files: ['server/prefill/repository.ts'], why: 'the named lists channel fields are prefilled from' },
   midjourneys: {
     files: ['server/tasks/repository.ts', 'server/tasks/list-repository.ts', 'server/tasks/midjourney/repository.ts'],

@@ -98,6 +98,19 @@ const CHECKED: Record<string, Array<[string, string]>> = {
   ],
   'legal.user_agreement': ACTIVE_HTML,
   'legal.privacy_policy': ACTIVE_HTML,
+  StripeCurrency: [
+    ['USD', 'option.not_currency'],
+    ['dollars', 'option.not_currency'],
+  ],
+  CreemProducts: [
+    ['{}', 'option.bad_creem_products'],
+    ['[{"productId":"prod_1","name":"a","price":0,"currency":"USD","quota":1}]', 'option.bad_creem_products'],
+    ['[{"productId":"prod_1","name":"a","price":1,"currency":"USD","quota":1.5}]', 'option.bad_creem_products'],
+  ],
+  'payment_setting.amount_options': [
+    ['{}', 'option.bad_amount_options'],
+    ['[10, -1]', 'option.bad_amount_options'],
+  ],
 };
 
 /** Values the rule refuses, each with the code it is refused with. */

@@ -67,6 +67,8 @@ await forEachDatabase('top-up info and orders', (kind) => {
       enable_creem_topup: false,
       pay_methods: [],
       min_topup: 1,
+      stripe_min_topup: 1,
+      creem_products: '[]',
       amount_options: [],
       discount: {},
     });

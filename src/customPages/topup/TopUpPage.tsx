@@ -1,4 +1,4 @@
-/** /topup, the wallet: the balance, redeeming a code, online top-up, and one's top-up orders. */
+/** /topup, the wallet: the balance, redeeming a code, online top-up (EPay, and Stripe or Creem when on), and one's top-up orders. */
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useGateway } from '../../api/customMethods';
 import { formatQuota, useStatus } from '../../status/status';
 import { errorMessage } from '../shared/errors';
+import { CardTopUpCard } from './CardTopUpCard';
 import { MyOrdersCard } from './MyOrdersCard';
 import { OnlineTopUpCard } from './OnlineTopUpCard';
 import { RedeemCard } from './RedeemCard';
@@ -51,6 +52,7 @@ export default function TopUpPage() {
           <OnlineTopUpCard status={status} />
         </Grid>
       </Grid>
+      <CardTopUpCard />
       <MyOrdersCard />
     </Stack>
   );

@@ -62,6 +62,10 @@ export const logs = {
     checkin: 'Daily check-in: received %{quota}',
     redemption: 'Topped up %{quota} with redemption code #%{id}',
     online_topup: 'Online top-up of %{quota}, paid ¥%{paid}',
+    card_topup: 'Top-up of %{quota} by %{method}, paid %{paid} %{currency}',
+    payment_refunded: '%{method} order %{trade_no} was refunded: %{quota} taken back',
+    payment_disputed: '%{method} order %{trade_no} was disputed (chargeback): %{quota} taken back',
+    topup_completed_by_admin: 'An administrator completed order %{trade_no}: %{quota} credited',
     task_refund: 'Task %{task_id} failed, %{quota} refunded (%{reason})',
     process_lost_charged: 'The gateway process stopped: billed %{quota} for what was delivered, the rest of the hold returned',
     process_lost_refunded:

@@ -215,6 +215,10 @@ export const server_errors = {
     not_string_list: '%{key} must be a JSON array of strings',
     not_json_object: '%{key} must be a JSON object',
     not_object_list: '%{key} must be a JSON array of objects (at most 100)',
+    bad_creem_products:
+      '%{key} must be a JSON array of products: productId, name, price (above 0), currency, quota (a positive whole number)',
+    not_currency: '%{key} must be a three-letter currency code in lower case, such as usd',
+    bad_amount_options: '%{key} must be a JSON array of positive whole numbers',
     bad_uptime_groups:
       'The Uptime Kuma groups must be a JSON array of {"categoryName", "url", "slug"}, each url starting with http:// or https://',
     bad_model_capabilities:
@@ -362,6 +366,14 @@ export const server_errors = {
     money_too_low: 'The payment amount is too low',
     method_unknown: 'Unknown payment method',
     no_server_address: 'No server address is set, please contact the administrator',
+    stripe_disabled: 'The administrator has not enabled Stripe top-up!',
+    creem_disabled: 'The administrator has not enabled Creem top-up!',
+    channel_unsupported: 'Unsupported payment channel',
+    product_required: 'Please choose a product',
+    product_unknown: 'The product does not exist',
+    checkout_failed: 'Could not start the payment',
+    order_not_found: 'The top-up order does not exist',
+    order_not_pending: 'The top-up order is not awaiting payment',
   },
   missing_api_key: 'No token was provided',
   invalid_api_key: 'Invalid token',

@@ -16,10 +16,26 @@ export const topupOrders = {
   methods: {
     alipay: 'Alipay',
     wxpay: 'WeChat Pay',
+    stripe: 'Stripe',
+    creem: 'Creem',
   },
   statuses: {
     pending: 'Awaiting payment',
     success: 'Paid',
+    failed: 'Failed',
+    expired: 'Expired',
+    refunded: 'Refunded',
+    disputed: 'Disputed (taken back)',
+  },
+  actions: {
+    complete: 'Complete',
+  },
+  confirm: {
+    complete_title: 'Complete this order',
+    complete_content: 'Mark order %{trade_no} as paid and credit its quota to the user?',
+  },
+  notification: {
+    completed: 'The order is completed and its quota credited',
   },
   mine: {
     title: 'My top-up orders',

@@ -12,6 +12,13 @@ export const wallet = {
     success: 'Redeemed! Added: %{amount}',
     no_link: 'The super admin has not set a top-up link!',
   },
+  card: {
+    title: 'Pay by card',
+    amount: 'Amount',
+    price: 'You pay: %{money}',
+    pay_stripe: 'Pay with Stripe',
+    product: '%{name} (%{price} %{currency})',
+  },
   online: {
     title: 'Online top-up',
     amount_currency: 'Amount (USD)',

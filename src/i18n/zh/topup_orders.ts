@@ -16,10 +16,26 @@ export const topupOrders = {
   methods: {
     alipay: '支付宝',
     wxpay: '微信',
+    stripe: 'Stripe',
+    creem: 'Creem',
   },
   statuses: {
     pending: '待支付',
     success: '已支付',
+    failed: '支付失败',
+    expired: '已过期',
+    refunded: '已退款',
+    disputed: '争议中（已扣回）',
+  },
+  actions: {
+    complete: '补单',
+  },
+  confirm: {
+    complete_title: '确认补单',
+    complete_content: '将订单 %{trade_no} 标记为已支付，并为用户充值对应额度？',
+  },
+  notification: {
+    completed: '订单已补单，额度已到账',
   },
   mine: {
     title: '我的充值订单',

@@ -12,6 +12,13 @@ export const wallet = {
     success: '兑换成功！充值额度：%{amount}',
     no_link: '超级管理员未设置充值链接！',
   },
+  card: {
+    title: '银行卡支付',
+    amount: '充值数量',
+    price: '实付：%{money}',
+    pay_stripe: '使用 Stripe 支付',
+    product: '%{name}（%{price} %{currency}）',
+  },
   online: {
     title: '在线充值',
     amount_currency: '充值金额（美元）',

@@ -17,6 +17,10 @@ export const SECRET_KEYS: ReadonlySet<string> = new Set<OptionKey>([
   'SMTPToken',
   'WorkerValidKey',
   'EpayKey',
+  'StripeApiSecret',
+  'StripeWebhookSecret',
+  'CreemApiKey',
+  'CreemWebhookSecret',
   'discord.client_secret',
   'model_deployment.ionet.api_key',
 ]);
@@ -86,6 +90,37 @@ export function checkPayment(form: OptionValues, savedServerAddress: string): st
   if (!isJsonObject(form.TopupGroupRatio ?? '')) return INVALID_JSON;
   if (!isNonNegativeNumber(form.Price ?? '') || !isIntegerIn(form.MinTopUp ?? '', 0, Number.MAX_SAFE_INTEGER)) return CHECK_INPUT;
   return null;
+}
+
+export function checkStripe(form: OptionValues, savedServerAddress: string): string | OptionValues {
+  if (!savedServerAddress) return 'settings_system.payment.need_server_address';
+  if (!isNonNegativeNumber(form.StripeUnitPrice ?? '') || !isIntegerIn(form.StripeMinTopUp ?? '', 1, Number.MAX_SAFE_INTEGER))
+    return CHECK_INPUT;
+  const currency = (form.StripeCurrency ?? '').trim().toLowerCase();
+  return /^[a-z]{3}$/.test(currency) ? { ...form, StripeCurrency: currency } : CHECK_INPUT;
+}
+
+export function checkCreem(form: OptionValues, savedServerAddress: string): string | OptionValues {
+  if (!savedServerAddress) return 'settings_system.payment.need_server_address';
+  const products = (form.CreemProducts ?? '').trim() || '[]';
+  try {
+    if (!Array.isArray(JSON.parse(products))) return INVALID_JSON;
+  } catch {
+    return INVALID_JSON;
+  }
+  return { ...form, CreemProducts: products };
+}
+
+export function checkAmountPresets(form: OptionValues): string | OptionValues {
+  const options = (form['payment_setting.amount_options'] ?? '').trim() || '[]';
+  const discount = (form['payment_setting.amount_discount'] ?? '').trim() || '{}';
+  try {
+    if (!Array.isArray(JSON.parse(options))) return INVALID_JSON;
+  } catch {
+    return INVALID_JSON;
+  }
+  if (!isJsonObject(discount)) return INVALID_JSON;
+  return { ...form, 'payment_setting.amount_options': options, 'payment_setting.amount_discount': discount };
 }
 
 export function checkSmtp(form: OptionValues): string | null {
