@@ -67,9 +67,18 @@ function priceCall(ctx: GatewayContext, caller: Caller, model: string): { price:
   return { price, quota };
 }
 
-/** Holds the call's price on the user and the token, or refuses with the relay's quota errors. */
-export async function charge(ctx: GatewayContext, caller: Caller, model: string, clientIp: string): Promise<TaskCharge> {
-  const { price, quota } = priceCall(ctx, caller, model);
+/**
+ * Holds the call's price on the user and the token, or refuses with the relay's quota errors; a
+ * caller that priced the call itself (a video's seconds) passes `priced`.
+ */
+export async function charge(
+  ctx: GatewayContext,
+  caller: Caller,
+  model: string,
+  clientIp: string,
+  priced?: { price: Price; quota: number },
+): Promise<TaskCharge> {
+  const { price, quota } = priced ?? priceCall(ctx, caller, model);
   await checkModelRateLimit(ctx, { userId: caller.user.id, group: caller.group });
   const payer = payerOf(tokenCaller(caller));
   const hold = await holdFor(ctx, payer, quota, () => ({

@@ -62,7 +62,7 @@ export interface UpstreamAnswer {
 
 const ANSWER_LIMIT = 8 * 1024 * 1024;
 
-/** One call to a task platform: a JSON body (or none for GET), the whole answer read as text. */
+/** One call to a task platform: a JSON body or a multipart form (or none for GET), the whole answer read as text. */
 export async function callPlatform(
   url: string,
   headers: Record<string, string>,
@@ -71,10 +71,13 @@ export async function callPlatform(
   signal?: AbortSignal,
 ): Promise<UpstreamAnswer> {
   const timeout = AbortSignal.timeout(timeoutMs);
+  // A multipart form sets its own content type (with the boundary).
+  const json = body !== undefined && !(body instanceof FormData);
   const res = await request(url, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { ...headers, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { ...headers, accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}) },
+    // The global FormData (what the vendors build) is what undici sends; only its types differ.
+    body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as never),
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     dispatcher: upstreamAgent,
   });

@@ -23,6 +23,7 @@ import { difyType } from './dify/channel-type.js';
 import { jinaType } from './jina/channel-type.js';
 import { vertexType } from './vertex/channel-type.js';
 import { cozeType } from './coze/channel-type.js';
+import { soraType } from './sora/channel-type.js';
 
 export const CHANNEL_TYPES = {
   1: C.openai,
@@ -63,4 +64,5 @@ export const CHANNEL_TYPES = {
   47: C.xinference,
   48: C.xai,
   49: cozeType,
+  55: soraType,
 } as const satisfies Record<number, ChannelTypeManifest>;

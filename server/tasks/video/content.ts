@@ -1,0 +1,71 @@
+/**
+ * `GET /v1/videos/{id}/content`: the owner's finished video streamed from its vendor through this
+ * server chunk by chunk (never held whole, never a redirect to the vendor: its URLs may carry
+ * credentials). A redirect the vendor answers is followed here, the credentials kept to the
+ * channel's own origin.
+ */
+import { request, type Dispatcher } from 'undici';
+import type { FastifyReply } from 'fastify';
+import type { GatewayContext } from '../../context.js';
+import type { Task } from '../../db/types.js';
+import { withKey } from '../../channels/keys/picker.js';
+import { withHeaderOverride } from '../../channels/header-override.js';
+import { upstreamAgent } from '../../relay/call/call-upstream.js';
+import { relayErrors } from '../../relay/errors.js';
+import { channelOf } from '../poll-round.js';
+import { taskErrors } from '../errors.js';
+import { STATUS_SUCCESS } from '../status.js';
+import { videoPlatformOf } from './platforms.js';
+import { videoProperties } from './view.js';
+
+const MAX_REDIRECTS = 3;
+const HEADERS_TIMEOUT_MS = 60_000;
+const PASSED = ['content-type', 'content-length', 'last-modified', 'etag'] as const;
+
+async function open(url: string, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
+  let target = url;
+  let sent = headers;
+  for (let hop = 0; ; hop++) {
+    const res = await request(target, {
+      method: 'GET',
+      headers: sent,
+      dispatcher: upstreamAgent,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+    });
+    const location = res.headers.location;
+    if (res.statusCode < 300 || res.statusCode >= 400 || typeof location !== 'string' || hop >= MAX_REDIRECTS) return res;
+    res.body.destroy();
+    const next = new URL(location, target);
+    if (next.protocol !== 'https:' && next.protocol !== 'http:') throw new Error('redirect to a non-web address');
+    // Signed download URLs carry their own authority: the channel's credentials stay home.
+    if (next.origin !== new URL(target).origin) sent = {};
+    target = next.href;
+  }
+}
+
+export async function streamVideo(ctx: GatewayContext, row: Task, reply: FastifyReply): Promise<FastifyReply> {
+  if (row.status !== STATUS_SUCCESS) throw taskErrors.statusNotSuccess();
+  const stored = await channelOf(ctx, row.channel_id);
+  const channel = stored && withKey(ctx, stored, 0);
+  const platform = channel && videoPlatformOf(channel.type);
+  if (!channel || !platform) throw taskErrors.channelGone();
+  const p = videoProperties(row);
+  const call = platform.content(channel, p.upstream_id, p.file);
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await open(call.url, withHeaderOverride(call.headers, channel));
+  } catch (err) {
+    throw relayErrors.connection((err as Error).message);
+  }
+  if (res.statusCode !== 200) {
+    const detail = (await res.body.text().catch(() => '')).slice(0, 200);
+    throw relayErrors.upstream(res.statusCode === 404 ? 404 : 502, `video content: ${res.statusCode} ${detail}`);
+  }
+  for (const name of PASSED) {
+    const value = res.headers[name];
+    if (typeof value === 'string') reply.header(name, value);
+  }
+  if (typeof res.headers['content-type'] !== 'string') reply.header('content-type', 'video/mp4');
+  reply.header('cache-control', 'private, no-store');
+  return reply.send(res.body);
+}

@@ -1,0 +1,15 @@
+/** The video vendors by the channel type that reaches them (the family's numbering). */
+import { soraVideo } from '../../relay/providers/sora/video.js';
+import { veoVideo } from '../../relay/providers/veo/video.js';
+import type { VideoPlatform } from './platform.js';
+
+export const VIDEO_PLATFORMS = {
+  24: veoVideo,
+  55: soraVideo,
+} satisfies Record<number, VideoPlatform>;
+
+export const VIDEO_TYPES: ReadonlySet<number> = new Set(Object.keys(VIDEO_PLATFORMS).map(Number));
+
+export function videoPlatformOf(type: number): VideoPlatform | undefined {
+  return (VIDEO_PLATFORMS as Partial<Record<number, VideoPlatform>>)[type];
+}
