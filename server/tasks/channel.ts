@@ -71,13 +71,18 @@ export async function callPlatform(
   signal?: AbortSignal,
 ): Promise<UpstreamAnswer> {
   const timeout = AbortSignal.timeout(timeoutMs);
-  // A multipart form sets its own content type (with the boundary).
   const json = body !== undefined && !(body instanceof FormData);
+  // A multipart form (an image already in memory) is encoded with its boundary by the platform's Response.
+  const form = body instanceof FormData ? new Response(body) : null;
   const res = await request(url, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { ...headers, accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}) },
-    // The global FormData (what the vendors build) is what undici sends; only its types differ.
-    body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as never),
+    headers: {
+      ...headers,
+      accept: 'application/json',
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...(form ? { 'content-type': form.headers.get('content-type')! } : {}),
+    },
+    body: form ? Buffer.from(await form.arrayBuffer()) : json ? JSON.stringify(body) : undefined,
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     dispatcher: upstreamAgent,
   });

@@ -32,7 +32,8 @@ export async function refreshVideo(ctx: GatewayContext, row: Task, now: number, 
   const answer = await callPlatform(call.url, withHeaderOverride(call.headers, channel), undefined, QUERY_TIMEOUT_MS, signal);
   const state = platform.state(answer.status, parseJson(answer.text));
   if (!state) throw new Error(`channel ${channel.id}: ${platform.name} answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-  if (state.status === 'failed') return (await fail(ctx, row, state.error ?? 'video generation failed', now)) ? 'refunded' : 'unchanged';
+  if (state.status === 'failed')
+    return (await fail(ctx, row, state.error ?? 'video generation failed', now)) ? 'refunded' : 'unchanged';
   if (state.status === 'completed') return (await completeVideo(ctx, row, state, now)) ? 'updated' : 'unchanged';
   const progress = `${Math.round(state.progress)}%`;
   if (state.status === row.status && progress === row.progress) return 'unchanged';

@@ -52,10 +52,14 @@ export default async function videoRoutes(app: FastifyInstance): Promise<void> {
   };
 
   for (const path of ['/v1/videos', '/v1/video/generations']) {
-    app.post(path, { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, (request, reply) => submitVideo(ctx, request, reply));
+    app.post(path, { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, (request, reply) =>
+      submitVideo(ctx, request, reply),
+    );
   }
   for (const path of ['/v1/videos/:id', '/v1/video/generations/:id']) {
-    app.get(path, { onRequest: authenticate }, async (request) => toVideoObject(await current(request, (request.params as { id: string }).id)));
+    app.get(path, { onRequest: authenticate }, async (request) =>
+      toVideoObject(await current(request, (request.params as { id: string }).id)),
+    );
   }
   app.get('/v1/videos/:id/content', { onRequest: authenticate }, async (request, reply) =>
     streamVideo(ctx, await own(request, (request.params as { id: string }).id), reply),
@@ -64,7 +68,12 @@ export default async function videoRoutes(app: FastifyInstance): Promise<void> {
     const q = request.query as { limit?: string; after?: string };
     const limit = q.limit === undefined ? 20 : Number(q.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) throw relayErrors.badBody(`limit: 1 to ${LIST_MAX}`);
-    const rows = await listOwnVideos(ctx.db, callerOf(request).user.id, limit + 1, typeof q.after === 'string' ? q.after : undefined);
+    const rows = await listOwnVideos(
+      ctx.db,
+      callerOf(request).user.id,
+      limit + 1,
+      typeof q.after === 'string' ? q.after : undefined,
+    );
     const data = rows.slice(0, limit).map(toVideoObject);
     return {
       object: 'list',

@@ -20,7 +20,12 @@ import { videoProperties, type VideoProperties } from './view.js';
 /** The quota of the seconds made, at the prices recorded on submit. */
 function settledQuota(ctx: GatewayContext, row: Task, p: VideoProperties, made: number): number {
   if (p.price.per_second === null) return row.quota;
-  const price = { perSecond: p.price.per_second, resolutionRatio: p.price.resolution_ratio, groupRatio: p.price.group_ratio, fixed: null };
+  const price = {
+    perSecond: p.price.per_second,
+    resolutionRatio: p.price.resolution_ratio,
+    groupRatio: p.price.group_ratio,
+    fixed: null,
+  };
   return quotaOfSeconds(ctx, price, made);
 }
 

@@ -72,7 +72,11 @@ export async function submitVideo(ctx: GatewayContext, request: FastifyRequest, 
           properties: JSON.stringify(properties),
         };
         await settle.keep('VIDEO', id, (trx) => insertVideo(trx, row));
-        return { result: reply.send(toVideoObject({ ...row, id: 0, platform: 'video', start_time: 0, finish_time: 0, fail_reason: null, data: null })) };
+        return {
+          result: reply.send(
+            toVideoObject({ ...row, id: 0, platform: 'video', start_time: 0, finish_time: 0, fail_reason: null, data: null }),
+          ),
+        };
       }
       const message = got.error || upstreamErrorMessage(answer.text, answer.status);
       if (!retryable(answer.status) && answer.status >= 400 && answer.status < 500) {

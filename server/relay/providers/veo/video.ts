@@ -44,7 +44,8 @@ export const veoVideo: VideoPlatform = {
     const a = rec(answer);
     if (status !== 200 || !text(a.name)) return null;
     if (a.done !== true) return { status: 'in_progress', progress: 50 };
-    if (a.error !== undefined) return { status: 'failed', progress: 100, error: text(rec(a.error).message) || 'video generation failed' };
+    if (a.error !== undefined)
+      return { status: 'failed', progress: 100, error: text(rec(a.error).message) || 'video generation failed' };
     const result = rec(rec(a.response).generateVideoResponse);
     const samples = Array.isArray(result.generatedSamples) ? result.generatedSamples : [];
     const file = text(rec(rec(samples[0]).video).uri);
