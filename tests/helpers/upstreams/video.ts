@@ -76,7 +76,7 @@ function sendFile(res: ServerResponse, file: Buffer): void {
 
 async function standIn(
   key: string,
-  handle: (s: VideoStandIn, req: IncomingMessage, res: ServerResponse, raw: Buffer) => Promise<void>,
+  handle: (s: VideoStandIn, req: IncomingMessage, res: ServerResponse) => Promise<unknown>,
 ): Promise<VideoStandIn> {
   const s: VideoStandIn = {
     url: '',
@@ -95,7 +95,7 @@ async function standIn(
       else if (ct.startsWith('multipart/form-data'))
         body = Object.fromEntries(await new Response(new Uint8Array(raw), { headers: { 'content-type': ct } }).formData());
       s.requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      await handle(s, req, res, raw);
+      await handle(s, req, res);
     });
   });
   const listening = await listenLocally(server);
