@@ -15,10 +15,15 @@ import { channelOf } from '../poll-round.js';
 import { taskErrors } from '../errors.js';
 import { STATUS_SUCCESS } from '../status.js';
 import { videoPlatformOf } from './platforms.js';
-import { videoProperties } from './view.js';
+import { videoProperties, type VideoProperties } from './view.js';
+import type { VideoPlatform } from './platform.js';
+import type { Channel } from '../../db/types.js';
+import { AppError } from '../../http/errors.js';
+import { callPlatform, parseJson } from '../channel.js';
 
 const MAX_REDIRECTS = 3;
 const HEADERS_TIMEOUT_MS = 60_000;
+const LOCATE_TIMEOUT_MS = 30_000;
 const PASSED = ['content-type', 'content-length', 'last-modified', 'etag'] as const;
 
 async function open(url: string, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
@@ -42,6 +47,15 @@ async function open(url: string, headers: Record<string, string>): Promise<Dispa
   }
 }
 
+/** The file's address as the vendor gives it now (its addresses expire). */
+async function locate(channel: Channel, how: NonNullable<VideoPlatform['locate']>, p: VideoProperties): Promise<string> {
+  const call = how.call(channel, p.upstream_id, p.file);
+  const answer = await callPlatform(call.url, withHeaderOverride(call.headers, channel), undefined, LOCATE_TIMEOUT_MS);
+  const address = how.address(answer.status, parseJson(answer.text));
+  if (!address) throw relayErrors.upstream(502, `video file: ${answer.status} ${answer.text.slice(0, 200)}`);
+  return address;
+}
+
 export async function streamVideo(ctx: GatewayContext, row: Task, reply: FastifyReply): Promise<FastifyReply> {
   if (row.status !== STATUS_SUCCESS) throw taskErrors.statusNotSuccess();
   const stored = await channelOf(ctx, row.channel_id);
@@ -49,11 +63,14 @@ export async function streamVideo(ctx: GatewayContext, row: Task, reply: Fastify
   const platform = channel && videoPlatformOf(channel.type);
   if (!channel || !platform) throw taskErrors.channelGone();
   const p = videoProperties(row);
-  const call = platform.content(channel, p.upstream_id, p.file);
   let res: Dispatcher.ResponseData;
   try {
-    res = await open(call.url, withHeaderOverride(call.headers, channel));
+    const file = platform.locate ? await locate(channel, platform.locate, p) : p.file;
+    const call = platform.content(channel, p.upstream_id, file);
+    // A signed address gets no headers at all: an override may hold the key (`{api_key}`).
+    res = await open(call.url, Object.keys(call.headers).length ? withHeaderOverride(call.headers, channel) : {});
   } catch (err) {
+    if (err instanceof AppError) throw err;
     throw relayErrors.connection((err as Error).message);
   }
   if (res.statusCode !== 200) {

@@ -43,12 +43,20 @@ export interface VideoPlatform {
   /** Shown in logs and the console. */
   name: string;
   submit(channel: Channel, req: VideoRequest): PlatformCall;
-  /** The vendor's task id in an answer to `submit`, or the vendor's own refusal message. */
-  submitted(status: number, answer: unknown): { id: string } | { error: string };
+  /** The vendor's task id in an answer to `submit` (of `req`), or the vendor's own refusal message. */
+  submitted(status: number, answer: unknown, req: VideoRequest): { id: string } | { error: string };
   query(channel: Channel, id: string): PlatformCall;
   /** The state in an answer to `query`; null for an answer it cannot read. */
   state(status: number, answer: unknown): VideoState | null;
-  /** The call that streams the finished file. */
+  /**
+   * For a vendor whose file address must be asked for when wanted (it expires): that call, and the
+   * address in its answer (fetched without the channel's credentials).
+   */
+  locate?: {
+    call(channel: Channel, id: string, file: string | undefined): PlatformCall;
+    address(status: number, answer: unknown): string | null;
+  };
+  /** The call that streams the finished file (`file` is the address `locate` found, when it did). */
   content(channel: Channel, id: string, file: string | undefined): PlatformCall;
 }
 
@@ -63,4 +71,10 @@ export function rec(v: unknown): Record<string, unknown> {
 
 export function text(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+}
+
+/** A finished file's own address (signed by the vendor): fetched without the channel's credentials. */
+export function signedFile(file: string | undefined): PlatformCall {
+  if (!file || !/^https?:\/\//.test(file)) throw new Error('no file address recorded');
+  return { method: 'GET', url: file, headers: {} };
 }

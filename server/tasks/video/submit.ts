@@ -45,7 +45,7 @@ export async function submitVideo(ctx: GatewayContext, request: FastifyRequest, 
     answered: async (channel, answer, settle) => {
       const platform = videoPlatformOf(channel.type)!;
       const parsed = parseJson(answer.text);
-      const got = platform.submitted(answer.status, parsed);
+      const got = platform.submitted(answer.status, parsed, req);
       if ('id' in got) {
         const id = `video_${randomBytes(16).toString('hex')}`;
         const now = Math.floor(Date.now() / 1000);
