@@ -10,7 +10,7 @@
  *   the sample at `GET /v1beta/files/{id}:download?alt=media` (302 to a signed address), all with
  *   `x-goog-api-key`.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { RecordedRequest } from './openai.js';
 import { listenLocally, sendJson as send } from './stand-in-server.js';
@@ -215,5 +215,203 @@ export function startVeoStandIn(key = 'veo-upstream-key'): Promise<VideoStandIn>
         generateVideoResponse: { generatedSamples: [{ video: { uri: `${s.url}/v1beta/files/${t.id}:download?alt=media` } }] },
       },
     });
+  });
+}
+
+/** Kling: `{code, message, data}` answers; the key is checked as an HS256 JWT issued by the access key. */
+export function startKlingStandIn(access = 'kling-ak', secret = 'kling-sk'): Promise<VideoStandIn & { tokens: string[] }> {
+  const tokens: string[] = [];
+  const valid = (header: string | undefined) => {
+    const jwt = /^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '';
+    tokens.push(jwt);
+    const [h, p, sig] = jwt.split('.');
+    if (!h || !p || !sig) return false;
+    const expected = createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url');
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+    const head = JSON.parse(Buffer.from(h, 'base64url').toString());
+    const now = Date.now() / 1000;
+    return sig === expected && head.alg === 'HS256' && claims.iss === access && claims.exp > now && claims.nbf <= now;
+  };
+  const view = (t: VideoStandInTask) => {
+    const p = phase(t);
+    const status = { queued: 'submitted', in_progress: 'processing', completed: 'succeed', failed: 'failed' }[p];
+    return {
+      code: 0,
+      message: 'SUCCEED',
+      request_id: randomUUID(),
+      data: {
+        task_id: t.id,
+        task_status: status,
+        ...(p === 'failed' ? { task_status_msg: 'Failure to pass the risk control system' } : {}),
+        created_at: 1_760_000_000_000,
+        updated_at: 1_760_000_090_000,
+        ...(p === 'completed'
+          ? {
+              task_result: {
+                videos: [{ id: `v-${t.id}`, url: `${s.url}/kling-cdn/${t.id}.mp4`, duration: String(madeSeconds(t)) }],
+              },
+            }
+          : {}),
+      },
+    };
+  };
+  let s: VideoStandIn;
+  return standIn(`${access}|${secret}`, async (self, req, res) => {
+    s = self;
+    const path = new URL(req.url!, 'http://x').pathname;
+    const cdn = /^\/kling-cdn\/([\w-]+)\.mp4$/.exec(path);
+    if (cdn) return self.tasks.has(cdn[1]!) ? sendFile(res, self.file) : send(res, 404, {});
+    if (!valid(req.headers.authorization))
+      return send(res, 401, { code: 1000, message: 'Authentication failed', request_id: randomUUID() });
+    const body = self.requests.at(-1)!.body;
+    const submit = /^\/v1\/videos\/(text2video|image2video)$/.exec(path);
+    if (req.method === 'POST' && submit) {
+      if (String(body.prompt).includes('rejected'))
+        return send(res, 400, { code: 1301, message: 'Trigger the content security policy', request_id: randomUUID() });
+      const t = {
+        id: randomUUID().replace(/-/g, '').slice(0, 18),
+        model: body.model_name,
+        prompt: body.prompt,
+        seconds: Number(body.duration),
+        size: body.aspect_ratio,
+        step: 0,
+      };
+      self.tasks.set(t.id, t);
+      return send(res, 200, {
+        code: 0,
+        message: 'SUCCEED',
+        request_id: randomUUID(),
+        data: { task_id: t.id, task_status: 'submitted', created_at: 1_760_000_000_000, updated_at: 1_760_000_000_000 },
+      });
+    }
+    const q = /^\/v1\/videos\/(text2video|image2video)\/([\w-]+)$/.exec(path);
+    const t = q && self.tasks.get(q[2]!);
+    if (!t) return send(res, 404, { code: 1203, message: 'task not found', request_id: randomUUID() });
+    if (self.queryDelayMs) await sleep(self.queryDelayMs);
+    t.step++;
+    return send(res, 200, view(t));
+  }).then((x) => Object.assign(x, { tokens }));
+}
+
+/** Seedance (Ark): OpenAI-style errors, tasks with `status` queued/running/succeeded/failed and a signed `video_url`. */
+export function startSeedanceStandIn(key = 'ark-upstream-key'): Promise<VideoStandIn> {
+  return standIn(key, async (s, req, res) => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    const cdn = /^\/tos\/([\w-]+)\.mp4$/.exec(path);
+    if (cdn) return s.tasks.has(cdn[1]!) ? sendFile(res, s.file) : send(res, 404, {});
+    if (req.headers.authorization !== `Bearer ${s.key}`) {
+      return send(res, 401, {
+        error: {
+          code: 'AuthenticationError',
+          message: 'The API key in the request is missing or invalid.',
+          type: 'Unauthorized',
+        },
+      });
+    }
+    const body = s.requests.at(-1)!.body;
+    const base = '/api/v3/contents/generations/tasks';
+    if (req.method === 'POST' && path === base) {
+      const prompt = String(body.content?.[0]?.text ?? '');
+      if (prompt.includes('rejected')) {
+        return send(res, 400, {
+          error: {
+            code: 'InputTextSensitiveContentDetected',
+            message: 'The request failed because the input text may contain sensitive information.',
+            type: 'BadRequest',
+          },
+        });
+      }
+      const seconds = Number(/--duration (\d+)/.exec(prompt)?.[1] ?? 5);
+      const t = {
+        id: `cgt-${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+        model: body.model,
+        prompt,
+        seconds,
+        size: '',
+        step: 0,
+      };
+      s.tasks.set(t.id, t);
+      return send(res, 200, { id: t.id });
+    }
+    const t = path.startsWith(`${base}/`) ? s.tasks.get(path.slice(base.length + 1)) : undefined;
+    if (!t) return send(res, 404, { error: { code: 'ResourceNotFound', message: 'task not found', type: 'NotFound' } });
+    if (s.queryDelayMs) await sleep(s.queryDelayMs);
+    t.step++;
+    const p = phase(t);
+    return send(res, 200, {
+      id: t.id,
+      model: t.model,
+      status: { queued: 'queued', in_progress: 'running', completed: 'succeeded', failed: 'failed' }[p],
+      ...(p === 'completed'
+        ? { content: { video_url: `${s.url}/tos/${t.id}.mp4?X-Tos-Signature=abc` }, duration: madeSeconds(t) }
+        : {}),
+      ...(p === 'failed'
+        ? {
+            error: {
+              code: 'OutputVideoSensitiveContentDetected',
+              message: 'The output video may contain sensitive information.',
+            },
+          }
+        : {}),
+      usage: { completion_tokens: 108900, total_tokens: 108900 },
+      created_at: 1_760_000_000,
+      updated_at: 1_760_000_090,
+    });
+  });
+}
+
+/** MiniMax Hailuo: `base_resp` answers, a `file_id` when done, its download address from files/retrieve. */
+export function startHailuoStandIn(key = 'minimax-upstream-key'): Promise<VideoStandIn> {
+  const baseResp = (code = 0, msg = 'success') => ({ status_code: code, status_msg: msg });
+  return standIn(key, async (s, req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    const cdn = /^\/oss\/([\w-]+)\.mp4$/.exec(url.pathname);
+    if (cdn) return s.tasks.has(cdn[1]!) ? sendFile(res, s.file) : send(res, 404, {});
+    if (req.headers.authorization !== `Bearer ${s.key}`) return send(res, 200, { base_resp: baseResp(1004, 'login fail') });
+    const body = s.requests.at(-1)!.body;
+    if (req.method === 'POST' && url.pathname === '/v1/video_generation') {
+      if (String(body.prompt).includes('rejected'))
+        return send(res, 200, { task_id: '', base_resp: baseResp(1026, 'input new_sensitive') });
+      const t = {
+        id: String(Date.now()) + String(s.tasks.size),
+        model: body.model,
+        prompt: body.prompt,
+        seconds: Number(body.duration ?? 6),
+        size: '',
+        step: 0,
+      };
+      s.tasks.set(t.id, t);
+      return send(res, 200, { task_id: t.id, base_resp: baseResp() });
+    }
+    if (url.pathname === '/v1/query/video_generation') {
+      const t = s.tasks.get(url.searchParams.get('task_id') ?? '');
+      if (!t) return send(res, 200, { base_resp: baseResp(2013, 'invalid params') });
+      if (s.queryDelayMs) await sleep(s.queryDelayMs);
+      t.step++;
+      const p = phase(t);
+      const status = { queued: 'Queueing', in_progress: 'Processing', completed: 'Success', failed: 'Fail' }[p];
+      return send(res, 200, {
+        task_id: t.id,
+        status,
+        ...(p === 'completed' ? { file_id: `f${t.id}`, video_width: 1366, video_height: 768 } : { file_id: '' }),
+        base_resp: baseResp(),
+      });
+    }
+    if (url.pathname === '/v1/files/retrieve') {
+      const id = (url.searchParams.get('file_id') ?? '').slice(1);
+      if (!s.tasks.has(id)) return send(res, 200, { base_resp: baseResp(1004, 'file not found') });
+      return send(res, 200, {
+        file: {
+          file_id: `f${id}`,
+          bytes: s.file.length,
+          created_at: 1_760_000_090,
+          filename: 'output.mp4',
+          purpose: 'video_generation',
+          download_url: `${s.url}/oss/${id}.mp4?Expires=1760030000&Signature=abc`,
+        },
+        base_resp: baseResp(),
+      });
+    }
+    return send(res, 404, { base_resp: baseResp(2013, 'not found') });
   });
 }
