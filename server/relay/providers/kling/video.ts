@@ -58,7 +58,11 @@ export const klingVideo: VideoPlatform = {
   query(channel, id) {
     const m = ACTION.exec(id);
     const [action, taskId] = m ? [m[1], m[2]] : ['text2video', id];
-    return { method: 'GET', url: `${baseOf(channel, BASE)}/v1/videos/${action}/${encodeURIComponent(taskId!)}`, headers: auth(channel) };
+    return {
+      method: 'GET',
+      url: `${baseOf(channel, BASE)}/v1/videos/${action}/${encodeURIComponent(taskId!)}`,
+      headers: auth(channel),
+    };
   },
   state(status, answer) {
     const a = rec(answer);

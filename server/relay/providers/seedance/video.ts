@@ -24,7 +24,10 @@ export const seedanceVideo: VideoPlatform = {
   submit(channel, req) {
     const content: unknown[] = [{ type: 'text', text: `${req.prompt} ${commands(req.seconds, req.size)}` }];
     if (req.image) {
-      content.push({ type: 'image_url', image_url: { url: `data:${req.image.mime};base64,${req.image.data.toString('base64')}` } });
+      content.push({
+        type: 'image_url',
+        image_url: { url: `data:${req.image.mime};base64,${req.image.data.toString('base64')}` },
+      });
     }
     return { url: `${baseOf(channel, BASE)}${PATH}`, headers: auth(channel), body: { model: req.model, content } };
   },
@@ -33,7 +36,11 @@ export const seedanceVideo: VideoPlatform = {
     if (status === 200 && /^[\w-]+$/.test(text(a.id))) return { id: text(a.id) };
     return { error: text(rec(a.error).message) };
   },
-  query: (channel, id) => ({ method: 'GET', url: `${baseOf(channel, BASE)}${PATH}/${encodeURIComponent(id)}`, headers: auth(channel) }),
+  query: (channel, id) => ({
+    method: 'GET',
+    url: `${baseOf(channel, BASE)}${PATH}/${encodeURIComponent(id)}`,
+    headers: auth(channel),
+  }),
   state(status, answer) {
     const a = rec(answer);
     if (status !== 200 || !text(a.id)) return null;
