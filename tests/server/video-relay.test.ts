@@ -79,7 +79,13 @@ await forEachDatabase('video relay', (kind) => {
     expect(sent.headers.authorization).toBe(`Bearer ${sora.key}`);
     expect(sent.body).toEqual({ model: 'sora-2', prompt: 'a red fox in snow', seconds: '8', size: '1792x1024' });
     expect(await balances()).toEqual({ user: before.user - charged, token: before.token - charged });
-    expect(await row(id)).toMatchObject({ platform: 'video', channel_id: soraChannel, quota: charged, status: 'queued' });
+    expect(await row(id)).toMatchObject({
+      platform: 'video',
+      channel_id: soraChannel,
+      quota: charged,
+      status: 'QUEUED',
+      action: 'VIDEO',
+    });
     const consume = (await userLogs(f, 2)).at(-1)!;
     expect(consume).toMatchObject({ model_name: 'sora-2', quota: charged, channel_id: soraChannel, token_id: tokenId });
     // The vendor's id stays server-side.
@@ -233,6 +239,20 @@ await forEachDatabase('video relay', (kind) => {
     expect(mine.body.data).toHaveLength(2);
     const page = await call(`/v1/videos?limit=100&after=${mine.body.last_id}`);
     expect(page.body.data.every((v: { id: string }) => v.id !== id)).toBe(true);
+
+    // The console's player source: the session cookie alone (what a <video> sends), owner or admin only.
+    const player = (cookie: string) => fetch(`${f.tg.url}/api/task/video/${id}/content`, { headers: cookie ? { cookie } : {} });
+    const own = await player(f.user.cookie);
+    expect(own.status).toBe(200);
+    expect((await own.arrayBuffer()).byteLength).toBe(VIDEO_BYTES.length);
+    expect((await player(f.root.cookie)).status).toBe(200);
+    expect((await player('')).status).toBe(401);
+    const bob = f.tg.client();
+    must(await f.root.post('/api/user/', { username: 'bob', password: 'bob-pass-1', display_name: 'Bob' }), 'bob');
+    must(await bob.login('bob', 'bob-pass-1'), 'login');
+    const bobs = await player(bob.cookie);
+    expect(bobs.status).toBe(404);
+    expect(await bobs.text()).not.toContain(sora.url);
 
     const deleted = await fetch(`${f.tg.url}/v1/videos/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
     expect(await deleted.json()).toEqual({ id, object: 'video.deleted', deleted: true });

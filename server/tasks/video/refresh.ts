@@ -36,8 +36,10 @@ export async function refreshVideo(ctx: GatewayContext, row: Task, now: number, 
     return (await fail(ctx, row, state.error ?? 'video generation failed', now)) ? 'refunded' : 'unchanged';
   if (state.status === 'completed') return (await completeVideo(ctx, row, state, now)) ? 'updated' : 'unchanged';
   const progress = `${Math.round(state.progress)}%`;
-  if (state.status === row.status && progress === row.progress) return 'unchanged';
-  const started = state.status === 'in_progress' && !row.start_time ? { start_time: now } : {};
-  await updateUnfinishedVideo(ctx.db, row.id, { status: state.status, progress, updated_at: now, ...started });
+  // The task list's own words (QUEUED, IN_PROGRESS) for the vendor's state.
+  const status = state.status.toUpperCase();
+  if (status === row.status && progress === row.progress) return 'unchanged';
+  const started = status === 'IN_PROGRESS' && !row.start_time ? { start_time: now } : {};
+  await updateUnfinishedVideo(ctx.db, row.id, { status, progress, updated_at: now, ...started });
   return 'updated';
 }

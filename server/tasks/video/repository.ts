@@ -17,6 +17,12 @@ export function findOwnVideo(db: Db, userId: number, id: string): Promise<Task |
     .executeTakeFirst();
 }
 
+/** A video by its public id: anyone's (`userId` null, for admins) or that user's only. */
+export function findVideo(db: Db, id: string, userId: number | null): Promise<Task | undefined> {
+  const q = db.selectFrom('tasks').selectAll().where('platform', '=', VIDEO_PLATFORM).where('task_id', '=', id);
+  return (userId === null ? q : q.where('user_id', '=', userId)).executeTakeFirst();
+}
+
 /** The caller's own videos, newest first, `limit` of them after the one with public id `after`. */
 export async function listOwnVideos(db: Db, userId: number, limit: number, after?: string): Promise<Task[]> {
   let q = db.selectFrom('tasks').selectAll().where('platform', '=', VIDEO_PLATFORM).where('user_id', '=', userId);

@@ -28,7 +28,7 @@ export function videoProperties(row: Pick<Task, 'properties'>): VideoProperties 
 export function videoStatus(status: string): 'queued' | 'in_progress' | 'completed' | 'failed' {
   if (status === STATUS_SUCCESS) return 'completed';
   if (status === STATUS_FAILURE) return 'failed';
-  return status === 'in_progress' ? 'in_progress' : 'queued';
+  return status === 'IN_PROGRESS' ? 'in_progress' : 'queued';
 }
 
 export function toVideoObject(row: Task): Record<string, unknown> {
