@@ -259,6 +259,15 @@ await forEachDatabase('video relay', (kind) => {
     expect((await call(`/v1/videos/${id}`)).status).toBe(404);
   });
 
+  it('lists per-second prices on the pricing page', async () => {
+    const items = must<Array<{ model_name: string; quota_type: number; model_price: number }>>(
+      await f.user.get('/api/pricing'),
+      'pricing',
+    );
+    expect(items.find((i) => i.model_name === 'sora-2')).toMatchObject({ quota_type: 2, model_price: 0.01 });
+    expect(items.find((i) => i.model_name === 'veo-3.0-generate-001')).toMatchObject({ quota_type: 2, model_price: 0.04 });
+  });
+
   it('refuses bad input and vendor refusals without charging', async () => {
     const before = await balances();
     const bad = await call('/v1/videos', { model: 'sora-2', prompt: 'x', seconds: 0 });
