@@ -259,6 +259,27 @@ await forEachDatabase('video relay', (kind) => {
     expect((await call(`/v1/videos/${id}`)).status).toBe(404);
   });
 
+  it("sends the channel's mapped model name on, billing the client's", async () => {
+    must(
+      await f.root.put('/api/option/', { key: 'ModelSecondPrice', value: JSON.stringify({ ...PRICES, 'house-video': 0.02 }) }),
+      'p',
+    );
+    await f.addChannel({
+      type: 55,
+      name: 'mapped',
+      key: sora.key,
+      base_url: sora.url,
+      models: 'house-video',
+      model_mapping: JSON.stringify({ 'house-video': 'sora-2' }),
+    });
+    const before = await balances();
+    const res = await call('/v1/videos', { model: 'house-video', prompt: 'mapped', seconds: 4 });
+    expect(res.status).toBe(200);
+    expect(res.body.model).toBe('house-video');
+    expect(sora.requests.at(-1)!.body.model).toBe('sora-2');
+    expect((await balances()).user).toBe(before.user - quota(0.02 * 4));
+  });
+
   it('lists per-second prices on the pricing page', async () => {
     const items = must<Array<{ model_name: string; quota_type: number; model_price: number }>>(
       await f.user.get('/api/pricing'),

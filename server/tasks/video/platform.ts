@@ -43,8 +43,11 @@ export interface VideoPlatform {
   /** Shown in logs and the console. */
   name: string;
   submit(channel: Channel, req: VideoRequest): PlatformCall;
-  /** The vendor's task id in an answer to `submit` (of `req`), or the vendor's own refusal message. */
-  submitted(status: number, answer: unknown, req: VideoRequest): { id: string } | { error: string };
+  /**
+   * The vendor's task id in an answer to `submit` (of `req`), or the vendor's own refusal message
+   * (with the HTTP status it amounts to, for a vendor that refuses inside a 200).
+   */
+  submitted(status: number, answer: unknown, req: VideoRequest): { id: string } | { error: string; status?: number };
   query(channel: Channel, id: string): PlatformCall;
   /** The state in an answer to `query`; null for an answer it cannot read. */
   state(status: number, answer: unknown): VideoState | null;

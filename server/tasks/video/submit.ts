@@ -13,6 +13,7 @@ import { checkTextSensitive } from '../../relay/guards/sensitive-words.js';
 import { reportUpstreamFailure } from '../../relay/call/report-outcome.js';
 import { upstreamErrorMessage } from '../../relay/call/call-upstream.js';
 import { relayErrors } from '../../relay/errors.js';
+import { mapModel } from '../../relay/call/map-model.js';
 import { charge, storedPayer } from '../billing.js';
 import { parseJson, retryable } from '../channel.js';
 import { submitToChannels, upstreamFailure } from '../submit-loop.js';
@@ -39,7 +40,11 @@ export async function submitVideo(ctx: GatewayContext, request: FastifyRequest, 
     origin: undefined,
     url: () => '',
     body: undefined,
-    call: (channel) => videoPlatformOf(channel.type)!.submit(channel, req),
+    call: (channel) => {
+      // The channel's model mapping names the vendor's model; the client's name stays on the bill.
+      const mapped = mapModel(channel.model_mapping, req.model);
+      return videoPlatformOf(channel.type)!.submit(channel, { ...req, model: mapped.ok ? mapped.model : req.model });
+    },
     started,
     clientIp: request.ip,
     answered: async (channel, answer, settle) => {
@@ -78,13 +83,14 @@ export async function submitVideo(ctx: GatewayContext, request: FastifyRequest, 
           ),
         };
       }
+      const status = got.status ?? answer.status;
       const message = got.error || upstreamErrorMessage(answer.text, answer.status);
-      if (!retryable(answer.status) && answer.status >= 400 && answer.status < 500) {
+      if (!retryable(status) && status >= 400 && status < 500) {
         // The vendor refused the request itself: its word goes back to the client, no other channel tries.
-        reportUpstreamFailure(ctx, channel, answer.status, message);
-        return { failure: relayErrors.upstream(answer.status, message), retry: false };
+        reportUpstreamFailure(ctx, channel, status, message);
+        return { failure: relayErrors.upstream(status, message), retry: false };
       }
-      return upstreamFailure(ctx, channel, answer.status, message);
+      return upstreamFailure(ctx, channel, status, message);
     },
   });
 }

@@ -10,6 +10,8 @@ const BASE = 'https://api.minimax.chat';
 
 const auth = (channel: Channel) => ({ authorization: `Bearer ${channel.key}` });
 const ok = (a: Record<string, unknown>) => rec(a.base_resp).status_code === 0;
+/** `base_resp.status_code` of a refused submission → the HTTP status it amounts to. */
+const REFUSALS: Record<number, number> = { 1002: 429, 1004: 401, 1008: 403, 1026: 400, 1027: 400, 2013: 400 };
 
 export const hailuoVideo: VideoPlatform = {
   name: 'Hailuo',
@@ -30,7 +32,8 @@ export const hailuoVideo: VideoPlatform = {
   submitted(status, answer) {
     const a = rec(answer);
     if (status === 200 && ok(a) && /^[\w-]+$/.test(text(a.task_id))) return { id: text(a.task_id) };
-    return { error: text(rec(a.base_resp).status_msg) };
+    const code = Number(rec(a.base_resp).status_code);
+    return { error: text(rec(a.base_resp).status_msg), ...(status === 200 ? { status: REFUSALS[code] ?? 500 } : {}) };
   },
   query: (channel, id) => ({
     method: 'GET',
