@@ -52,7 +52,7 @@ async function locate(channel: Channel, how: NonNullable<VideoPlatform['locate']
   const call = how.call(channel, p.upstream_id, p.file);
   const answer = await callPlatform(call.url, withHeaderOverride(call.headers, channel), undefined, LOCATE_TIMEOUT_MS);
   const address = how.address(answer.status, parseJson(answer.text));
-  if (!address) throw relayErrors.upstream(502, `video file: ${answer.status} ${answer.text.slice(0, 200)}`);
+  if (!address) throw relayErrors.upstream(502, `video file: the vendor answered ${answer.status}`);
   return address;
 }
 
@@ -74,8 +74,9 @@ export async function streamVideo(ctx: GatewayContext, row: Task, reply: Fastify
     throw relayErrors.connection((err as Error).message);
   }
   if (res.statusCode !== 200) {
-    const detail = (await res.body.text().catch(() => '')).slice(0, 200);
-    throw relayErrors.upstream(res.statusCode === 404 ? 404 : 502, `video content: ${res.statusCode} ${detail}`);
+    // The vendor's words may name its own ids or addresses: only the status goes back.
+    await res.body.dump().catch(() => undefined);
+    throw relayErrors.upstream(res.statusCode === 404 ? 404 : 502, `video content: the vendor answered ${res.statusCode}`);
   }
   for (const name of PASSED) {
     const value = res.headers[name];
