@@ -32,6 +32,8 @@ export interface TaskCharge {
   quota: number;
   payer: Payer;
   hold: Hold;
+  /** What the consume log's `other` adds for this call (a video's seconds and price terms). */
+  other?: Record<string, unknown>;
 }
 
 export function storedPayer(c: TaskCharge): StoredPayer {
@@ -76,7 +78,7 @@ export async function charge(
   caller: Caller,
   model: string,
   clientIp: string,
-  priced?: { price: Price; quota: number },
+  priced?: { price: Price; quota: number; other?: Record<string, unknown> },
 ): Promise<TaskCharge> {
   const { price, quota } = priced ?? priceCall(ctx, caller, model);
   await checkModelRateLimit(ctx, { userId: caller.user.id, group: caller.group });
@@ -90,7 +92,7 @@ export async function charge(
     is_stream: 0,
     other: { model_price: price.modelPrice ?? 0, group_ratio: price.groupRatio },
   }));
-  return { caller, model, price, quota, payer, hold };
+  return { caller, model, price, quota, payer, hold, ...(priced?.other ? { other: priced.other } : {}) };
 }
 
 export interface ConsumeEntry {
@@ -134,6 +136,7 @@ export async function keepCharge(
           group_ratio: price.groupRatio,
           task_action: e.action,
           task_id: e.taskId,
+          ...e.charge.other,
           admin_info: { use_channel: e.tried },
         }),
       }

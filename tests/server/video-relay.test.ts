@@ -88,6 +88,13 @@ await forEachDatabase('video relay', (kind) => {
     });
     const consume = (await userLogs(f, 2)).at(-1)!;
     expect(consume).toMatchObject({ model_name: 'sora-2', quota: charged, channel_id: soraChannel, token_id: tokenId });
+    expect(JSON.parse(consume.other!)).toMatchObject({
+      task_id: id,
+      video_seconds: 8,
+      video_size: '1792x1024',
+      second_price: 0.01,
+      resolution_ratio: 1.5,
+    });
     // The vendor's id stays server-side.
     expect(JSON.stringify(res.body)).not.toContain([...sora.tasks.keys()].at(-1));
 

@@ -32,7 +32,12 @@ export async function submitVideo(ctx: GatewayContext, request: FastifyRequest, 
   checkModelLimit(caller, req.model);
   const price = videoPrice(ctx, caller, req.model, req.size);
   const quota = quotaOfSeconds(ctx, price, req.seconds);
-  const charged = await charge(ctx, caller, req.model, request.ip, { price: priceOfSeconds(price, req.seconds), quota });
+  const other = {
+    video_seconds: req.seconds,
+    video_size: req.size,
+    ...(price.perSecond === null ? {} : { second_price: price.perSecond, resolution_ratio: price.resolutionRatio }),
+  };
+  const charged = await charge(ctx, caller, req.model, request.ip, { price: priceOfSeconds(price, req.seconds), quota, other });
 
   return submitToChannels(ctx, {
     charged,
