@@ -114,6 +114,20 @@ await forEachDatabase('video relay', (kind) => {
     expect(Buffer.from(await file.arrayBuffer()).equals(VIDEO_BYTES)).toBe(true);
     expect(sora.requests.at(-1)!.url).toBe(`/v1/videos/${[...sora.tasks.keys()].at(-1)}/content`);
 
+    // Streamed through: the first chunk reaches the client while the vendor still holds the rest.
+    let release!: () => void;
+    sora.hold = new Promise((r) => (release = r));
+    const streamed = await content(id);
+    const reader = streamed.body!.getReader();
+    const first = await reader.read();
+    expect(first.value!.byteLength).toBeGreaterThan(0);
+    expect(first.value!.byteLength).toBeLessThan(VIDEO_BYTES.length);
+    release();
+    sora.hold = null;
+    let total = first.value!.byteLength;
+    for (let r = await reader.read(); !r.done; r = await reader.read()) total += r.value.byteLength;
+    expect(total).toBe(VIDEO_BYTES.length);
+
     // The family's aliases read the same video.
     expect((await call(`/v1/video/generations/${id}`)).body).toMatchObject({ id, status: 'completed' });
   });

@@ -33,6 +33,8 @@ export interface VideoStandIn {
   queryDelayMs: number;
   /** The video file every completed task serves. */
   file: Buffer;
+  /** When set, a file answer stops after its first chunk until this settles. */
+  hold: Promise<void> | null;
   close(): Promise<void>;
 }
 
@@ -67,10 +69,13 @@ function madeSeconds(t: VideoStandInTask): number {
   return m ? Number(m[1]) : t.seconds;
 }
 
-/** Streams the file in 64 KiB writes. */
-function sendFile(res: ServerResponse, file: Buffer): void {
+/** Streams the file in 64 KiB writes (pausing after the first while `hold` is pending). */
+async function sendFile(res: ServerResponse, file: Buffer, hold: Promise<void> | null = null): Promise<void> {
   res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': file.length });
-  for (let i = 0; i < file.length; i += 65_536) res.write(file.subarray(i, i + 65_536));
+  for (let i = 0; i < file.length; i += 65_536) {
+    res.write(file.subarray(i, i + 65_536));
+    if (i === 0 && hold) await hold;
+  }
   res.end();
 }
 
@@ -85,6 +90,7 @@ async function standIn(
     tasks: new Map(),
     queryDelayMs: 0,
     file: VIDEO_BYTES,
+    hold: null,
     close: async () => undefined,
   };
   const server = createServer((req, res) => {
@@ -156,7 +162,8 @@ export function startSoraStandIn(key = 'sora-upstream-key'): Promise<VideoStandI
     const m = /^\/v1\/videos\/([^/]+)(\/content)?$/.exec(path);
     const t = m && s.tasks.get(m[1]!);
     if (!t) return send(res, 404, { error: { message: 'Video not found', type: 'invalid_request_error', code: null } });
-    if (m![2]) return phase(t) === 'completed' ? sendFile(res, s.file) : send(res, 404, { error: { message: 'not ready' } });
+    if (m![2])
+      return phase(t) === 'completed' ? sendFile(res, s.file, s.hold) : send(res, 404, { error: { message: 'not ready' } });
     if (s.queryDelayMs) await sleep(s.queryDelayMs);
     t.step++;
     return send(res, 200, view(t));
