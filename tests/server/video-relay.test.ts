@@ -275,8 +275,14 @@ await forEachDatabase('video relay', (kind) => {
     expect(bobs.status).toBe(404);
     expect(await bobs.text()).not.toContain(sora.url);
 
+    const upstreamIds = new Set(sora.tasks.keys());
     const deleted = await fetch(`${f.tg.url}/v1/videos/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
     expect(await deleted.json()).toEqual({ id, object: 'video.deleted', deleted: true });
+    // Deleted at the vendor too, with the channel's key.
+    const removal = sora.requests.at(-1)!;
+    expect(removal.method).toBe('DELETE');
+    expect(removal.headers.authorization).toBe(`Bearer ${sora.key}`);
+    expect(upstreamIds.size - sora.tasks.size).toBe(1);
     expect((await call(`/v1/videos/${id}`)).status).toBe(404);
   });
 

@@ -18,7 +18,7 @@ export interface VideoRequest {
 }
 
 export interface PlatformCall {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   /** JSON (sent as such) or a multipart form; absent for GET. */
@@ -59,6 +59,8 @@ export interface VideoPlatform {
     call(channel: Channel, id: string, file: string | undefined): PlatformCall;
     address(status: number, answer: unknown): string | null;
   };
+  /** For a vendor that keeps files until told: the call deleting one (made when its owner deletes the video). */
+  remove?(channel: Channel, id: string): PlatformCall;
   /** The call that streams the finished file (`file` is the address `locate` found, when it did). */
   content(channel: Channel, id: string, file: string | undefined): PlatformCall;
 }

@@ -15,6 +15,7 @@ import { taskErrors } from '../errors.js';
 import { FINISHED } from '../status.js';
 import { streamVideo } from './content.js';
 import { refreshVideo } from './refresh.js';
+import { removeAtVendor } from './remove.js';
 import { deleteOwnVideo, findOwnVideo, listOwnVideos } from './repository.js';
 import { submitVideo } from './submit.js';
 import { toVideoObject } from './view.js';
@@ -88,6 +89,7 @@ export default async function videoRoutes(app: FastifyInstance): Promise<void> {
     const row = await own(request, id);
     if (!FINISHED.includes(row.status)) throw taskErrors.invalid('the video is still being made');
     if (!(await deleteOwnVideo(ctx.db, callerOf(request).user.id, id))) throw taskErrors.notExist();
+    await removeAtVendor(ctx, row);
     return { id, object: 'video.deleted', deleted: true };
   });
 }

@@ -4,7 +4,7 @@
  * `will-fail` fails after one in-progress answer, `fail-now` fails at the first query, `rejected`
  * is refused on submit (400), `made-N` reports N seconds made.
  *
- * - Sora: `POST /v1/videos` (JSON or multipart), `GET /v1/videos/{id}`, `GET /v1/videos/{id}/content`,
+ * - Sora: `POST /v1/videos` (JSON or multipart), `GET|DELETE /v1/videos/{id}`, `GET /v1/videos/{id}/content`,
  *   `Authorization: Bearer <key>`.
  * - Veo: `POST /v1beta/models/{model}:predictLongRunning`, `GET /v1beta/models/{m}/operations/{id}`,
  *   the sample at `GET /v1beta/files/{id}:download?alt=media` (302 to a signed address), all with
@@ -162,6 +162,10 @@ export function startSoraStandIn(key = 'sora-upstream-key'): Promise<VideoStandI
     const m = /^\/v1\/videos\/([^/]+)(\/content)?$/.exec(path);
     const t = m && s.tasks.get(m[1]!);
     if (!t) return send(res, 404, { error: { message: 'Video not found', type: 'invalid_request_error', code: null } });
+    if (req.method === 'DELETE' && !m![2]) {
+      s.tasks.delete(t.id);
+      return send(res, 200, { id: t.id, object: 'video.deleted', deleted: true });
+    }
     if (m![2])
       return phase(t) === 'completed' ? sendFile(res, s.file, s.hold) : send(res, 404, { error: { message: 'not ready' } });
     if (s.queryDelayMs) await sleep(s.queryDelayMs);

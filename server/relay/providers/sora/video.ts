@@ -40,5 +40,6 @@ export const soraVideo: VideoPlatform = {
       ...(s === 'failed' ? { error: text(rec(a.error).message) || 'video generation failed' } : {}),
     };
   },
+  remove: (channel, id) => ({ method: 'DELETE', url: videoUrl(channel, id), headers: auth(channel) }),
   content: (channel, id) => ({ method: 'GET', url: `${videoUrl(channel, id)}/content`, headers: auth(channel) }),
 };
