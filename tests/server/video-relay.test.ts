@@ -228,6 +228,28 @@ await forEachDatabase('video relay', (kind) => {
     await expectTotalsMatchRows(ctx.db);
   });
 
+  it('fails and refunds a video still unfinished a day after submission, once', async () => {
+    const before = await balances();
+    const id = (await call('/v1/videos', { model: 'sora-2', prompt: 'slow one', seconds: 4 })).body.id as string;
+    const late = Date.now() + 24 * 3_600_000 + 5_000;
+    const timed = [
+      startTaskPoller(ctx, { intervalMs: 0, now: () => late }),
+      startTaskPoller(ctx, { intervalMs: 0, now: () => late }),
+    ];
+    try {
+      const rounds = await Promise.all(timed.map((p) => p.pollOnce()));
+      expect(rounds.reduce((n, r) => n + r.video.refunded, 0)).toBe(1);
+    } finally {
+      await Promise.all(timed.map((p) => p.stop()));
+    }
+    expect((await call(`/v1/videos/${id}`)).body).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringContaining('超时') },
+    });
+    expect(await balances()).toEqual(before);
+    expect((await userLogs(f, 6)).filter((l) => JSON.parse(l.other!).task_id === id)).toHaveLength(1);
+  });
+
   it("refuses another user's video, its content, its deletion and lists only one's own", async () => {
     const id = (await call('/v1/videos', { model: 'sora-2', prompt: 'mine', seconds: 4 })).body.id as string;
     await poller.pollOnce();
