@@ -193,6 +193,10 @@ export const OPTION_REGISTRY = {
   ModelRatio: json(DEFAULT_MODEL_RATIO, 'number_map'),
   CompletionRatio: json(DEFAULT_COMPLETION_RATIO, 'number_map'),
   CacheRatio: json(DEFAULT_CACHE_RATIO, 'number_map'),
+  /** Video models: USD per second of video (server/tasks/video/price.ts). */
+  ModelSecondPrice: json({}, 'number_map'),
+  /** Multipliers of ModelSecondPrice by size (`1280x720`), or by model and size (`sora-2-pro@1792x1024`). */
+  VideoResolutionRatio: json({}, 'number_map'),
   /** Serve the four price maps above at the public GET /api/ratio_config, for other gateways' ratio sync. */
   ExposeRatioEnabled: bool(false),
   GroupRatio: json({ default: 1, vip: 1, svip: 1 }, 'number_map'),

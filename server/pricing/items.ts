@@ -1,7 +1,7 @@
 /** The rows of the public price list: every served model with its price from the options. */
 import type { GatewayContext } from '../context.js';
 import { lookupPrice } from '../billing/pricing.js';
-import { QUOTA_TYPE_CALL, QUOTA_TYPE_TOKENS } from './schemas.js';
+import { QUOTA_TYPE_CALL, QUOTA_TYPE_SECOND, QUOTA_TYPE_TOKENS } from './schemas.js';
 
 const DEFAULT_GROUP = 'default';
 
@@ -13,6 +13,13 @@ export interface PricedModel {
   completion_ratio: number;
   model_price: number;
   enable_groups: string[];
+}
+
+/** A video model's USD per second (before size multipliers), or null. */
+function secondPrice(map: unknown, model: string): number | null {
+  if (typeof map !== 'object' || map === null || !Object.hasOwn(map, model)) return null;
+  const v = (map as Record<string, unknown>)[model];
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
 }
 
 /**
@@ -29,7 +36,19 @@ export function pricingItems(ctx: Pick<GatewayContext, 'options' | 'channels'>):
       byModel.set(model, list);
     }
   }
+  const perSecond = ctx.options.json<unknown>('ModelSecondPrice');
   return [...byModel.keys()].sort().map((model) => {
+    const second = secondPrice(perSecond, model);
+    if (second !== null) {
+      return {
+        model_name: model,
+        quota_type: QUOTA_TYPE_SECOND,
+        model_ratio: 0,
+        completion_ratio: 1,
+        model_price: second,
+        enable_groups: byModel.get(model) ?? [],
+      };
+    }
     // The group ratio is not part of an item; any group gives the same model figures. With unset
     // prices accepted the lookup always answers; a model without price or ratio reads as ratio 0.
     const found = lookupPrice(ctx.options, model, DEFAULT_GROUP, true);

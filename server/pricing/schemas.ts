@@ -3,9 +3,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { UserGroups } from '../users/schemas.js';
 import { EnvelopeFields } from '../http/schemas.js';
 
-/** quota_type 0: paid per token (ratios); 1: paid per call (model_price in USD). */
+/** quota_type 0: paid per token (ratios); 1: paid per call (model_price in USD); 2: per second of video (model_price in USD). */
 export const QUOTA_TYPE_TOKENS = 0;
 export const QUOTA_TYPE_CALL = 1;
+export const QUOTA_TYPE_SECOND = 2;
 
 export const PricingItem = Type.Object({
   model_name: Type.String(),
@@ -13,7 +14,7 @@ export const PricingItem = Type.Object({
   /** 1 = 2 USD per 1M input tokens; 0 when the model has no ratio (per-call, or unset). */
   model_ratio: Type.Number(),
   completion_ratio: Type.Number(),
-  /** USD per call; 0 for per-token models. */
+  /** USD per call, or per second of video; 0 for per-token models. */
   model_price: Type.Number(),
   /** The groups whose enabled channels serve the model, sorted. */
   enable_groups: Type.Array(Type.String()),

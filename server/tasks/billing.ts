@@ -32,6 +32,8 @@ export interface TaskCharge {
   quota: number;
   payer: Payer;
   hold: Hold;
+  /** What the consume log's `other` adds for this call (a video's seconds and price terms). */
+  other?: Record<string, unknown>;
 }
 
 export function storedPayer(c: TaskCharge): StoredPayer {
@@ -67,9 +69,18 @@ function priceCall(ctx: GatewayContext, caller: Caller, model: string): { price:
   return { price, quota };
 }
 
-/** Holds the call's price on the user and the token, or refuses with the relay's quota errors. */
-export async function charge(ctx: GatewayContext, caller: Caller, model: string, clientIp: string): Promise<TaskCharge> {
-  const { price, quota } = priceCall(ctx, caller, model);
+/**
+ * Holds the call's price on the user and the token, or refuses with the relay's quota errors; a
+ * caller that priced the call itself (a video's seconds) passes `priced`.
+ */
+export async function charge(
+  ctx: GatewayContext,
+  caller: Caller,
+  model: string,
+  clientIp: string,
+  priced?: { price: Price; quota: number; other?: Record<string, unknown> },
+): Promise<TaskCharge> {
+  const { price, quota } = priced ?? priceCall(ctx, caller, model);
   await checkModelRateLimit(ctx, { userId: caller.user.id, group: caller.group });
   const payer = payerOf(tokenCaller(caller));
   const hold = await holdFor(ctx, payer, quota, () => ({
@@ -81,7 +92,7 @@ export async function charge(ctx: GatewayContext, caller: Caller, model: string,
     is_stream: 0,
     other: { model_price: price.modelPrice ?? 0, group_ratio: price.groupRatio },
   }));
-  return { caller, model, price, quota, payer, hold };
+  return { caller, model, price, quota, payer, hold, ...(priced?.other ? { other: priced.other } : {}) };
 }
 
 export interface ConsumeEntry {
@@ -125,6 +136,7 @@ export async function keepCharge(
           group_ratio: price.groupRatio,
           task_action: e.action,
           task_id: e.taskId,
+          ...e.charge.other,
           admin_info: { use_channel: e.tried },
         }),
       }

@@ -62,7 +62,7 @@ export interface UpstreamAnswer {
 
 const ANSWER_LIMIT = 8 * 1024 * 1024;
 
-/** One call to a task platform: a JSON body (or none for GET), the whole answer read as text. */
+/** One call to a task platform: a JSON body or a multipart form (or none for GET), the whole answer read as text. */
 export async function callPlatform(
   url: string,
   headers: Record<string, string>,
@@ -71,10 +71,18 @@ export async function callPlatform(
   signal?: AbortSignal,
 ): Promise<UpstreamAnswer> {
   const timeout = AbortSignal.timeout(timeoutMs);
+  const json = body !== undefined && !(body instanceof FormData);
+  // A multipart form (an image already in memory) is encoded with its boundary by the platform's Response.
+  const form = body instanceof FormData ? new Response(body) : null;
   const res = await request(url, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { ...headers, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: {
+      ...headers,
+      accept: 'application/json',
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...(form ? { 'content-type': form.headers.get('content-type')! } : {}),
+    },
+    body: form ? Buffer.from(await form.arrayBuffer()) : json ? JSON.stringify(body) : undefined,
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     dispatcher: upstreamAgent,
   });

@@ -35,8 +35,8 @@ export const MJ_STATUSES = ['NOT_START', 'SUBMITTED', 'IN_PROGRESS', 'SUCCESS', 
 /** Other platforms' task statuses: the drawing ones plus QUEUED, UNKNOWN and '' (still submitting). */
 export const TASK_STATUSES = ['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'UNKNOWN', ''] as const;
 
-/** Suno actions. */
-export const TASK_ACTIONS = ['MUSIC', 'LYRICS'] as const;
+/** Suno actions, and videos. */
+export const TASK_ACTIONS = ['MUSIC', 'LYRICS', 'VIDEO'] as const;
 
 /** The fields every task list item starts with: its row id, times, owner and channel. */
 const listed = {

@@ -49,7 +49,7 @@ export interface PollPlatform<R extends { id: number; channel_id: number }> {
 }
 
 /** The channel of a task, from the cache or (a channel this process has not loaded yet) the database. */
-async function channelOf(ctx: GatewayContext, id: number): Promise<Channel | null> {
+export async function channelOf(ctx: GatewayContext, id: number): Promise<Channel | null> {
   const cached = ctx.channels.get(id);
   if (cached) return cached;
   return (await findChannel(ctx.db, id)) ?? null;

@@ -1,16 +1,18 @@
 /**
- * The background poller of unfinished tasks (Midjourney drawings, Suno music): one round every
+ * The background poller of unfinished tasks (Midjourney drawings, Suno music, videos): one round every
  * ~15 s on the process holding the jobs lease (server/cluster/leader.ts), rounds never overlapping. Interval and clock are injectable, and
  * `intervalMs: 0` makes a poller that runs only when asked (`pollOnce`), for tests.
  */
 import type { GatewayContext } from '../context.js';
 import { pollMidjourney } from './midjourney/poll.js';
 import { pollSuno } from './suno/poll.js';
+import { pollVideos } from './video/poll.js';
 import type { PollOptions, PollStats } from './poll-round.js';
 
 export interface RoundStats {
   midjourney: PollStats;
   suno: PollStats;
+  video: PollStats;
 }
 
 export interface TaskPollerOptions {
@@ -48,12 +50,13 @@ export function startTaskPoller(ctx: GatewayContext, options: TaskPollerOptions 
   };
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
-  let current: Promise<RoundStats> = Promise.resolve({ midjourney: EMPTY, suno: EMPTY });
+  let current: Promise<RoundStats> = Promise.resolve({ midjourney: EMPTY, suno: EMPTY, video: EMPTY });
 
   const round = async (): Promise<RoundStats> => {
     const midjourney = await pollMidjourney(ctx, poll).catch((err: unknown) => (poll.onError(err), EMPTY));
     const suno = await pollSuno(ctx, poll).catch((err: unknown) => (poll.onError(err), EMPTY));
-    return { midjourney, suno };
+    const video = await pollVideos(ctx, poll).catch((err: unknown) => (poll.onError(err), EMPTY));
+    return { midjourney, suno, video };
   };
   const pollOnce = (): Promise<RoundStats> => {
     current = current.then(round, round);

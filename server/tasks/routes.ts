@@ -15,6 +15,7 @@ import { findUserIdByUsername, usernamesOf } from '../users/repository.js';
 import { listMidjourneys, listTasks, type Slice, type TaskListFilter } from './list-repository.js';
 import { MjListQuery, MjPageAnswer, TaskListQuery, TaskPageAnswer } from './list-schemas.js';
 import { toMjItem, toTaskItem, type ViewContext } from './list-view.js';
+import videoConsoleRoutes from './video/console-routes.js';
 
 /** Drawing tasks keep submit_time in ms; a bound this large was already sent in ms. */
 const MS_FROM = 100_000_000_000;
@@ -30,6 +31,7 @@ type Query = { channel_id?: number; username?: string; start_timestamp?: number;
 
 export default async function taskListRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  await base.register(videoConsoleRoutes);
   const ctx = app.ctx;
   const { db, dbKind } = ctx;
 

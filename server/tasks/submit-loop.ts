@@ -20,6 +20,7 @@ import { ChannelSlots } from '../ratelimit/channel-slots.js';
 import { callPlatform, pickChannel, platformHeaders, retryable, type UpstreamAnswer } from './channel.js';
 import type { AppError } from '../http/errors.js';
 import { taskErrors } from './errors.js';
+import { withHeaderOverride } from '../channels/header-override.js';
 
 const SUBMIT_TIMEOUT_MS = 120_000;
 
@@ -48,6 +49,8 @@ export interface Submission<T> {
   origin: { channel_id: number } | undefined;
   url: (channel: Channel) => string;
   body: unknown;
+  /** The whole call for a channel, where it depends on the channel's vendor (videos); replaces `url` and `body`. */
+  call?: (channel: Channel) => { url: string; headers: Record<string, string>; body?: unknown };
   /** Reads one channel's answer, settling the charge through `settle` when the answer decides it. */
   answered: (channel: Channel, answer: UpstreamAnswer, settle: Settle) => Promise<Attempt<T>>;
 }
@@ -95,7 +98,11 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
       let answer;
       const sentAt = performance.now();
       try {
-        answer = await callPlatform(s.url(channel), platformHeaders(channel), s.body, SUBMIT_TIMEOUT_MS);
+        const own = s.call?.(channel);
+        const c = own
+          ? { ...own, headers: withHeaderOverride(own.headers, channel) }
+          : { url: s.url(channel), headers: platformHeaders(channel), body: s.body };
+        answer = await callPlatform(c.url, c.headers, c.body, SUBMIT_TIMEOUT_MS);
       } catch (err) {
         reportUpstreamFailure(ctx, channel, 0, (err as Error).message);
         failure = relayErrors.connection((err as Error).message);

@@ -48,6 +48,13 @@ const callItem: PricingItem = {
   tags: '',
   vendor_id: -1,
 };
+const secondItem: PricingItem = {
+  ...callItem,
+  model_name: 'sora-2',
+  quota_type: 2,
+  model_price: 0.1,
+  enable_groups: ['default'],
+};
 const acmeItem: PricingItem = {
   ...tokenItem,
   model_name: 'acme-large',
@@ -71,7 +78,7 @@ const unset: PricingItem = {
 const anonymousAnswer: PricingAnswer = {
   success: true,
   message: '',
-  data: [callItem, tokenItem, pricey, unset, acmeItem],
+  data: [callItem, tokenItem, pricey, unset, acmeItem, secondItem],
   vendors: [
     { id: 7, name: 'Acme', description: 'Makers of models', icon: 'https://acme.test/logo.png' },
     { id: -1, name: 'OpenAI', description: '', icon: 'OpenAI' },
@@ -159,6 +166,9 @@ describe('pricing page', () => {
     expect(within(call).getByText('按次计费')).toBeTruthy();
     expect(within(call).getByText('$0.04 / 次')).toBeTruthy();
     expect(within(await rowOf('mystery')).getByText('未设置价格')).toBeTruthy();
+    const video = await rowOf('sora-2');
+    expect(within(video).getByText('按秒计费')).toBeTruthy();
+    expect(within(video).getByText('$0.1 / 秒视频')).toBeTruthy();
     expect(screen.getByText(/未登录，价格按默认分组（倍率 1）显示/)).toBeTruthy();
     expect(sentUserHeaders).toEqual([null]);
   });

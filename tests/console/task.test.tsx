@@ -35,6 +35,14 @@ const adminRows = (): TaskItem[] => [
   row(2, { action: 'LYRICS', status: 'FAILURE', finish_time: SUBMIT + 75, fail_reason: 'upstream refused the lyrics' }),
   row(3, { status: 'QUEUED', user_id: 4, username: 'bob' }),
   row(4, { status: '', progress: '10%' }),
+  row(5, {
+    platform: 'video',
+    action: 'VIDEO',
+    task_id: 'video_5',
+    status: 'SUCCESS',
+    progress: '100%',
+    finish_time: SUBMIT + 90,
+  }),
 ];
 
 const { asAdmin, asUser, renderList, rowOf, headers, lastQuery } = setUpTaskLog({
@@ -61,6 +69,7 @@ describe('task log: admin and user views', () => {
       '任务ID',
       '任务状态',
       '失败原因',
+      '结果',
     ]);
     expect(within(first).getByText('suno-main')).toBeTruthy();
     expect(within(first).getByText('alice')).toBeTruthy();
@@ -79,7 +88,18 @@ describe('task log: admin and user views', () => {
     asUser();
     renderList();
     const first = await rowOf('suno-1');
-    expect(headers()).toEqual(['提交时间', '结束时间', '进度', '花费时间', '平台', '类型', '任务ID', '任务状态', '失败原因']);
+    expect(headers()).toEqual([
+      '提交时间',
+      '结束时间',
+      '进度',
+      '花费时间',
+      '平台',
+      '类型',
+      '任务ID',
+      '任务状态',
+      '失败原因',
+      '结果',
+    ]);
     expect(within(first).queryByText('suno-main')).toBeNull();
     expect(callsTo('GET', '/api/task/self/')).toHaveLength(1);
     expect(callsTo('GET', '/api/task/')).toHaveLength(0);
@@ -164,6 +184,20 @@ describe('task log: cells', () => {
     expect(within(submitting).getByText('10%')).toBeTruthy();
     // Unfinished: no time taken.
     expect(within(submitting).getByText('无')).toBeTruthy();
+  });
+
+  it("plays a finished video from the gateway's own owner-checked address, and offers no player elsewhere", async () => {
+    asUser();
+    renderList();
+    const video = await rowOf('video_5');
+    expect(within(video).getByText('生成视频')).toBeTruthy();
+    expect(within(await rowOf('suno-1')).queryByRole('button', { name: '播放' })).toBeNull();
+    await userEvent.click(within(video).getByRole('button', { name: '播放' }));
+    const player = await screen.findByTestId('task-video');
+    expect(player.getAttribute('src')).toBe('/api/task/video/video_5/content');
+    expect(screen.getByText('视频 video_5')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '关闭' }));
+    await waitFor(() => expect(screen.queryByTestId('task-video')).toBeNull());
   });
 
   it('shows submit and finish times in seconds', async () => {

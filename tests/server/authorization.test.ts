@@ -117,6 +117,7 @@ const RULES: Record<string, Level> = {
   'GET /api/mj/self/': 'user',
   'GET /api/task/self': 'user',
   'GET /api/task/self/': 'user',
+  'GET /api/task/video/:id/content': 'user',
   'POST /api/user/topup': 'user',
   'POST /api/user/amount': 'user',
   'POST /api/user/stripe/amount': 'user',

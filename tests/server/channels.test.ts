@@ -62,7 +62,7 @@ await forEachDatabase('channels', (kind) => {
     expect(CHANNEL_TYPES[43].defaultBaseUrl).toBe('https://api.deepseek.com');
     const specIds = [
       1, 2, 3, 4, 5, 8, 11, 14, 15, 46, 16, 26, 17, 18, 19, 20, 21, 22, 23, 24, 25, 31, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
-      43, 44, 45, 47, 48, 49,
+      43, 44, 45, 47, 48, 49, 50, 54, 55,
     ];
     for (const id of specIds) expect(isChannelType(id), `type ${id}`).toBe(true);
     expect(Object.keys(CHANNEL_TYPES)).toHaveLength(specIds.length);

@@ -23,6 +23,9 @@ import { difyType } from './dify/channel-type.js';
 import { jinaType } from './jina/channel-type.js';
 import { vertexType } from './vertex/channel-type.js';
 import { cozeType } from './coze/channel-type.js';
+import { soraType } from './sora/channel-type.js';
+import { klingType } from './kling/channel-type.js';
+import { seedanceType } from './seedance/channel-type.js';
 
 export const CHANNEL_TYPES = {
   1: C.openai,
@@ -63,4 +66,7 @@ export const CHANNEL_TYPES = {
   47: C.xinference,
   48: C.xai,
   49: cozeType,
+  50: klingType,
+  54: seedanceType,
+  55: soraType,
 } as const satisfies Record<number, ChannelTypeManifest>;

@@ -20,6 +20,9 @@ import { ollama } from './ollama/index.js';
 import { ENDPOINTS, type Endpoint } from '../endpoints.js';
 import type { ProviderDefinition } from './types.js';
 import { midjourneyProxy, suno } from './task-platforms/index.js';
+import { sora } from './sora/index.js';
+import { kling } from './kling/index.js';
+import { seedance } from './seedance/index.js';
 
 /** Only OpenAI (and Azure) serve `/v1/responses`; the other compatible upstreams get it converted to chat. */
 const ALL_ENDPOINTS = Object.keys(ENDPOINTS) as Endpoint[];
@@ -67,6 +70,9 @@ const OWN_PROTOCOL = {
   38: jina,
   41: vertex,
   49: coze,
+  50: kling,
+  54: seedance,
+  55: sora,
 } satisfies Record<Exclude<ChannelType, CompatibleType>, ProviderDefinition>;
 
 /** Channel type → provider: the compatible family built from the manifests, the others as above. */

@@ -37,6 +37,7 @@ import {
   initialGroup,
   inputPrice,
   isPerCall,
+  isPerSecond,
   isUnpriced,
   outputPrice,
   ratioColor,
@@ -53,6 +54,7 @@ type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 
 function PriceCell({ item, groupRatio }: { item: PricingItem; groupRatio: number }) {
   const translate = useTranslate();
   if (isPerCall(item)) return <>{translate(`${P}per_call_price`, { price: formatUsd(callPrice(item, groupRatio)) })}</>;
+  if (isPerSecond(item)) return <>{translate(`${P}per_second_price`, { price: formatUsd(callPrice(item, groupRatio)) })}</>;
   if (isUnpriced(item))
     return (
       <Typography variant="body2" color="text.secondary">
@@ -69,7 +71,7 @@ function PriceCell({ item, groupRatio }: { item: PricingItem; groupRatio: number
 
 function RatioCell({ item }: { item: PricingItem }) {
   const translate = useTranslate();
-  if (isPerCall(item) || isUnpriced(item)) return <>—</>;
+  if (isPerCall(item) || isPerSecond(item) || isUnpriced(item)) return <>—</>;
   return (
     <Stack direction="row" spacing={0.5} flexWrap="wrap" useFlexGap>
       <Chip
@@ -216,8 +218,8 @@ export default function PricingPage() {
                   <TableCell>
                     <Chip
                       size="small"
-                      color={isPerCall(item) ? 'secondary' : 'default'}
-                      label={translate(isPerCall(item) ? `${P}per_call` : `${P}per_token`)}
+                      color={isPerCall(item) || isPerSecond(item) ? 'secondary' : 'default'}
+                      label={translate(`${P}${isPerSecond(item) ? 'per_second' : isPerCall(item) ? 'per_call' : 'per_token'}`)}
                     />
                   </TableCell>
                   <TableCell>

@@ -7,6 +7,7 @@ import type { PricingAnswer, PricingItem, PricingVendor } from '../../../server/
 export type { PricingAnswer, PricingItem, PricingVendor };
 
 export const QUOTA_TYPE_CALL = 1;
+export const QUOTA_TYPE_SECOND = 2;
 
 /** Choice of the group filter meaning every group. */
 export const ALL_GROUPS = '';
@@ -25,9 +26,14 @@ export function isPerCall(item: PricingItem): boolean {
   return item.quota_type === QUOTA_TYPE_CALL;
 }
 
+/** A video model priced per second (`model_price` USD per second, before any size multiplier). */
+export function isPerSecond(item: PricingItem): boolean {
+  return item.quota_type === QUOTA_TYPE_SECOND;
+}
+
 /** A per-token model without a ratio: the gateway refuses it unless unset prices are accepted. */
 export function isUnpriced(item: PricingItem): boolean {
-  return !isPerCall(item) && item.model_ratio === 0;
+  return !isPerCall(item) && !isPerSecond(item) && item.model_ratio === 0;
 }
 
 /** USD per 1M input tokens in a group: model ratio × 2 × group ratio. */

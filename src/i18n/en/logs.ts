@@ -67,6 +67,8 @@ export const logs = {
     payment_disputed: '%{method} order %{trade_no} was disputed (chargeback): %{quota} taken back',
     topup_completed_by_admin: 'An administrator completed order %{trade_no}: %{quota} credited',
     task_refund: 'Task %{task_id} failed, %{quota} refunded (%{reason})',
+    video_settle_refund: 'Video %{task_id} ran %{seconds} s (%{asked} s charged on submit): %{quota} refunded',
+    video_settle_charge: 'Video %{task_id} ran %{seconds} s (%{asked} s charged on submit): %{quota} charged more',
     process_lost_charged: 'The gateway process stopped: billed %{quota} for what was delivered, the rest of the hold returned',
     process_lost_refunded:
       'The gateway process stopped before anything was delivered: the hold of %{reserved_quota} was returned',

@@ -86,6 +86,8 @@ export const settings_operation = {
     QuotaForInviter: 'Reward quota for inviting a user',
     QuotaForInvitee: 'Reward quota for using an invitation code',
     ModelPrice: 'Model fixed prices',
+    ModelSecondPrice: 'Video prices per second',
+    VideoResolutionRatio: 'Video size multipliers',
     ModelRatio: 'Model ratios',
     CacheRatio: 'Prompt cache ratios',
     CompletionRatio: 'Completion ratios',
@@ -161,6 +163,10 @@ export const settings_operation = {
       'Priced at the model’s rate and held until the request ends, then the actual cost is charged in full; balances above 10 USD reserve nothing',
     DefaultModelRatio: 'Used only in self-use mode or for users who accept models without a price; 0 makes them free',
     ModelPrice: 'JSON object, model name → USD per call',
+    ModelSecondPrice:
+      'JSON object, video model name → USD per second of video; charged on submit for the seconds asked, settled on the seconds made',
+    VideoResolutionRatio:
+      'JSON object, size ("1280x720") or model@size ("sora-2-pro@1792x1024") → multiplier of the per-second price; absent: 1',
     ModelRatio: 'JSON object, model name → ratio (ratio 1 = 2 USD per 1M input tokens)',
     CacheRatio: 'JSON object, model name → ratio of cached tokens',
     CompletionRatio:

@@ -16,6 +16,7 @@ export const tasks = {
     task_id: 'Task ID',
     status: 'Task status',
     fail_reason: 'Failure reason',
+    result: 'Result',
   },
   filters: {
     start_timestamp: 'Start time',
@@ -27,6 +28,12 @@ export const tasks = {
   actions: {
     music: 'Generate music',
     lyrics: 'Generate lyrics',
+    video: 'Generate video',
+  },
+  video: {
+    play: 'Play',
+    title: 'Video %{id}',
+    close: 'Close',
   },
   statuses: {
     not_start: 'Not started',

@@ -67,6 +67,8 @@ export const logs = {
     payment_disputed: '%{method} 订单 %{trade_no} 发生争议（拒付），扣回额度 %{quota}',
     topup_completed_by_admin: '管理员补单 %{trade_no}，充值金额: %{quota}',
     task_refund: '任务 %{task_id} 失败，退还额度 %{quota}（%{reason}）',
+    video_settle_refund: '视频 %{task_id} 实际时长 %{seconds} 秒（预扣 %{asked} 秒），退还额度 %{quota}',
+    video_settle_charge: '视频 %{task_id} 实际时长 %{seconds} 秒（预扣 %{asked} 秒），补扣额度 %{quota}',
     process_lost_charged: '服务进程中断，按已送达部分计费 %{quota}，预扣的其余额度已退还',
     process_lost_refunded: '服务进程中断，未送达任何内容，预扣额度 %{reserved_quota} 已退还',
     twofa_enabled: '用户启用了两步验证',

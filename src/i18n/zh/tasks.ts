@@ -16,6 +16,7 @@ export const tasks = {
     task_id: '任务ID',
     status: '任务状态',
     fail_reason: '失败原因',
+    result: '结果',
   },
   filters: {
     start_timestamp: '起始时间',
@@ -27,6 +28,12 @@ export const tasks = {
   actions: {
     music: '生成音乐',
     lyrics: '生成歌词',
+    video: '生成视频',
+  },
+  video: {
+    play: '播放',
+    title: '视频 %{id}',
+    close: '关闭',
   },
   statuses: {
     not_start: '未启动',

@@ -20,4 +20,5 @@ export const TASK_STATUS_LABELS = {
 export const TASK_ACTION_LABELS = {
   MUSIC: { key: 'music', color: 'primary' },
   LYRICS: { key: 'lyrics', color: 'secondary' },
+  VIDEO: { key: 'video', color: 'info' },
 } as const satisfies Record<(typeof TASK_ACTIONS)[number], Label>;

@@ -4,12 +4,13 @@ import { labelOf } from '../midjourney/labels';
 import { formatTimestamp, type ResourceSchema } from '../schema';
 import { taskTimeRange } from './format';
 import { TASK_ACTION_LABELS, TASK_STATUS_LABELS } from './labels';
+import { VideoCell } from './VideoCell';
 import { ChannelCell, DurationCell, LabelChip, LongTextCell, ProgressCell, taskColumn, taskLogFilters, UserCell } from './parts';
 
 const I18N = 'resources.task';
 
 /**
- * /task: the task log (Suno music and lyrics). Admins see every user's tasks with the channel and
+ * /task: the task log (Suno music and lyrics, videos with their player). Admins see every user's tasks with the channel and
  * user columns and filters; everyone else their own. Opens on today through one hour ahead.
  */
 const taskSchema: ResourceSchema<TaskItem> = {
@@ -33,6 +34,7 @@ const taskSchema: ResourceSchema<TaskItem> = {
       <LabelChip i18n={I18N} kind="status" group="statuses" label={labelOf(TASK_STATUS_LABELS, r.status)} text={r.status} />
     )),
     taskColumn('fail_reason', (r) => <LongTextCell text={r.fail_reason} title={`${I18N}.fields.fail_reason`} />),
+    taskColumn('result', (r) => <VideoCell platform={r.platform} status={r.status} taskId={r.task_id} />),
   ],
   list: { filterDefaults: taskTimeRange },
 };

@@ -5,7 +5,7 @@
  */
 import type { ProviderDefinition } from '../types.js';
 
-function taskPlatform(name: string, auth: (key: string) => Record<string, string>): ProviderDefinition {
+export function taskPlatform(name: string, auth: (key: string) => Record<string, string>): ProviderDefinition {
   return {
     name,
     protocol: 'task',

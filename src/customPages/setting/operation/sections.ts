@@ -86,6 +86,8 @@ export const QUOTA_FIELDS: readonly FieldSpec[] = [
 /** The `model` sub-tab: the price and group maps as JSON. */
 export const RATIO_FIELDS: readonly FieldSpec[] = [
   { key: 'ModelPrice', kind: 'json', check: numberMap, hint: true },
+  { key: 'ModelSecondPrice', kind: 'json', check: numberMap, hint: true },
+  { key: 'VideoResolutionRatio', kind: 'json', check: numberMap, hint: true },
   { key: 'ModelRatio', kind: 'json', check: numberMap, hint: true },
   { key: 'CacheRatio', kind: 'json', check: numberMap, hint: true },
   { key: 'CompletionRatio', kind: 'json', check: numberMap, hint: true },
