@@ -56,7 +56,12 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
     why: 'drawing tasks: their platform, the shared failure and the console list',
   },
   tasks: {
-    files: ['server/tasks/repository.ts', 'server/tasks/list-repository.ts', 'server/tasks/suno/repository.ts'],
+    files: [
+      'server/tasks/repository.ts',
+      'server/tasks/list-repository.ts',
+      'server/tasks/suno/repository.ts',
+      'server/tasks/video/repository.ts',
+    ],
     why: 'other platforms’ tasks: their platform, the shared failure and the console list',
   },
   quota_data: {

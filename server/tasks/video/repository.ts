@@ -69,3 +69,9 @@ export async function deleteOwnVideo(db: Db, userId: number, id: string): Promis
     .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
+
+/** Finishes an unfinished video with `fields` (inside the settling transaction); true when this call did it. */
+export async function finishUnfinishedVideo(db: Db, id: number, fields: Updateable<TasksTable>): Promise<boolean> {
+  const r = await db.updateTable('tasks').set(fields).where('id', '=', id).where('status', 'not in', FINISHED).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

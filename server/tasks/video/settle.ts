@@ -12,7 +12,8 @@ import { recordLog } from '../../logs/repository.js';
 import { LOG_CONSUME, LOG_REFUND } from '../../logs/types.js';
 import { findUsername } from '../../users/repository.js';
 import { payerFromProperties } from '../billing.js';
-import { FINISHED, STATUS_SUCCESS } from '../status.js';
+import { STATUS_SUCCESS } from '../status.js';
+import { finishUnfinishedVideo } from './repository.js';
 import type { VideoState } from './platform.js';
 import { quotaOfSeconds } from './price.js';
 import { videoProperties, type VideoProperties } from './view.js';
@@ -37,20 +38,15 @@ export async function completeVideo(ctx: GatewayContext, row: Task, state: Video
   const delta = row.quota - quota;
   const properties: VideoProperties = { ...p, made_seconds: made, ...(state.file ? { file: state.file } : {}) };
   const done = await ctx.db.transaction().execute(async (trx) => {
-    const r = await trx
-      .updateTable('tasks')
-      .set({
-        status: STATUS_SUCCESS,
-        progress: '100%',
-        quota,
-        finish_time: now,
-        updated_at: now,
-        properties: JSON.stringify(properties),
-      })
-      .where('id', '=', row.id)
-      .where('status', 'not in', FINISHED)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) return false;
+    const finished = await finishUnfinishedVideo(trx, row.id, {
+      status: STATUS_SUCCESS,
+      progress: '100%',
+      quota,
+      finish_time: now,
+      updated_at: now,
+      properties: JSON.stringify(properties),
+    });
+    if (!finished) return false;
     if (delta === 0) return true;
     const payer = payerFromProperties(row.user_id, row.properties);
     // A negative refund takes the shortfall: billed = served, even past the balance.
