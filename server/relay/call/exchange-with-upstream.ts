@@ -146,7 +146,7 @@ export async function sendUpstream(
     const url = format.nativeUrl ? format.nativeUrl(target.url, input) : target.url;
     const passThrough = ctx.options.bool('global.pass_through_request_enabled');
     call = {
-      target: { url, headers: { ...input.forwardHeaders, ...target.headers } },
+      target: { url, headers: input.forwardHeaders ? { ...input.forwardHeaders, ...target.headers } : target.headers },
       body: nativeBody(input, channel, upstreamModel, askUsage, passThrough),
     };
     contentType = input.contentType;
