@@ -74,9 +74,14 @@ const NULL_USAGE = ',"usage":null}\n\n';
  * but its closing brace follows), as the client would have had it; null when the event is not that.
  */
 function withoutNullUsage(raw: string): string | null {
-  if (!raw.endsWith(NULL_USAGE) || !raw.startsWith('data: {')) return null;
-  const text = raw.slice(0, -NULL_USAGE.length) + '}\n\n';
-  return text.indexOf('\n') === text.length - 2 && !mayMatter(text) ? text : null;
+  const cut = raw.length - NULL_USAGE.length;
+  // One line, whose only "usage" is that last member (a usage elsewhere is read the long way).
+  const one =
+    raw.endsWith(NULL_USAGE) &&
+    raw.startsWith('data: {') &&
+    raw.indexOf('"usage"') === cut + 1 &&
+    raw.indexOf('\n') === raw.length - 2;
+  return one ? raw.slice(0, cut) + '}\n\n' : null;
 }
 
 /** The SSE events of complete raw text. */
