@@ -186,6 +186,30 @@ describe('same-format Claude and Gemini streams', () => {
     expect([log.prompt_tokens, log.completion_tokens]).toEqual([usage.promptTokens, usage.completionTokens]);
   });
 
+  it('still reads every event of a Claude stream when its answers are checked for listed words, and cuts it', async () => {
+    const set = async (key: string, value: string) =>
+      expect((await f.root.put('/api/option/', { key, value })).body.success).toBe(true);
+    await set('SensitiveWords', 'san francisco');
+    await set('CheckSensitiveEnabled', 'true');
+    await set('CheckSensitiveOnCompletionEnabled', 'true');
+    try {
+      const got = (await claude(pieces(fixture('claude/stream-tool-use.chunks.txt'), 64))).toString('utf8');
+      const events = dataOf(got);
+      const text = events
+        .filter((e) => e.type === 'content_block_delta')
+        .map((e) => e.delta.text ?? '')
+        .join('');
+      expect(text).toBe('Let me check');
+      expect(events.at(-2)).toMatchObject({ type: 'message_delta', delta: { stop_reason: 'refusal' } });
+      expect(events.at(-1)!.type).toBe('message_stop');
+      expect(got).not.toContain('get_weather');
+    } finally {
+      await set('CheckSensitiveOnCompletionEnabled', 'false');
+      await set('CheckSensitiveEnabled', 'false');
+      await set('SensitiveWords', '');
+    }
+  });
+
   for (const name of ['stream-text', 'stream-function-call'])
     for (const size of ['event', 11, 100] as const)
       it(`passes Gemini's ${name} (CRLF) cut ${size === 'event' ? 'per event' : `every ${size} bytes`} byte for byte, billed on the last usage`, async () => {
