@@ -11,10 +11,13 @@
 // against the floor relaying the same. Needs `npm run build`.
 // Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`; BENCH_SQL_DSN=postgres://… runs
 // the gateway on that database instead of a fresh SQLite file (the database must be empty);
-// BENCH_MODES=plain,stream,claude,gemini, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small,limited narrow the
+// BENCH_MODES=plain,stream,claude,gemini, BENCH_CONNECTIONS=50,200 and
+// BENCH_PAYERS=large,small,limited,routed narrow the
 // runs. `limited` is the large payer through every limit at once, none of them reached: a token
 // tpm_limit and a channel with rpm_limit and max_concurrency (with REDIS_CONN_STRING set, counted in
-// Redis: the cost of the limits per call, against `large` in the same run). BENCH_BEFORE=<path to a
+// Redis: the cost of the limits per call, against `large` in the same run). `routed` adds the
+// token's max_concurrency, rpm_limit and rpd_limit and a channel-affinity rule keying every call by
+// its token (BENCH_PAYERS=limited,routed: their cost against `limited`). BENCH_BEFORE=<path to a
 // copy of an earlier build's main.js> loads that build too, in the same turns (SQLite only).
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
@@ -95,7 +98,7 @@ async function startGateway(main, dbName) {
     key: 'sk-ant-upstream',
     base_url: claudeUrl,
     models: 'claude-sonnet-4-20250514',
-    group: 'default,vip',
+    group: 'default,vip,svip',
   });
   await api(base, cookie, rootId, 'POST', '/api/channel/', {
     type: 24,
@@ -103,7 +106,7 @@ async function startGateway(main, dbName) {
     key: 'AIza-upstream',
     base_url: geminiUrl,
     models: 'gemini-2.5-flash',
-    group: 'default,vip',
+    group: 'default,vip,svip',
   });
   // The limited payer's group reaches only a channel with limits, far above what the bench sends.
   const MAX = 2147483647;
@@ -114,6 +117,19 @@ async function startGateway(main, dbName) {
     base_url: upstreamUrl,
     models: 'gpt-4o-mini',
     group: 'vip',
+    rpm_limit: MAX,
+    max_concurrency: 100000,
+  });
+  // `routed`: the same limits in svip, plus the token's request limits and channel affinity.
+  const usable = { default: 'default', vip: 'vip', svip: 'svip' };
+  await api(base, cookie, rootId, 'PUT', '/api/option/', { key: 'UserUsableGroups', value: JSON.stringify(usable) });
+  await api(base, cookie, rootId, 'POST', '/api/channel/', {
+    type: 1,
+    name: 'stand-in-routed',
+    key: 'sk-upstream-good',
+    base_url: upstreamUrl,
+    models: 'gpt-4o-mini',
+    group: 'svip',
     rpm_limit: MAX,
     max_concurrency: 100000,
   });
@@ -143,7 +159,27 @@ async function startGateway(main, dbName) {
     large: await tokenKey(cookie, rootId, 0),
     small: await tokenKey(smallLogin.cookie, small.id, SMALL),
     limited: await tokenKey(cookie, rootId, 0, { group: 'vip', tpm_limit: MAX }),
+    routed: await tokenKey(cookie, rootId, 0, {
+      group: 'svip',
+      tpm_limit: MAX,
+      max_concurrency: 100000,
+      rpm_limit: MAX,
+      rpd_limit: MAX,
+    }),
   };
+  // Channel affinity for the routed payer: every call looks its pin up.
+  const rule = {
+    name: 'bench',
+    model_regex: ['^gpt-4o-mini$'],
+    path_regex: ['^/v1/chat/completions$'],
+    key_sources: [{ type: 'context_int', key: 'token_id' }],
+    groups: ['svip'],
+  };
+  await api(base, cookie, rootId, 'PUT', '/api/option/', {
+    key: 'channel_affinity_setting.rules',
+    value: JSON.stringify([rule]),
+  });
+  await api(base, cookie, rootId, 'PUT', '/api/option/', { key: 'channel_affinity_setting.enabled', value: 'true' });
   await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
   return { proc: gateway, base, keys };
 }
@@ -237,7 +273,7 @@ const rows = [];
 for (const mode of list('BENCH_MODES', ['plain', 'stream', 'claude', 'gemini'])) {
   for (const connections of list('BENCH_CONNECTIONS', [50, 200]).map(Number)) {
     const body = bodies[mode];
-    const payers = list('BENCH_PAYERS', ['large', 'small', 'limited']);
+    const payers = list('BENCH_PAYERS', ['large', 'small', 'limited', 'routed']);
     const targets = [
       target('baseline', baselineUrl, baseline.pid, keys.large),
       ...payers.map((payer) => target(payer, base, gateway.pid, keys[payer])),

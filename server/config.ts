@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { parseDsn, type DbTarget } from './db/dsn.js';
 import { API_LIMITS, type ApiLimits } from './ratelimit/limiter.js';
+import { otelConfigFrom, type OtelConfig } from './observability/otel-config.js';
 
 /** Gateway configuration, read from the environment once at boot. */
 export interface Config {
@@ -67,6 +68,8 @@ export interface Config {
    * at each route's first request: slower start, steadier first answers.
    */
   schemaPrecompile: boolean;
+  /** OpenTelemetry traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT and its kin); null: off. */
+  otel: OtelConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +139,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
   }
   const sessionSecret = env.SESSION_SECRET || null;
+  let otel: OtelConfig | null;
+  try {
+    otel = otelConfigFrom(env);
+  } catch (err) {
+    throw new ConfigError('OTEL_EXPORTER_OTLP_PROTOCOL', (err as Error).message);
+  }
   if (sessionSecret !== null && sessionSecret.length < 16) {
     throw new ConfigError('SESSION_SECRET', 'must be at least 16 characters');
   }
@@ -189,5 +198,6 @@ export function loadConfig(env: Env = process.env): Config {
     syncUpstreamBase,
     passwordHashCost: intVar(env, 'PASSWORD_HASH_COST', 10, 4, 15),
     schemaPrecompile: env.SCHEMA_PRECOMPILE === 'true',
+    otel,
   };
 }

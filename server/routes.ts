@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import statusRoutes from './status/routes.js';
 import optionRoutes from './options/routes.js';
+import affinityRoutes from './relay/routing/affinity-routes.js';
 import oidcDiscoveryRoutes from './options/oidc-discovery.js';
 import accountRoutes from './accounts/routes.js';
 import emailBindRoutes from './accounts/email-bind.js';
@@ -38,11 +39,14 @@ import uptimeRoutes from './status/uptime.js';
 import performanceRoutes from './ops/performance.js';
 import consoleMigrationRoutes from './options/console-migration.js';
 import ratioSyncRoutes from './pricing/ratio-sync-routes.js';
+import keyRoutes from './tokens/key-routes.js';
+import observabilityRoutes from './observability/routes.js';
 
 /** Every route module of the gateway, in one list. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(statusRoutes);
   await app.register(optionRoutes);
+  await app.register(affinityRoutes);
   await app.register(oidcDiscoveryRoutes);
   await app.register(accountRoutes);
   await app.register(emailBindRoutes);
@@ -80,4 +84,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(performanceRoutes);
   await app.register(consoleMigrationRoutes);
   await app.register(ratioSyncRoutes);
+  await app.register(keyRoutes);
+  await app.register(observabilityRoutes);
 }

@@ -9,6 +9,7 @@ export { REFUSALS, type RefusalCode } from './http/refusals.js';
 export { TOKEN_ENABLED } from './tokens/status.js';
 export { builtInCompletionRatio } from './options/default-prices.js';
 export { AUDIT_SUBJECTS } from './audit/types.js';
+export { capabilityOverridesError } from './relay/wire/model-capabilities.js';
 export {
   baseUrlRequired,
   CHANNEL_AUTO_DISABLED,

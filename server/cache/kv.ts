@@ -12,8 +12,20 @@ export interface KvStore {
   delete(key: string): Promise<void>;
 }
 
+/** Sets between two sweeps of expired values (kept values such as thought signatures are rarely read again). */
+const SWEEP_EVERY = 1000;
+
 export class MemoryKv implements KvStore {
   private items = new Map<string, { value: string; expiresAt: number }>();
+  private setsSinceSweep = 0;
+
+  /** Drops expired values now and then, so values never read again do not pile up. */
+  private sweep(): void {
+    if (++this.setsSinceSweep < SWEEP_EVERY) return;
+    this.setsSinceSweep = 0;
+    const now = Date.now();
+    for (const [key, item] of this.items) if (item.expiresAt <= now) this.items.delete(key);
+  }
 
   async get(key: string): Promise<string | null> {
     const item = this.items.get(key);
@@ -26,6 +38,7 @@ export class MemoryKv implements KvStore {
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    this.sweep();
     this.items.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
   }
 

@@ -43,6 +43,8 @@ export interface UsersTable {
   discord_id: D<string>;
   /** Raised to end every session of the user (cookies carry the epoch they were issued under). */
   session_epoch: D<number>;
+  /** Relayed requests per day (UTC); 0 = no limit. */
+  rpd_limit: D<number>;
 }
 
 export interface TokensTable {
@@ -64,6 +66,14 @@ export interface TokensTable {
   deleted_at: number | null;
   /** Tokens (prompt + completion, as billed) per sliding minute; 0 = no limit. */
   tpm_limit: D<number>;
+  /** Relayed calls in flight; 0 = no limit. */
+  max_concurrency: D<number>;
+  /** Relayed requests per minute; 0 = no limit. */
+  rpm_limit: D<number>;
+  /** Relayed requests per day (UTC); 0 = no limit. */
+  rpd_limit: D<number>;
+  /** 1: the bodies of its calls are kept (server/observability/body-log.ts). */
+  log_bodies: D<Flag>;
 }
 
 export interface ChannelsTable {
@@ -149,6 +159,19 @@ export interface LogsTable {
   group: D<string>;
   ip: D<string>;
   other: string | null;
+}
+
+/** The bodies of a call, kept when body logs are on for it (server/observability/body-log.ts). */
+export interface LogBodiesTable {
+  id: Id;
+  request_id: string;
+  user_id: number;
+  token_id: D<number>;
+  created_at: number;
+  request_body: string;
+  response_body: string;
+  request_truncated: D<Flag>;
+  response_truncated: D<Flag>;
 }
 
 /** Prompt and completion of a log row, kept apart so the log table stays narrow. */
@@ -502,6 +525,7 @@ export interface Database {
   channel_keys: ChannelKeysTable;
   logs: LogsTable;
   log_extends: LogExtendsTable;
+  log_bodies: LogBodiesTable;
   log_totals: LogTotalsTable;
   redemptions: RedemptionsTable;
   options: OptionsTable;

@@ -88,3 +88,22 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
     },
   };
 }
+
+/** JSON members whose values are credentials (names matched whole, so `max_tokens` stays). */
+const SECRET_MEMBER =
+  /("(?:api[_-]?key|x-api-key|[a-z_-]*secret[a-z_-]*|password|passwd|authorization|access[_-]?token|refresh[_-]?token|id[_-]?token|session[_-]?id|cookie|private[_-]?key)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+
+/** Key shapes of the gateway and common providers (sk-…, Bearer …, Google's AIza…, AWS's AKIA…). */
+const KEY_SHAPES = /\b(?:sk-[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,}|AKIA[0-9A-Z]{16})|(\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
+
+/**
+ * A request or answer body as it may be stored: credentials in its JSON members, key-shaped words
+ * and secret-looking query values of quoted URLs replaced. The rest of the text is kept as sent.
+ */
+export function redactBody(text: string): string {
+  return redactQuery(
+    text
+      .replace(SECRET_MEMBER, (_all, head: string) => `${head}"${REDACTED}"`)
+      .replace(KEY_SHAPES, (_all, bearer: string | undefined) => `${bearer ?? ''}${REDACTED}`),
+  );
+}

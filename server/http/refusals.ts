@@ -116,6 +116,7 @@ export const REFUSALS = {
   'user.username_whitespace': '用户名不能包含空白字符',
   'user.display_name_too_long': '显示名称长度不能超过%{max}个字符',
   'user.remark_too_long': '备注长度不能超过%{max}个字符',
+  'user.rpd_limit_invalid': '每日请求数必须是 0 到 %{max} 之间的整数（0 表示不限）',
   'user.password_too_short': '密码长度至少为%{min}个字符',
   'user.password_too_long': '密码长度不能超过%{max}个字符',
   'user.quota_negative': '剩余额度不能小于0',
@@ -183,6 +184,11 @@ export const REFUSALS = {
     'Uptime Kuma 分组必须是 [{"categoryName","url","slug"}] 形式的 JSON 数组，url 以 http:// 或 https:// 开头',
   'option.bad_model_capabilities':
     '%{key} 必须是 JSON 对象：模型前缀 → {reasons, tokenField, sampling, oneSampler, thinking, outputLimit} 中的字段',
+  'option.bad_model_fallbacks':
+    '%{key} 必须是 JSON 对象：模型 → 备用模型列表，或 [{models, on, groups}]，on 取 5xx、429、context_length',
+  'option.affinity_clear_target': '缺少参数：rule_name，或使用 all=true 清空全部',
+  'option.bad_affinity_rules':
+    '%{key} 必须是规则的 JSON 数组：{name, model_regex, path_regex, key_sources, …}，名称不重复，正则有效',
   'option.unsafe_html': '%{key} 不能包含脚本、框架、事件属性等可执行内容',
   'ratio_sync.no_upstreams': '无有效上游渠道',
   'ratio_sync.bad_url': '上游地址必须以 http:// 或 https:// 开头：%{url}',
@@ -229,6 +235,7 @@ export const REFUSALS = {
   'token.enable_exhausted': '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度',
   'token.group_unusable': '无权使用分组：%{group}',
   'token.tpm_limit_invalid': '每分钟 token 数必须是 0 到 %{max} 之间的整数（0 表示不限）',
+  'token.request_limit_invalid': '并发数、每分钟和每日请求数必须是 0 到 %{max} 之间的整数（0 表示不限）',
   'token.ip_invalid': 'IP 白名单格式错误：“%{line}”不是有效的 IP 地址或 CIDR（每行一个）',
 
   // Channels
@@ -358,6 +365,10 @@ export const REFUSALS = {
   success_rate_limit_exceeded: '请求过于频繁：每 %{minutes} 分钟最多 %{max} 次成功请求，请稍后再试',
   tpm_limit_exceeded: '请求过于频繁：每分钟最多使用 %{max} tokens，请稍后再试',
   token_tpm_limit_exceeded: '该令牌每分钟最多使用 %{max} tokens，请稍后再试',
+  token_concurrency_exceeded: '该令牌最多同时进行 %{max} 个请求，请稍后再试',
+  token_rpm_exceeded: '该令牌每分钟最多 %{max} 次请求，请 %{seconds} 秒后再试',
+  token_rpd_exceeded: '该令牌每天最多 %{max} 次请求，请 %{seconds} 秒后再试',
+  user_rpd_exceeded: '您每天最多 %{max} 次请求，请 %{seconds} 秒后再试',
   channel_saturated: '当前分组上游负载已饱和，请稍后再试',
   sensitive_words_detected: '请求包含敏感词：%{words}',
   sensitive_words_in_answer: '回答包含敏感词：%{words}，已拦截',

@@ -283,6 +283,20 @@ export async function findLogOwner(db: Db, id: number): Promise<number | undefin
   return row?.user_id;
 }
 
+/** The owner of a log row and the request id its `other` names (empty when none). */
+export async function findLogRequest(db: Db, id: number): Promise<{ userId: number; requestId: string } | undefined> {
+  const row = await db.selectFrom('logs').select(['user_id', 'other']).where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  let requestId = '';
+  try {
+    const other = JSON.parse(row.other ?? '') as { request_id?: unknown };
+    if (typeof other?.request_id === 'string') requestId = other.request_id;
+  } catch {
+    // Not JSON: no request id.
+  }
+  return { userId: row.user_id, requestId };
+}
+
 export async function findLogExtend(db: Db, logId: number): Promise<{ prompt: string; completion: string }> {
   const row = await db.selectFrom('log_extends').select(['prompt', 'completion']).where('log_id', '=', logId).executeTakeFirst();
   return { prompt: row?.prompt ?? '', completion: row?.completion ?? '' };

@@ -8,6 +8,7 @@
  */
 import type { GatewayContext } from '../context.js';
 import { deleteLogsBefore, MAX_CLEANUP_BATCH, type CleanupPace } from './repository.js';
+import { deleteLogBodiesBefore } from './bodies-repository.js';
 
 const DAY = 86_400;
 const CHECK_MS = 3_600_000;
@@ -57,6 +58,20 @@ export async function runLogRetention(
   return { before, deleted };
 }
 
+/**
+ * BodyLogRetentionDays (0: keep them): the kept request and answer bodies older than that many
+ * days go, on the same hourly check as the log rows but on their own clock — bodies are large and
+ * usually kept for far shorter than the rows. Null when not the jobs leader or retention is off.
+ */
+export async function runBodyLogRetention(ctx: GatewayContext, now: number): Promise<RetentionRun | null> {
+  const days = Math.floor(ctx.options.number('BodyLogRetentionDays'));
+  if (!ctx.leader.isLeader || days <= 0) return null;
+  const before = now - days * DAY;
+  const deleted = await deleteLogBodiesBefore(ctx.logDb, before);
+  if (deleted > 0) ctx.log.info(`body log retention (${days} days): deleted ${deleted} kept bodies`);
+  return { before, deleted };
+}
+
 /** Starts the hourly check on a master node; the returned function stops it and waits for a pass in progress. */
 export function startLogRetention(
   ctx: GatewayContext,
@@ -67,7 +82,8 @@ export function startLogRetention(
   let stopped = false;
   const check = () => {
     if (stopped) return;
-    running = runLogRetention(ctx, Math.floor(Date.now() / 1000)).catch(onError);
+    const now = Math.floor(Date.now() / 1000);
+    running = Promise.all([runLogRetention(ctx, now).catch(onError), runBodyLogRetention(ctx, now).catch(onError)]);
   };
   const first = setTimeout(check, FIRST_CHECK_MS);
   const timer = setInterval(check, CHECK_MS);

@@ -81,6 +81,16 @@ export type LogStat = Static<typeof LogStat>;
 export const LogExtend = Type.Object({ prompt: Type.String(), completion: Type.String() });
 export type LogExtend = Static<typeof LogExtend>;
 
+/** GET /api/log/body/:id: the bodies kept for a row's call (opt-in body logs), each capped. */
+export const LogBody = Type.Object({
+  request_body: Type.String(),
+  response_body: Type.String(),
+  request_truncated: Type.Boolean(),
+  response_truncated: Type.Boolean(),
+  created_at: Type.Integer(),
+});
+export type LogBody = Static<typeof LogBody>;
+
 /** GET /api/data/channelUseData rows (channel statistics). */
 export const ChannelUseRow = Type.Object({
   channel_id: Type.Integer(),
@@ -167,6 +177,7 @@ export type UserUsageRow = Static<typeof UserUsageRow>;
 export const LogPageAnswer = Envelope(LogListPage);
 export const LogStatAnswer = Envelope(LogStat);
 export const LogExtendAnswer = Envelope(LogExtend);
+export const LogBodyAnswer = Envelope(Type.Union([LogBody, Type.Null()]));
 export const LogCleanupAnswer = Envelope(Type.Integer());
 export const ChannelUseAnswer = Envelope(Type.Array(ChannelUseRow));
 export const QuotaDataAnswer = Envelope(Type.Array(QuotaDataRow));

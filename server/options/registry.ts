@@ -4,6 +4,8 @@
  * rule drives validation on PUT /api/option/ and `type` the parsing in `OptionStore.get`.
  * Secrets are write-only: GET /api/option/ never returns their values.
  */
+import { affinityRulesError, DEFAULT_AFFINITY_RULES } from '../relay/routing/affinity-rules.js';
+import { fallbacksValueError } from '../relay/routing/fallback-rules.js';
 import { FAMILY_OPTIONS } from './family-options.js';
 import { capabilityOverridesError } from '../relay/wire/model-capabilities.js';
 import { checkOptionValue, type JsonShape, type Refusal, type ValueRule } from './values.js';
@@ -151,6 +153,14 @@ export const OPTION_REGISTRY = {
   LogConsumeEnabled: bool(true),
   /** Log rows older than this many days are deleted by the jobs leader (server/logs/retention.ts); 0 keeps them. */
   LogRetentionDays: int(0, { min: 0, max: 36_500 }),
+  /**
+   * Body logs (server/observability/body-log.ts): the bodies of every call, of the calls of these
+   * groups (comma-separated), and of tokens whose owner opted in, each capped, kept this many days.
+   */
+  BodyLogEnabled: bool(false),
+  BodyLogGroups: str(),
+  BodyLogMaxBytes: int(65_536, { min: 1024, max: 1_048_576 }),
+  BodyLogRetentionDays: int(7, { min: 0, max: 36_500 }),
   DataExportEnabled: bool(true),
   DataExportInterval: int(5, { min: 0, max: 1440 }),
   DataExportDefaultTime: oneOf('hour', ['hour', 'day', 'week']),
@@ -213,6 +223,24 @@ export const OPTION_REGISTRY = {
     default: '{}',
     check: (v) => (capabilityOverridesError(v) === null ? null : 'option.bad_model_capabilities'),
   },
+  /** Model → the models tried when it cannot be served (server/relay/routing/fallbacks.ts). */
+  'relay.model_fallbacks': {
+    type: 'json',
+    default: '{}',
+    check: (v) => (fallbacksValueError(v) ? 'option.bad_model_fallbacks' : null),
+  },
+  // Channel affinity (server/relay/routing/affinity.ts), in the family's names.
+  'channel_affinity_setting.enabled': bool(false),
+  'channel_affinity_setting.switch_on_success': bool(true),
+  'channel_affinity_setting.max_entries': int(100_000, { min: 1, max: 10_000_000 }),
+  'channel_affinity_setting.default_ttl_seconds': int(3600, { min: 1, max: 30 * DAY_SECONDS }),
+  'channel_affinity_setting.rules': {
+    type: 'json',
+    default: JSON.stringify(DEFAULT_AFFINITY_RULES),
+    check: (v) => (affinityRulesError(v) ? 'option.bad_affinity_rules' : null),
+  },
+  /** Fit same-format chat and Claude requests to the upstream model too (converted ones always are). */
+  'relay.fit_native_requests': bool(false),
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, { min: 1, max: 3600 }),
   ...FAMILY_OPTIONS,

@@ -19,6 +19,10 @@ export interface RelayCaller {
   tokenQuotaHint: number;
   acceptUnsetPrice: boolean;
   pinnedChannelId: number | null;
+  /** The token's calls in flight, requests per minute and per day, and its owner's per day; 0 = no limit. */
+  requestLimits?: { concurrency: number; rpm: number; rpd: number; userRpd: number };
+  /** The models the token is limited to; null or absent: any model. */
+  modelLimits?: ReadonlySet<string> | null;
 }
 
 export interface RelayInput {
@@ -33,8 +37,12 @@ export interface RelayInput {
   client: ClientFormat;
   /** Client headers a channel of the client's own protocol should see (e.g. `anthropic-beta`). */
   forwardHeaders?: Record<string, string>;
+  /** A client's `anthropic-beta` header, for a Claude channel its request reaches converted. */
+  anthropicBeta?: string;
   /** Claude Code's `?beta=true`: kept on a call to Anthropic's own Messages API, dropped elsewhere. */
   betaQuery?: boolean;
   /** `POST /v1/responses/compact` (endpoint `responses`): Codex's remote compaction (wire/openai/responses-compact.ts). */
   compact?: boolean;
+  /** The model the client asked for, when a fallback (routing/fallbacks.ts) serves `model` instead. */
+  requestedModel?: string;
 }

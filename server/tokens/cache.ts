@@ -55,6 +55,10 @@ export function toCachedToken(row: Token): CachedToken {
     allow_ips: ips.ok ? ips.list : new BlockList(),
     group: row.group,
     tpm_limit: row.tpm_limit,
+    max_concurrency: row.max_concurrency,
+    rpm_limit: row.rpm_limit,
+    rpd_limit: row.rpd_limit,
+    log_bodies: row.log_bodies === 1,
   };
 }
 

@@ -23,6 +23,12 @@ export interface CachedToken {
   group: string;
   /** Tokens per minute; 0 = no limit. */
   tpm_limit: number;
+  /** Calls in flight, requests per minute and per day; 0 = no limit. */
+  max_concurrency: number;
+  rpm_limit: number;
+  rpd_limit: number;
+  /** The bodies of its calls are kept. */
+  log_bodies: boolean;
 }
 
 export type TokenCheck =

@@ -21,6 +21,12 @@ export interface TokenFields {
   group: string;
   /** Tokens per minute; 0 = no limit. */
   tpm_limit: number;
+  /** Calls in flight, requests per minute and per day; 0 = no limit. */
+  max_concurrency: number;
+  rpm_limit: number;
+  rpd_limit: number;
+  /** Keep the bodies of its calls. */
+  log_bodies: boolean;
 }
 
 export function tokenFields(row: Token): TokenFields {
@@ -34,6 +40,10 @@ export function tokenFields(row: Token): TokenFields {
     allow_ips: row.allow_ips ?? '',
     group: row.group,
     tpm_limit: row.tpm_limit,
+    max_concurrency: row.max_concurrency,
+    rpm_limit: row.rpm_limit,
+    rpd_limit: row.rpd_limit,
+    log_bodies: row.log_bodies === 1,
   };
 }
 
@@ -42,6 +52,7 @@ function columns(fields: TokenFields) {
     ...fields,
     unlimited_quota: fields.unlimited_quota ? 1 : 0,
     model_limits_enabled: fields.model_limits_enabled ? 1 : 0,
+    log_bodies: fields.log_bodies ? 1 : 0,
   };
 }
 

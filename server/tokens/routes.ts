@@ -60,6 +60,10 @@ const NEW_TOKEN: TokenFields = {
   allow_ips: '',
   group: '',
   tpm_limit: 0,
+  max_concurrency: 0,
+  rpm_limit: 0,
+  rpd_limit: 0,
+  log_bodies: false,
 };
 
 function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
@@ -73,6 +77,10 @@ function pick(body: Partial<TokenFields>, base: TokenFields): TokenFields {
     allow_ips: body.allow_ips ?? base.allow_ips,
     group: body.group ?? base.group,
     tpm_limit: body.tpm_limit ?? base.tpm_limit,
+    max_concurrency: body.max_concurrency ?? base.max_concurrency,
+    rpm_limit: body.rpm_limit ?? base.rpm_limit,
+    rpd_limit: body.rpd_limit ?? base.rpd_limit,
+    log_bodies: body.log_bodies ?? base.log_bodies,
   };
 }
 

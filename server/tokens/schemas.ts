@@ -35,6 +35,14 @@ export const TokenView = Type.Object({
   group: Type.String(),
   /** Tokens (prompt + completion, as billed) per sliding minute, counted across every process; 0 = no limit. */
   tpm_limit: Type.Integer(),
+  /** Relayed calls in flight, counted across every process; 0 = no limit. */
+  max_concurrency: Type.Integer(),
+  /** Relayed requests per minute; 0 = no limit. */
+  rpm_limit: Type.Integer(),
+  /** Relayed requests per day (UTC); 0 = no limit. */
+  rpd_limit: Type.Integer(),
+  /** The bodies of its calls are kept, when the administrator allows body logs. */
+  log_bodies: Type.Boolean(),
 });
 export type TokenView = Static<typeof TokenView>;
 
@@ -95,6 +103,10 @@ const TokenFields = Type.Object({
   allow_ips: Type.Optional(Type.String({ maxLength: 65535 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
   tpm_limit: Type.Optional(Type.Number()),
+  max_concurrency: Type.Optional(Type.Number()),
+  rpm_limit: Type.Optional(Type.Number()),
+  rpd_limit: Type.Optional(Type.Number()),
+  log_bodies: Type.Optional(Type.Boolean()),
 });
 
 /** POST /api/token/. Absent fields: quota 0, never expires, no limits, the owner's group. */

@@ -43,6 +43,11 @@ export function validateTokenFields(input: TokenFields, context: ValidationConte
   const tpm = input.tpm_limit;
   if (!Number.isInteger(tpm) || tpm < 0 || tpm > INT32_MAX) throw fail('token.tpm_limit_invalid', { max: INT32_MAX });
 
+  for (const name of ['max_concurrency', 'rpm_limit', 'rpd_limit'] as const) {
+    const n = input[name];
+    if (!Number.isInteger(n) || n < 0 || n > INT32_MAX) throw fail('token.request_limit_invalid', { max: INT32_MAX });
+  }
+
   const ips = parseAllowIps(input.allow_ips);
   if (!ips.ok) throw fail('token.ip_invalid', { line: ips.line });
 
@@ -56,6 +61,10 @@ export function validateTokenFields(input: TokenFields, context: ValidationConte
     allow_ips: ips.lines.join('\n'),
     group,
     tpm_limit: tpm,
+    max_concurrency: input.max_concurrency,
+    rpm_limit: input.rpm_limit,
+    rpd_limit: input.rpd_limit,
+    log_bodies: input.log_bodies,
   };
 }
 

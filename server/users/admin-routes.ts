@@ -48,7 +48,7 @@ import {
   UserSearchQuery,
   type UserListItem,
 } from './schemas.js';
-import { Envelope } from '../http/schemas.js';
+import { Envelope, INT32_MAX } from '../http/schemas.js';
 import { usageByUser, usageOf } from './usage.js';
 import { fromBody, fromParams, idOfData, textOf } from '../audit/targets.js';
 import { checkDisplayName, checkPassword, checkRemark, checkUsername } from './validation.js';
@@ -186,6 +186,9 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
         passwordHash = await hashPassword(body.password);
       }
       if (body.quota !== undefined && body.quota < 0) throw fail('user.quota_negative');
+      const rpd = body.rpd_limit;
+      if (rpd !== undefined && (!Number.isInteger(rpd) || rpd < 0 || rpd > INT32_MAX))
+        throw fail('user.rpd_limit_invalid', { max: INT32_MAX });
 
       await db.transaction().execute(async (trx) => {
         const user = await findUserById(trx, body.id);
@@ -200,6 +203,7 @@ export default async function userAdminRoutes(base: FastifyInstance): Promise<vo
         if (displayName !== undefined) changes.display_name = displayName || (username ?? user.username);
         if (passwordHash) changes.password = passwordHash;
         if (remark !== undefined && remark !== user.remark) changes.remark = remark;
+        if (rpd !== undefined && rpd !== user.rpd_limit) changes.rpd_limit = rpd;
         const group = body.group?.trim();
         if (group !== undefined && group !== user.group) {
           if (isSelf) throw fail('user.own_group');

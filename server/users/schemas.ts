@@ -31,6 +31,8 @@ export const PublicUser = Type.Object({
   /** The user's settings as a JSON string, without the webhook secret; "" when never set. */
   setting: Type.String(),
   remark: Type.String(),
+  /** Relayed requests per day (UTC), counted across every process; 0 = no limit. */
+  rpd_limit: Type.Integer(),
   create_time: Type.Number(),
   /** When the user last called the relay (Unix seconds); 0 never. */
   last_use_time: Type.Number(),
@@ -181,6 +183,8 @@ export const UpdateUserBody = Type.Object({
   password: Type.Optional(Type.String({ maxLength: 128 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
   quota: Type.Optional(Int53()),
+  /** Relayed requests per day; 0 = no limit. */
+  rpd_limit: Type.Optional(Type.Number()),
   /** The admin's note, never shown to the user; empty or null clears it. */
   remark: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 });

@@ -19,6 +19,8 @@ export interface CachedUser {
   quota: number;
   deleted: boolean;
   acceptUnsetModelRatio: boolean;
+  /** Relayed requests per day; 0 = no limit. */
+  rpdLimit: number;
 }
 
 const TTL_MS = 60_000;
@@ -89,6 +91,7 @@ export class UserCache {
       'quota',
       'deleted_at',
       'setting',
+      'rpd_limit',
     ]);
     let user: CachedUser | null = null;
     if (row) {
@@ -109,6 +112,7 @@ export class UserCache {
         quota: row.quota,
         deleted: row.deleted_at !== null,
         acceptUnsetModelRatio: accept,
+        rpdLimit: row.rpd_limit,
       };
     }
     return user;

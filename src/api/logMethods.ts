@@ -3,7 +3,7 @@
  * customMethods): the figures over a filter, a row's kept prompt and completion, and the usage
  * per channel and model or per hour and model (the dashboard), and the cleanup of old rows.
  */
-import type { ChannelUseRow, LogExtend, LogStat, QuotaDataRow } from '../../server/logs/schemas';
+import type { ChannelUseRow, LogBody, LogExtend, LogStat, QuotaDataRow } from '../../server/logs/schemas';
 import { api } from './client';
 
 /** Whose rows: everyone's (admins) or one's own. */
@@ -31,5 +31,9 @@ export const logMethods = {
   /** The prompt and completion kept with one log row. */
   getLogExtend(id: string): Promise<LogExtend> {
     return api.get<LogExtend>(`/api/log/extend/${encodeURIComponent(id)}`);
+  },
+  /** The request and answer bodies kept for one log row's call (opt-in body logs); null when none were. */
+  async getLogBody(id: string): Promise<LogBody | null> {
+    return (await api.get<LogBody | null>(`/api/log/body/${encodeURIComponent(id)}`)) ?? null;
   },
 };

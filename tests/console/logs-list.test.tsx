@@ -104,6 +104,18 @@ const server = setupServer(
     prompt: `prompt of ${call.path.split('/').at(-1)}`,
     completion: 'the answer',
   })),
+  // Row 12's call had its bodies kept (opt-in body logs); the others none.
+  api('get', '/api/log/body/:id', (call) =>
+    call.path.endsWith('/12')
+      ? {
+          request_body: '{"model":"dall-e-3","prompt":"a cat"}',
+          response_body: '{"data":[{"url":"https://img.example/cat.png"}]}',
+          request_truncated: false,
+          response_truncated: true,
+          created_at: 1_700_000_000,
+        }
+      : null,
+  ),
   api('get', '/api/user/:id', {
     id: 2,
     username: 'alice',
@@ -316,8 +328,22 @@ describe('usage logs: dialogs', () => {
     expect(within(dialog).getByText('the answer')).toBeTruthy();
     expect(within(dialog).getByText('日志详情 #12')).toBeTruthy();
     expect(callsTo('GET', '/api/log/extend/12')).toHaveLength(1);
+    expect(await within(dialog).findByText('{"model":"dall-e-3","prompt":"a cat"}')).toBeTruthy();
+    expect(within(dialog).getByText('{"data":[{"url":"https://img.example/cat.png"}]}')).toBeTruthy();
+    expect(within(dialog).getByText('请求体')).toBeTruthy();
+    expect(within(dialog).getAllByText('（已截断）')).toHaveLength(1);
     await userEvent.click(within(dialog).getByRole('button', { name: '关闭' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('shows no body blocks for a row whose bodies were not kept', async () => {
+    asUser();
+    renderLogs();
+    fireEvent.contextMenu(within(await rowOf(11)).getByText('gpt-4o'));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('prompt of 11')).toBeTruthy();
+    await waitFor(() => expect(callsTo('GET', '/api/log/body/11')).toHaveLength(1));
+    expect(within(dialog).queryByText('请求体')).toBeNull();
   });
 
   it('looks up the user of a row for an admin', async () => {

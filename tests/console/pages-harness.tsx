@@ -100,6 +100,7 @@ export function selfUser(overrides: Partial<SelfUser> = {}): SelfUser {
     inviter_id: 0,
     setting: '',
     remark: '',
+    rpd_limit: 0,
     create_time: 0,
     last_use_time: 0,
     created_at: null,

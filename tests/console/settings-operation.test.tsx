@@ -275,6 +275,25 @@ describe('models tab', () => {
   });
 });
 
+describe('models tab: model capabilities', () => {
+  it('checks the capability table by the server’s rule and saves it with the fitting switch', async () => {
+    const global = await openTab('models', '全局设置');
+    expect(input(global, '模型能力表').value).toBe('{}');
+    await retype(input(global, '模型能力表'), '{"gpt-4.1": {"outputLimt": 1000}}');
+    await userEvent.click(global.getByRole('button', { name: '保存全局设置' }));
+    expect(await screen.findByText('模型能力表: gpt-4.1.outputLimt：不是有效的模型能力（字段与取值见说明）')).toBeTruthy();
+    expect(puts()).toEqual([]);
+    await retype(input(global, '模型能力表'), '{"my-reasoner": {"reasons": true, "tokenField": "max_completion_tokens"}}');
+    await userEvent.click(input(global, '同格式请求也按模型适配'));
+    await userEvent.click(global.getByRole('button', { name: '保存全局设置' }));
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+    expect(puts()).toEqual([
+      { key: 'relay.fit_native_requests', value: 'true' },
+      { key: 'relay.model_capabilities', value: '{"my-reasoner": {"reasons": true, "tokenField": "max_completion_tokens"}}' },
+    ]);
+  });
+});
+
 describe('loading', () => {
   it('shows a retry instead of empty forms when the options cannot be read', async () => {
     server.use(http.get('/api/option/', () => HttpResponse.json({ success: false, message: '权限不足' })));

@@ -35,7 +35,11 @@ function token(id: number, status: number): TokenView {
     model_limits: '',
     allow_ips: '',
     tpm_limit: 0,
+    max_concurrency: 0,
+    rpm_limit: 0,
+    rpd_limit: 0,
     group: '',
+    log_bodies: false,
   };
 }
 

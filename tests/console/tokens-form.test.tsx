@@ -26,6 +26,10 @@ const existing: TokenView = {
   allow_ips: '10.0.0.1',
   group: 'vip',
   tpm_limit: 5000,
+  max_concurrency: 2,
+  rpm_limit: 60,
+  rpd_limit: 0,
+  log_bodies: false,
 };
 
 const server = setupServer(
@@ -82,6 +86,10 @@ describe('create-token drawer', () => {
       allow_ips: '',
       group: '',
       tpm_limit: 0,
+      max_concurrency: 0,
+      rpm_limit: 0,
+      rpd_limit: 0,
+      log_bodies: false,
     });
     expect(await screen.findByText('成功创建 1 个令牌')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: '创建新的令牌' })).toBeNull());
@@ -207,6 +215,10 @@ describe('edit-token drawer', () => {
       allow_ips: '10.0.0.1',
       group: 'vip',
       tpm_limit: 5000,
+      max_concurrency: 2,
+      rpm_limit: 60,
+      rpd_limit: 0,
+      log_bodies: false,
     });
     expect(await screen.findByText('令牌更新成功！')).toBeTruthy();
   });
@@ -263,6 +275,10 @@ describe('token form helpers', () => {
       allow_ips: '',
       group: '',
       tpm_limit: 0,
+      max_concurrency: 0,
+      rpm_limit: 0,
+      rpd_limit: 0,
+      log_bodies: false,
     });
   });
 });

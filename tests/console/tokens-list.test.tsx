@@ -24,6 +24,10 @@ const base: TokenView = {
   model_limits: '',
   allow_ips: '',
   tpm_limit: 0,
+  max_concurrency: 0,
+  rpm_limit: 0,
+  rpd_limit: 0,
+  log_bodies: false,
   group: '',
 };
 

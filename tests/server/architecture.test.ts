@@ -42,6 +42,7 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   user_oauth_bindings: { files: ['server/oauth/custom/repository.ts'], why: 'accounts bound through custom providers' },
   log_totals: { files: ['server/logs/totals.ts'], why: 'written with the log rows, read by the log stat' },
   log_extends: { files: ['server/logs/repository.ts', 'server/logs/list-repository.ts'], why: 'part of a log row' },
+  log_bodies: { files: ['server/logs/bodies-repository.ts'], why: 'opt-in request and answer bodies, by request id' },
   redemptions: { files: ['server/redemptions/repository.ts'], why: 'redemption codes' },
   options: { files: ['server/options/store.ts'], why: 'the option store writes through to its table' },
   top_ups: { files: ['server/topup/repository.ts'], why: 'top-up orders' },

@@ -66,6 +66,19 @@ const ACTIVE_HTML: Array<[string, string]> = [
   ['<img src=x onerror=alert(1)>', 'option.unsafe_html'],
 ];
 const CHECKED: Record<string, Array<[string, string]>> = {
+  'relay.model_fallbacks': [
+    ['[]', 'option.bad_model_fallbacks'],
+    ['{"a":"b"}', 'option.bad_model_fallbacks'],
+    ['{"a":[{"models":["b"],"on":["404"]}]}', 'option.bad_model_fallbacks'],
+  ],
+  'channel_affinity_setting.rules': [
+    ['{}', 'option.bad_affinity_rules'],
+    [
+      '[{"name":"x","model_regex":["("],"path_regex":[],"key_sources":[{"type":"gjson","path":"a"}]}]',
+      'option.bad_affinity_rules',
+    ],
+    ['[{"name":"x","model_regex":[],"path_regex":[],"key_sources":[]}]', 'option.bad_affinity_rules'],
+  ],
   'relay.model_capabilities': [
     ['[]', 'option.bad_model_capabilities'],
     ['{"gpt-x":{"reason":true}}', 'option.bad_model_capabilities'],

@@ -88,13 +88,12 @@ describe('coding agents on every channel', () => {
     });
   }
 
-  it('Gemini thinking to Claude: the tool step it cannot sign goes without thinking, said in the log', async () => {
+  it('Gemini thinking to Claude: the tool step gets its thinking back by the call id', async () => {
     const { other } = await round('gemini-cli', 'claude-sonnet-4-20250514');
-    expect(sent('claude-sonnet-4-20250514').thinking).toBeUndefined();
-    expect(other.request_fitted).toContain('thinking off: the tool step carries no thinking to send back');
-    // The first step thought: only the unsigned step goes without.
-    const first = f.claude.requests.at(-2)!.body;
-    expect(first.thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
+    const second = sent('claude-sonnet-4-20250514');
+    expect(second.thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
+    expect(second.messages.at(-2).content[0].type).toBe('thinking');
+    expect(other.request_fitted).toBeUndefined();
   });
 
   it('Gemini thinking to an OpenAI model that does not reason: reasoning_effort left out', async () => {

@@ -223,6 +223,35 @@ describe('AWS Claude and Vertex AI channels', () => {
       expect([log.prompt_tokens, log.completion_tokens, log.is_stream]).toEqual([21, 19, 1]);
     });
 
+    it('takes Claude betas into the body from an OpenAI client’s header and a Claude client’s body field', async () => {
+      await f
+        .openai()
+        .chat.completions.create(
+          { model: 'claude-3-5-sonnet-20240620', messages: [{ role: 'user', content: 'Hello!' }], max_tokens: 100 },
+          { headers: { 'anthropic-beta': 'prompt-caching-2024-07-31' } },
+        );
+      expect(bedrock.requests.at(-1)!.body.anthropic_beta).toEqual(['prompt-caching-2024-07-31']);
+      const res = await fetch(`${f.tg.url}/v1/messages`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': f.key,
+          'anthropic-version': '2023-06-01',
+          'anthropic-beta': 'prompt-caching-2024-07-31',
+        },
+        body: JSON.stringify({
+          model: 'claude-3-5-sonnet-20240620',
+          max_tokens: 64,
+          messages: [{ role: 'user', content: 'Salut' }],
+          anthropic_beta: ['context-1m-2025-08-07', 'prompt-caching-2024-07-31'],
+        }),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const sent = bedrock.requests.at(-1)!;
+      expect(sent.signatureValid).toBe(true);
+      expect(sent.body.anthropic_beta).toEqual(['prompt-caching-2024-07-31', 'context-1m-2025-08-07']);
+    });
+
     it('passes an exception in the event stream on as an error, to both kinds of client', async () => {
       const claudeStream = anthropic.messages.stream({
         model: 'claude-3-haiku-20240307',

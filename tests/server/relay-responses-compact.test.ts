@@ -15,8 +15,14 @@ describe('Codex remote compaction', () => {
     f = await startFidelityFixture();
     // A custom channel serves chat only: compaction reaches it as a summarising chat call.
     const prices = JSON.parse(f.tg.gateway.ctx.options.raw('ModelRatio'));
-    await setOptions(f, { ModelRatio: JSON.stringify({ ...prices, 'qwen3-coder': 0.5 }) });
-    await f.addChannel({ type: 8, name: 'custom', key: 'sk-custom', base_url: f.chat.url, models: 'qwen3-coder' });
+    await setOptions(f, { ModelRatio: JSON.stringify({ ...prices, 'qwen3-coder': 0.5, 'qwen3-coder-empty': 0.5 }) });
+    await f.addChannel({
+      type: 8,
+      name: 'custom',
+      key: 'sk-custom',
+      base_url: f.chat.url,
+      models: 'qwen3-coder,qwen3-coder-empty',
+    });
   });
   afterAll(async () => {
     await f?.close();
@@ -104,9 +110,56 @@ describe('Codex remote compaction', () => {
   it('refuses a compaction without input in OpenAI’s shape, nothing written', async () => {
     const before = await quota();
     const rows = (await f.lastLog()).id;
-    const res = await post('/v1/responses/compact', { model: 'claude-sonnet-4-5', previous_response_id: 'resp_1' });
+    const res = await post('/v1/responses/compact', { model: 'claude-sonnet-4-5', instructions: 'x' });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('input is required');
     expect([await quota(), (await f.lastLog()).id]).toEqual([before, rows]);
+  });
+
+  it('previous_response_id alone: relayed to a Responses upstream, refused clearly elsewhere, unbilled', async () => {
+    let before = await quota();
+    const relayed = await post('/v1/responses/compact', { model: 'gpt-4o-mini', previous_response_id: 'resp_1' });
+    expect(relayed.status, JSON.stringify(relayed.body)).toBe(200);
+    expect(f.upstream.requests.at(-1)!.url).toBe('/v1/responses/compact');
+    expect(f.upstream.requests.at(-1)!.body).toEqual({ model: 'gpt-4o-mini', previous_response_id: 'resp_1' });
+    const { input_tokens, output_tokens } = OPENAI_FIXTURES.compaction.usage;
+    await billed(before, [input_tokens, output_tokens]);
+    before = await quota();
+    const sent = f.claude.requests.length;
+    const refused = await post('/v1/responses/compact', { model: 'claude-sonnet-4-5', previous_response_id: 'resp_1' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain(
+      'previous_response_id alone can be compacted only on a channel with the Responses API',
+    );
+    expect([await quota(), f.claude.requests.length]).toEqual([before, sent]);
+  });
+
+  it('a compaction item made by the Responses API: carried to a Responses upstream, refused clearly on a converted channel', async () => {
+    const foreign = { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAAB-opaque-to-everyone-but-openai' };
+    const body = (model: string) => ({
+      ...codexFirst(model),
+      input: [foreign, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Go on.' }] }],
+    });
+    const carried = await post('/v1/responses', { ...body('gpt-4o-mini'), stream: false });
+    expect(carried.status, JSON.stringify(carried.body)).toBe(200);
+    expect(f.upstream.requests.at(-1)!.body.input[0]).toEqual(foreign);
+    for (const model of ['claude-sonnet-4-5', 'qwen3-coder']) {
+      const before = await quota();
+      const res = await post('/v1/responses', body(model));
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toContain('a compaction item made by the Responses API can be read only there');
+      expect(await quota()).toBe(before);
+    }
+  });
+
+  it('an empty summary is no compaction: an error in OpenAI’s shape, nothing billed', async () => {
+    const body = await conversation('qwen3-coder');
+    const before = await quota();
+    const res = await post('/v1/responses/compact', { ...body, model: 'qwen3-coder-empty' });
+    expect(res.status).toBe(502);
+    expect(res.body.error.message).toContain('empty summary');
+    expect(await quota()).toBe(before);
+    const log = await f.lastLog();
+    expect([log.type, log.quota]).toEqual([5, 0]);
   });
 });

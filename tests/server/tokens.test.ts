@@ -500,6 +500,10 @@ describe('checkToken', () => {
       group: '',
       deleted_at: null,
       tpm_limit: 0,
+      max_concurrency: 0,
+      rpm_limit: 0,
+      rpd_limit: 0,
+      log_bodies: 0,
       ...over,
     });
 

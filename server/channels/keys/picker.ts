@@ -94,3 +94,18 @@ export function withTestKey(ctx: Pick<Pickers, 'channelKeys'>, channel: Channel)
     ),
   );
 }
+
+/**
+ * The channel with the key whose hash is `hash`, when that key is still enabled and not cooling
+ * down (a session pinned to it, routing/affinity.ts); undefined otherwise.
+ */
+export function withPinnedKey(ctx: Pickers, channel: Channel, hash: string): Channel | undefined {
+  const { hashes } = keysOfChannel(channel);
+  if (hashes.length <= 1) return undefined;
+  const index = hashes.indexOf(hash);
+  if (index < 0 || ctx.channelKeys.disabledOf(channel.id).has(hash)) return undefined;
+  const subject = keySubject(channel.id, hash);
+  if (!ctx.health.usable(subject)) return undefined;
+  ctx.health.claim(subject);
+  return copyWithKey(channel, index);
+}

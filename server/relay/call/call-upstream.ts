@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { guardedConnector } from '../../http/upstream-guard.js';
+import { upstreamTraceparent } from '../../observability/upstream-trace.js';
 
 export const upstreamAgent = new Agent({
   connect: guardedConnector(),
@@ -81,7 +82,8 @@ export function callUpstream(
   contentType: string,
   signal: CancelSignal,
 ): Promise<UpstreamResponse> {
-  const headers = { ...target.headers, 'content-type': contentType, accept: '*/*' };
+  const traceparent = upstreamTraceparent(signal);
+  const headers = { ...target.headers, 'content-type': contentType, accept: '*/*', ...(traceparent && { traceparent }) };
   const at = originAndPath(target.url);
   // Straight to the pool: undici's request() would parse the URL again on every call.
   if (at) return upstreamAgent.request({ origin: at.origin, path: at.path, method: 'POST', headers, body, signal });

@@ -26,7 +26,7 @@ import { forwardConvertedJson, forwardConvertedStream, type AnswerHooks, type Fo
 import { clientFormat } from '../wire/registry.js';
 import type { KvStore } from '../../cache/kv.js';
 import { restoreSignatures, sealCompletion, sealedParser, SignatureSealer } from '../wire/gemini/tool-call-signatures.js';
-import { fitToModel, type FitTarget } from '../wire/fit-to-model.js';
+import { fitNativeBody, fitToModel, type FitTarget } from '../wire/fit-to-model.js';
 import { capabilityOverridesFrom } from '../wire/model-capabilities.js';
 
 /**
@@ -44,6 +44,11 @@ export function servesRequest(provider: ProviderDefinition, input: RelayInput): 
   return clientFormat(input.client).servedBy(provider, input);
 }
 
+/** Why a channel of this provider cannot serve a request it would take converted; null when that is not why. */
+export function unservedWhy(provider: ProviderDefinition, input: RelayInput): string | null {
+  return clientFormat(input.client).unservedWhy?.(provider, input) ?? null;
+}
+
 /** The adapter converting an endpoint's calls to the provider's own protocol, when it has one. */
 export function adapterFor(provider: ProviderDefinition, endpoint: Endpoint): ChatAdapter | undefined {
   return endpoint === 'chat.completions' ? provider.chat : provider.adapters?.[endpoint];
@@ -58,8 +63,12 @@ function routeFor(provider: ProviderDefinition, input: RelayInput): Route {
   return { kind: 'openai', ...(format.forOpenAIChannel ? format.forOpenAIChannel(request) : request) };
 }
 
-function providerSettings(ctx: GatewayContext): ProviderSettings {
-  return { claude: claudeSettingsFrom(ctx.options), gemini: geminiSettingsFrom(ctx.options) };
+function providerSettings(ctx: GatewayContext, input: RelayInput): ProviderSettings {
+  const claude = claudeSettingsFrom(ctx.options);
+  return {
+    claude: input.anthropicBeta ? { ...claude, clientBeta: input.anthropicBeta } : claude,
+    gemini: geminiSettingsFrom(ctx.options),
+  };
 }
 
 function withStreamUsage(body: Record<string, unknown>): Record<string, unknown> {
@@ -69,8 +78,9 @@ function withStreamUsage(body: Record<string, unknown>): Record<string, unknown>
 
 /**
  * The body for a channel that takes the client's request as it is: untouched unless the model,
- * overrides or usage ask differ, or the client sent what the family treats as absent — and always
- * untouched with `global.pass_through_request_enabled`.
+ * overrides or usage ask differ, the client sent what the family treats as absent, or `fitNative`
+ * (the admin's `relay.fit_native_requests`) fitted it to the model — and always untouched with
+ * `global.pass_through_request_enabled`.
  */
 function nativeBody(
   input: RelayInput,
@@ -78,14 +88,17 @@ function nativeBody(
   upstreamModel: string,
   askUsage: boolean,
   passThrough: boolean,
+  fitNative?: (body: Record<string, unknown>) => Record<string, unknown> | null,
 ): string | Buffer {
   if (!input.body) return input.raw ?? Buffer.alloc(0);
   if (passThrough) return JSON.stringify(input.body);
   const format = clientFormat(input.client);
-  const source = format.upstreamBody?.(input) ?? input.body;
+  const given = format.upstreamBody?.(input) ?? input.body;
+  const fitted = fitNative?.({ ...given, model: upstreamModel }) ?? null;
+  const source = fitted ?? given;
   const override = paramOverride(channel.param_override);
   // Unchanged: the text as the client sent it (re-serializing it would cost, not change, the call).
-  if (upstreamModel === input.model && !override && !askUsage) {
+  if (upstreamModel === input.model && !override && !askUsage && !fitted) {
     return (source === input.body ? receivedText(source) : undefined) ?? JSON.stringify(source);
   }
   const model = format.mappedModel ? format.mappedModel(input, upstreamModel) : { model: upstreamModel };
@@ -120,7 +133,7 @@ export async function sendUpstream(
     const restored = await restoreSignatures({ ...route.body, model: upstreamModel }, ctx.kv);
     const fitted = route.adapter === provider.chat ? fit(ctx, input, restored, provider) : restored;
     const body = { ...fitted, ...override };
-    const prepared = await route.adapter.request(channel, body, input.stream, providerSettings(ctx));
+    const prepared = await route.adapter.request(channel, body, input.stream, providerSettings(ctx, input));
     const plan = { ...prepared, target: { ...prepared.target, headers: withHeaderOverride(prepared.target.headers, channel) } };
     return route.adapter.send
       ? route.adapter.send(plan, { channel, stream: input.stream, signal })
@@ -145,9 +158,13 @@ export async function sendUpstream(
     const target = provider.target(channel, input.endpoint, upstreamModel, input.stream);
     const url = format.nativeUrl ? format.nativeUrl(target.url, input) : target.url;
     const passThrough = ctx.options.bool('global.pass_through_request_enabled');
+    const fitNative = ctx.options.bool('relay.fit_native_requests')
+      ? (body: Record<string, unknown>) =>
+          fitNativeBody(input, body, FIT_TARGETS[provider.protocol], capabilityOverridesFrom(ctx.options))
+      : undefined;
     call = {
       target: { url, headers: input.forwardHeaders ? { ...input.forwardHeaders, ...target.headers } : target.headers },
-      body: nativeBody(input, channel, upstreamModel, askUsage, passThrough),
+      body: nativeBody(input, channel, upstreamModel, askUsage, passThrough, fitNative),
     };
     contentType = input.contentType;
   }
@@ -226,7 +243,8 @@ export async function forwardAnswer(
     const usageAsked = format.asksStreamUsage?.(provider, input) ?? false;
     return format.forwardNative({ input, res, out, started, hooks, streaming, decoder, usageAsked });
   }
-  const sealer = new SignatureSealer(kv);
+  // Responses clients send Claude's thinking back themselves (encrypted reasoning items): none kept for them.
+  const sealer = new SignatureSealer(kv, input.endpoint !== 'responses');
   if (streaming) {
     const parser =
       route.kind === 'adapter' ? sealedParser(route.adapter.stream(input.model, route.body), sealer) : createOpenAIStreamParser();

@@ -10,7 +10,7 @@ import { quotaFor, type Price, type Usage } from '../../billing/pricing.js';
 import type { Hold } from '../../billing/holds.js';
 import type { Channel } from '../../db/types.js';
 import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from '../metering/charge.js';
-import { refuse, type AppError } from '../../http/errors.js';
+import { AppError, refuse } from '../../http/errors.js';
 import { relayErrors } from '../errors.js';
 import { answerError } from '../entry/answer-error.js';
 import { wireOf } from '../../http/wire.js';
@@ -19,7 +19,14 @@ import { ChannelConfigError } from '../providers/channel-config-error.js';
 import { mapModel, mapStatus } from './map-model.js';
 import { CallCancel, readText, type UpstreamResponse } from './call-upstream.js';
 import type { ForwardResult, StreamProgress } from './forward-answer.js';
-import { errorFieldsOf, errorMessageOf, forwardAnswer, sendUpstream, servesRequest } from './exchange-with-upstream.js';
+import {
+  errorFieldsOf,
+  errorMessageOf,
+  forwardAnswer,
+  sendUpstream,
+  servesRequest,
+  unservedWhy,
+} from './exchange-with-upstream.js';
 import { promptText } from '../wire/openai/usage.js';
 import { countTokens, estimateTokens } from '../metering/tokenizer.js';
 import { reportUpstreamFailure, reportUpstreamNeutral, reportUpstreamSuccess } from './report-outcome.js';
@@ -29,6 +36,10 @@ import { checkPromptSensitive, guardCompletion } from '../guards/sensitive-words
 import { checkModelRateLimit, recordModelSuccess } from '../../ratelimit/model-limit.js';
 import { ChannelSlots, chooser } from '../../ratelimit/channel-slots.js';
 import type { RelayCaller, RelayInput } from '../types.js';
+import { admitCaller } from '../routing/caller-limits.js';
+import { FallbackChain, serveChain } from '../routing/fallbacks.js';
+import { findAffinity, type Affinity } from '../routing/affinity.js';
+import { observeCall, type CallWatch } from '../../observability/call-watch.js';
 
 /** Failures of one channel (auth, quota, overload, outage) are worth another channel; 400s are the request's own. */
 function retryable(status: number): boolean {
@@ -58,6 +69,7 @@ export async function relay(
   input: RelayInput,
 ): Promise<void> {
   await checkModelRateLimit(ctx, caller);
+  await admitCaller(ctx, reply, caller);
   checkPromptSensitive(ctx, input);
   const price = priceFor(ctx, caller, input.model);
   const body = input.body ?? {};
@@ -67,10 +79,28 @@ export async function relay(
   const amount = isTrusted(ctx, caller) ? 0 : reservationFor(ctx, price, estimatePrompt(), maxTokensOf(body), times);
   const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
   const slots = new ChannelSlots(ctx);
+  // A pin that cannot be read is no pin: the call is routed as any other.
+  const affinity = await findAffinity(ctx, request, caller, input).catch(() => null);
   try {
-    await serve(ctx, request, reply, { caller, input, price, hold, times, estimatePrompt, slots });
+    const chain = new FallbackChain(ctx, caller, input.model);
+    const watch = observeCall(ctx, request, reply, caller, input);
+    await serveChain(reply.raw, chain, input, (i) =>
+      serve(ctx, request, reply, {
+        caller,
+        input: i,
+        price: i === input ? price : priceFor(ctx, caller, i.model),
+        hold,
+        times,
+        estimatePrompt,
+        slots,
+        chain,
+        affinity,
+        watch,
+      }),
+    );
   } finally {
     slots.release();
+    affinity?.end();
     // Whatever did not settle the hold (no channel, an error on the way) gives the reservation back.
     await hold.release();
   }
@@ -86,6 +116,12 @@ interface Call {
   estimatePrompt: () => number;
   /** The slot of the channel being tried, when it has limits. */
   slots: ChannelSlots;
+  /** The models to fall back to when this one cannot be served. */
+  chain: FallbackChain;
+  /** The session's pinned channel and key, when an affinity rule keys the call. */
+  affinity: Affinity | null;
+  /** Tracing and body logs, when either is on for the call (server/observability). */
+  watch: CallWatch | undefined;
 }
 
 async function serve(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, call: Call): Promise<void> {
@@ -104,12 +140,16 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
   const retries = caller.pinnedChannelId ? 0 : Math.max(0, ctx.options.number('RetryTimes'));
   let failure: AppError | null = null;
   for (let attempt = 0; attempt <= retries && !clientGone; attempt++) {
-    const taken = await call.slots.take(chooser(ctx, caller, input.model, attempt, tried), () => clientGone);
+    const proposals = chooser(ctx, caller, input.model, attempt, tried);
+    const taken = await call.slots.take(
+      call.affinity?.propose(proposals, input.model, attempt, tried) ?? proposals,
+      () => clientGone,
+    );
     if (!taken) {
       failure = call.slots.refusal ?? failure;
       break;
     }
-    const channel = withKey(ctx, taken, caller.userId);
+    const channel = call.affinity?.keyFor(taken) ?? withKey(ctx, taken, caller.userId);
     if (tried.length > 0) ctx.metrics.retries.inc();
     tried.push(channel.id);
     const mapped = mapModel(channel.model_mapping, input.model);
@@ -120,14 +160,17 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     const provider = providerFor(channel.type, mapped.model);
     if (!provider || !servesRequest(provider, input)) {
       reportUpstreamNeutral(ctx, channel);
-      failure = relayErrors.channelUnsupported(channel.type);
+      const why = provider ? unservedWhy(provider, input) : null;
+      failure = why ? relayErrors.badBody(why) : relayErrors.channelUnsupported(channel.type);
       continue;
     }
     let res: UpstreamResponse;
+    call.watch?.attempt(channel, provider.name, mapped.model, cancel);
     const sentAt = performance.now();
     try {
       res = await sendUpstream(ctx, provider, channel, input, mapped.model, cancel);
     } catch (err) {
+      call.watch?.attemptFailed(0, (err as Error).message);
       if (clientGone) {
         reportUpstreamNeutral(ctx, channel);
         break;
@@ -154,9 +197,12 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       const text = await readText(res);
       const message = errorMessageOf(provider, input, text, res.statusCode);
       reportUpstreamFailure(ctx, channel, res.statusCode, message);
+      call.watch?.attemptFailed(res.statusCode, message);
       const status = mapStatus(channel.status_code_mapping, res.statusCode);
       failure = relayErrors.upstream(status, message, errorFieldsOf(provider, input, text));
-      if (retryable(res.statusCode)) continue;
+      // An error class the model's fallback rule lists goes to the next model at once.
+      const toNextModel = call.chain.skipsTiers(res.statusCode, message);
+      if (retryable(res.statusCode) && !toNextModel) continue;
       break;
     }
 
@@ -180,11 +226,14 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
         ctx.kv,
       );
     } catch (err) {
-      // A whole answer broke off before any of it was sent: nothing served, nothing billed.
-      reply.raw.destroy();
+      // A whole answer broke off, or was no answer (an AppError), before any of it was sent: nothing served, nothing billed.
+      const refused = err instanceof AppError ? err : null;
+      if (refused) answerError(reply.raw, wireOf(request), input.endpoint, refused);
+      else reply.raw.destroy();
       reportUpstreamFailure(ctx, channel, 0, (err as Error).message);
       request.log.warn({ err, channel: channel.id }, 'upstream answer broke off');
-      const error = relayErrors.interrupted((err as Error).message);
+      const error = refused ?? relayErrors.interrupted((err as Error).message);
+      call.watch?.failed(error);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     } finally {
@@ -194,16 +243,20 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
       reportUpstreamFailure(ctx, channel, 0, outcome.interrupted);
       outcome.finish();
       const error = relayErrors.interrupted(outcome.interrupted);
+      call.watch?.failed(error);
       writeErrorLog(ctx, { ...log, error, useTimeMs: performance.now() - started });
       return;
     }
     reportUpstreamSuccess(ctx, channel, (outcome.firstTokenMs > 0 ? started + outcome.firstTokenMs : performance.now()) - sentAt);
+    call.affinity?.served(channel);
     await settleServed(ctx, request, reply, call, { channel, upstreamModel: mapped.model, outcome, tried, started });
     return;
   }
 
   if (clientGone) return;
   const error = failure ?? relayErrors.noChannel(input.model, caller.group);
+  // The next model of the chain is tried: this one's failure is not the call's.
+  if (call.chain.takes(error)) throw error;
   writeErrorLog(ctx, {
     caller,
     input,
@@ -213,6 +266,7 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
     useTimeMs: performance.now() - started,
     requestId: request.id,
   });
+  call.watch?.failed(error);
   throw error;
 }
 
@@ -273,9 +327,11 @@ async function settleServed(
       interrupted: outcome.interrupted,
     });
     await call.hold.settle(quota, channel.id, log);
+    call.watch?.settled({ channel, upstreamModel: a.upstreamModel, usage, quota, firstTokenMs: outcome.firstTokenMs });
   } catch (err) {
     request.log.error({ err, channel: channel.id }, 'settlement failed');
     const error = relayErrors.billingFailed();
+    call.watch?.failed(error);
     const useTimeMs = performance.now() - a.started;
     writeErrorLog(ctx, { caller, input, error, tried: a.tried, clientIp: request.ip, useTimeMs, requestId: request.id });
     answerError(reply.raw, wireOf(request), input.endpoint, error);

@@ -12,15 +12,22 @@ import { relay } from '../call/relay-call.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './read-request.js';
 import { loadTokenizer } from '../metering/tokenizer.js';
 import { countPromptTokens } from '../call/count-tokens.js';
+import { joinBetas } from '../wire/claude/convert-to-claude-messages.js';
 
-/** Client headers that a Claude channel should see too. */
-const FORWARDED = ['anthropic-beta'] as const;
+/** Client headers that a Claude channel should see too: its betas, and Claude Code's session (Anthropic's own client reads it). */
+const FORWARDED = ['anthropic-beta', 'x-claude-code-session-id'] as const;
 
-function forwardedHeaders(request: FastifyRequest): Record<string, string> {
+function forwardedHeaders(request: FastifyRequest, body: Record<string, unknown> | null): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of FORWARDED) {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
+  }
+  // Clients written for Bedrock put the betas in the body (`anthropic_beta`); Anthropic takes them as the header.
+  const inBody = body?.anthropic_beta;
+  if (Array.isArray(inBody)) {
+    const betas = joinBetas(headers['anthropic-beta'], inBody.filter((b) => typeof b === 'string').join(','));
+    if (betas !== '') headers['anthropic-beta'] = betas;
   }
   return headers;
 }
@@ -58,7 +65,7 @@ export default async function claudeRoutes(app: FastifyInstance): Promise<void> 
   app.post('/v1/messages', { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
     const caller = callerOf(request);
     const input = await readInput('chat.completions', request, 'claude');
-    input.forwardHeaders = forwardedHeaders(request);
+    input.forwardHeaders = forwardedHeaders(request, input.body);
     input.betaQuery = betaQuery(request);
     checkModelLimit(caller, input.model);
     await relay(ctx, request, reply, tokenCaller(caller), input);
@@ -75,7 +82,7 @@ export default async function claudeRoutes(app: FastifyInstance): Promise<void> 
       body: countBody(input.body ?? {}),
       group: caller.group,
       pinnedChannelId: caller.pinnedChannelId,
-      forwardHeaders: forwardedHeaders(request),
+      forwardHeaders: forwardedHeaders(request, input.body),
       betaQuery: betaQuery(request),
     });
   });

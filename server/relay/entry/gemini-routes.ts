@@ -12,7 +12,7 @@ import { authenticateCaller, callerOf } from './identify-caller.js';
 import { readJsonBodies } from '../../http/json-body.js';
 import { relay } from '../call/relay-call.js';
 import type { RelayInput } from '../types.js';
-import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller } from './read-request.js';
+import { RELAY_BODY_LIMIT, checkModelLimit, tokenCaller, withClientBeta } from './read-request.js';
 import { clientFormat } from '../wire/registry.js';
 import { countPromptTokens } from '../call/count-tokens.js';
 import { relayErrors } from '../errors.js';
@@ -52,15 +52,18 @@ export default async function geminiRoutes(app: FastifyInstance): Promise<void> 
       });
     }
     const body = clientFormat('gemini').check(embed ? 'embeddings' : 'chat.completions', request.body, action);
-    const input: RelayInput = {
-      endpoint: embed ? 'embeddings' : 'chat.completions',
-      body,
-      raw: null,
-      contentType: 'application/json',
-      model,
-      stream: action === 'streamGenerateContent',
-      client: 'gemini',
-    };
+    const input: RelayInput = withClientBeta(
+      {
+        endpoint: embed ? 'embeddings' : 'chat.completions',
+        body,
+        raw: null,
+        contentType: 'application/json',
+        model,
+        stream: action === 'streamGenerateContent',
+        client: 'gemini',
+      },
+      request,
+    );
     checkModelLimit(caller, model);
     await relay(ctx, request, reply, tokenCaller(caller), input);
     return reply;

@@ -15,6 +15,19 @@ import { authenticateCaller, callerOf } from './identify-caller.js';
 import { readJsonBodies } from '../../http/json-body.js';
 import { relay } from '../call/relay-call.js';
 import { RELAY_BODY_LIMIT, checkModelLimit, readInput, tokenCaller } from './read-request.js';
+import { compactsById } from '../wire/openai/responses-compact.js';
+
+/** Codex's session headers: OpenAI routes a session's calls by them (prompt cache), so a Responses upstream gets them. */
+const SESSION_HEADERS = ['session_id', 'session-id', 'conversation_id', 'thread-id'] as const;
+
+function sessionHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of SESSION_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}
 
 export default async function relayRoutes(app: FastifyInstance): Promise<void> {
   const ctx: GatewayContext = app.ctx;
@@ -31,6 +44,7 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     app.post(`/v1${ENDPOINTS[endpoint]}`, { onRequest: authenticate, bodyLimit: RELAY_BODY_LIMIT }, async (request, reply) => {
       const caller = callerOf(request);
       const input = await readInput(endpoint, request);
+      if (endpoint === 'responses') input.forwardHeaders = sessionHeaders(request);
       checkModelLimit(caller, input.model);
       await relay(ctx, request, reply, tokenCaller(caller), input);
       return reply;
@@ -42,11 +56,13 @@ export default async function relayRoutes(app: FastifyInstance): Promise<void> {
     const caller = callerOf(request);
     const input = await readInput('responses', request);
     const { stream: _stream, ...body } = input.body ?? {};
+    // previous_response_id alone goes only to a Responses upstream, which stored that response (responses-compact.ts).
     const given = body.input;
-    if (given === undefined || given === '' || (Array.isArray(given) && given.length === 0))
+    if ((given === undefined || given === '' || (Array.isArray(given) && given.length === 0)) && !compactsById(body))
       throw relayErrors.badBody('input is required: nothing is stored here to compact by previous_response_id');
     checkModelLimit(caller, input.model);
-    await relay(ctx, request, reply, tokenCaller(caller), { ...input, body, stream: false, compact: true });
+    const forwardHeaders = sessionHeaders(request);
+    await relay(ctx, request, reply, tokenCaller(caller), { ...input, body, stream: false, compact: true, forwardHeaders });
     return reply;
   });
 

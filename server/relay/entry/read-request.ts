@@ -24,6 +24,13 @@ export function tokenCaller(c: Caller): RelayCaller {
     tokenQuotaHint: c.token.remain_quota,
     acceptUnsetPrice: c.user.acceptUnsetModelRatio,
     pinnedChannelId: c.pinnedChannelId,
+    requestLimits: {
+      concurrency: c.token.max_concurrency,
+      rpm: c.token.rpm_limit,
+      rpd: c.token.rpd_limit,
+      userRpd: c.user.rpdLimit,
+    },
+    modelLimits: c.token.model_limits_enabled ? c.token.model_limits : null,
   };
 }
 
@@ -46,7 +53,17 @@ export async function readInput(
   const model = (body as Record<string, unknown>).model;
   if (typeof model !== 'string' || model.trim() === '') throw relayErrors.modelRequired();
   const record = clientFormat(client).check(endpoint, body);
-  return { endpoint, body: record, raw: null, contentType: 'application/json', model, stream: record.stream === true, client };
+  return withClientBeta(
+    { endpoint, body: record, raw: null, contentType: 'application/json', model, stream: record.stream === true, client },
+    request,
+  );
+}
+
+/** Agents on OpenAI's or Gemini's format may ask Claude's betas too: kept for a Claude channel. */
+export function withClientBeta(input: RelayInput, request: FastifyRequest): RelayInput {
+  const beta = request.headers['anthropic-beta'];
+  if (typeof beta === 'string' && beta !== '') input.anthropicBeta = beta;
+  return input;
 }
 
 export function checkModelLimit(c: Caller, model: string): void {

@@ -78,6 +78,7 @@ export function consumeLog(ctx: GatewayContext, call: ServedCall): LogRow | null
   other.frt = call.firstTokenMs;
   other.is_model_mapped = call.upstreamModel !== input.model;
   other.upstream_model_name = call.upstreamModel;
+  if (input.requestedModel) other.requested_model = input.requestedModel;
   if (call.localCount) other.local_count = true;
   if (call.clientAborted) other.client_aborted = true;
   if (call.interrupted) other.interrupted = call.interrupted;

@@ -12,8 +12,12 @@ export type StreamEvent =
   | { type: 'start'; id: string; model: string; created: number }
   /** Visible text of choice `index`. */
   | { type: 'text'; index: number; text: string }
-  /** Reasoning ("thinking") text; `signature` is passed through untouched when the provider gives one. */
-  | { type: 'reasoning'; index: number; text: string; signature?: string }
+  /**
+   * Reasoning ("thinking") text; `signature` is passed through untouched when the provider gives one.
+   * `redacted` is a Claude redacted_thinking block's data: kept for the call it leads to
+   * (thinking-by-call.ts), which takes the event out of the stream before any serializer.
+   */
+  | { type: 'reasoning'; index: number; text: string; signature?: string; redacted?: string }
   /**
    * A piece of a tool call: `id` and `name` on its first piece, `arguments` JSON text appended;
    * `signature`, on the first piece, is the thought signature Gemini put on the call.

@@ -80,6 +80,18 @@ export function fitToModel(
   return out;
 }
 
+/**
+ * A request the channel takes in the client's own format (OpenAI chat, Claude Messages), fitted
+ * when the admin asks (`relay.fit_native_requests`): an agent calling gpt-5 with chat's max_tokens
+ * is served instead of refused. Null when nothing changed, so the body goes as received.
+ */
+export function fitNativeBody(input: RelayInput, body: Body, target: FitTarget, overrides: CapabilityOverrides): Body | null {
+  const chat = input.client === 'openai' && input.endpoint === 'chat.completions';
+  if (!chat && input.client !== 'claude') return null;
+  const fitted = fitToModel(input, body, target, overrides);
+  return fitNotes(input) ? fitted : null;
+}
+
 function fitTokenLimit(
   out: Body,
   field: 'max_tokens' | 'max_completion_tokens',

@@ -34,6 +34,8 @@ export interface ClientFormatDefinition {
   check(endpoint: Endpoint, body: unknown, variant?: string): Record<string, unknown>;
   /** Whether a channel of `provider` can serve the request at all (as it is, or converted). */
   servedBy(provider: Provider, input: RelayInput): boolean;
+  /** Why a channel that would take the request converted cannot (what it refers to lives upstream); null when it can. */
+  unservedWhy?(provider: Provider, input: RelayInput): string | null;
   /** Whether the request goes to the channel as it is (no conversion). */
   passesThrough(provider: Provider, input: RelayInput): boolean;
   /** The request as OpenAI's, for channels of another protocol. */

@@ -89,6 +89,9 @@ export const logs = {
     prompt: 'Prompt',
     completion: 'Completion',
     empty: '(empty)',
+    request_body: 'Request body',
+    response_body: 'Answer body',
+    truncated: '(cut off)',
   },
   lookup: {
     title: 'User information',

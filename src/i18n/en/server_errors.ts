@@ -124,6 +124,7 @@ export const server_errors = {
     username_whitespace: 'The username must not contain spaces',
     display_name_too_long: 'The display name must be at most %{max} characters',
     remark_too_long: 'The remark must be at most %{max} characters',
+    rpd_limit_invalid: 'Requests per day must be an integer from 0 to %{max} (0 means unlimited)',
     password_too_short: 'The password must be at least %{min} characters',
     password_too_long: 'The password must be at most %{max} characters',
     quota_negative: 'The remaining quota cannot be negative',
@@ -218,6 +219,11 @@ export const server_errors = {
       'The Uptime Kuma groups must be a JSON array of {"categoryName", "url", "slug"}, each url starting with http:// or https://',
     bad_model_capabilities:
       '%{key} must be a JSON object: model prefix → fields of {reasons, tokenField, sampling, oneSampler, thinking, outputLimit}',
+    bad_model_fallbacks:
+      '%{key} must be a JSON object: model → a list of fallback models, or [{models, on, groups}] with on among 5xx, 429, context_length',
+    affinity_clear_target: 'Missing parameter: rule_name, or all=true to clear everything',
+    bad_affinity_rules:
+      '%{key} must be a JSON array of rules {name, model_regex, path_regex, key_sources, …} with distinct names and valid patterns',
     unsafe_html: '%{key} may not contain scripts, frames, event attributes or other active content',
     discord_incomplete: 'Discord OAuth cannot be enabled: fill in the Discord Client Id and Client Secret first!',
     oidc_bad_url: 'The Well-Known URL must start with http:// or https://',
@@ -244,6 +250,8 @@ export const server_errors = {
     group_unusable: 'Not allowed to use the group: %{group}',
     ip_invalid: 'Invalid IP allowlist: “%{line}” is not an IP address or CIDR (one per line)',
     tpm_limit_invalid: 'Tokens per minute must be an integer from 0 to %{max} (0 means unlimited)',
+    request_limit_invalid:
+      'Concurrent calls and requests per minute and per day must be integers from 0 to %{max} (0 means unlimited)',
   },
   channel: {
     upstream_check_disabled: 'Upstream model-update detection is not switched on for this channel',
@@ -380,6 +388,10 @@ export const server_errors = {
     'Too many requests: at most %{max} successful requests every %{minutes} minute(s), try again later',
   tpm_limit_exceeded: 'Too many requests: at most %{max} tokens per minute, try again later',
   token_tpm_limit_exceeded: 'This token may use at most %{max} tokens per minute, try again later',
+  token_concurrency_exceeded: 'This token may have at most %{max} calls in flight, try again later',
+  token_rpm_exceeded: 'This token may send at most %{max} requests per minute, try again in %{seconds} s',
+  token_rpd_exceeded: 'This token may send at most %{max} requests per day, try again in %{seconds} s',
+  user_rpd_exceeded: 'You may send at most %{max} requests per day, try again in %{seconds} s',
   channel_saturated: 'The upstream channels of this group are saturated, try again later',
   sensitive_words_detected: 'The request contains sensitive words: %{words}',
   sensitive_words_in_answer: 'The answer contains sensitive words: %{words}; it was blocked',

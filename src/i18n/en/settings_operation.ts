@@ -10,6 +10,7 @@ export const settings_operation = {
     log: 'Log settings',
     dashboard: 'Data dashboard',
     monitoring: 'Monitoring',
+    routing: 'Routing',
     quota: 'Quota settings',
     ratio_settings: 'Ratio settings',
     ratio: 'Model ratio settings',
@@ -34,6 +35,12 @@ export const settings_operation = {
     ChatLink: 'Chat page link',
     QuotaPerUnit: 'Quota per US dollar',
     RetryTimes: 'Retries on failure',
+    channel_affinity_setting_enabled: 'Channel affinity',
+    channel_affinity_setting_switch_on_success: 'Move the pin to the channel that served',
+    channel_affinity_setting_default_ttl_seconds: 'Pin lifetime (seconds)',
+    channel_affinity_setting_max_entries: 'Pins kept in memory (without Redis)',
+    channel_affinity_setting_rules: 'Affinity rules',
+    relay_model_fallbacks: 'Model fallback chains',
     Chats: 'Chat clients',
     DisplayInCurrencyEnabled: 'Show quota as currency',
     DisplayTokenStatEnabled: 'Billing endpoints report the token quota instead of the user quota',
@@ -53,6 +60,10 @@ export const settings_operation = {
     StopOnSensitiveEnabled: 'Stop generating on a sensitive word',
     LogConsumeEnabled: 'Log quota consumption',
     LogRetentionDays: 'Keep logs for (days)',
+    BodyLogEnabled: 'Keep the bodies of every call',
+    BodyLogGroups: 'Keep the bodies of these groups',
+    BodyLogMaxBytes: 'Largest body kept (bytes)',
+    BodyLogRetentionDays: 'Keep bodies for (days)',
     DataExportInterval: 'Dashboard update interval (minutes)',
     DataExportDefaultTime: 'Dashboard default granularity',
     DataExportEnabled: 'Enable the data dashboard (experimental)',
@@ -98,6 +109,8 @@ export const settings_operation = {
     claude_thinking_adapter_enabled: 'Claude thinking adapter (-thinking suffix)',
     general_setting_ping_interval_seconds: 'Keep-alive interval (seconds)',
     global_pass_through_request_enabled: 'Pass requests through',
+    relay_model_capabilities: 'Model capability table',
+    relay_fit_native_requests: 'Fit same-format requests to the model too',
     general_setting_ping_interval_enabled: 'Keep streams alive with pings',
   },
   hints: {
@@ -106,6 +119,16 @@ export const settings_operation = {
     ChatLink: 'Link of the chat page; empty hides it',
     QuotaPerUnit: 'Quota worth one US dollar; changing it is not recommended',
     Chats: 'JSON list, each item {"client name": "link template"}',
+    channel_affinity_setting_enabled:
+      'Keeps a conversation on the channel and key that served it, so the upstream prompt cache stays warm',
+    channel_affinity_setting_switch_on_success:
+      'When the pinned channel could not serve and another did, the conversation moves to it',
+    channel_affinity_setting_default_ttl_seconds: 'For rules without their own ttl_seconds',
+    channel_affinity_setting_max_entries: 'The least recently used pins go first; with Redis each pin expires on its own',
+    channel_affinity_setting_rules:
+      'JSON list of {name, model_regex, path_regex, key_sources: [{type: gjson | request_header | context_int | context_string, path | key}], value_regex, ttl_seconds, include_using_group, include_model_name, include_rule_name, groups}',
+    relay_model_fallbacks:
+      'JSON: model → fallback models tried when it cannot be served before its answer begins, e.g. {"claude-opus-4": ["claude-sonnet-4", "gpt-5"]}; or [{"models": […], "on": ["5xx", "429", "context_length"], "groups": ["vip"]}] to switch at once on those errors or only for those groups',
     DisplayTokenStatEnabled: 'Used by the old OpenAI billing endpoints',
     SelfUseModeEnabled: 'Models without a price can be called too',
     MjNotifyEnabled: 'Calls the address users give when a drawing task finishes',
@@ -116,6 +139,11 @@ export const settings_operation = {
     DataExportInterval: 'At least 1 minute',
     LogRetentionDays:
       'Older log rows are deleted every hour, a few thousand at a time; 0 keeps them all. Statistics keep their totals',
+    BodyLogEnabled:
+      'Request and answer bodies are stored with the logs, secrets and keys masked, and shown to admins and the caller in the log details. Off: only the groups below and tokens whose owner opted in',
+    BodyLogGroups: 'Group names separated by commas; empty for none',
+    BodyLogMaxBytes: 'Each body is cut off after this many bytes (1024 to 1048576); streams are kept as they were sent',
+    BodyLogRetentionDays: 'Older bodies are deleted every hour; 0 keeps them all',
     ChannelDisableThreshold: 'Channels slower than this are disabled when all channels are tested',
     QuotaRemindThreshold: 'Users are reminded when their balance falls below this',
     AutomaticDisableKeywords: 'One per line, case-insensitive; an upstream error containing one disables the channel',
@@ -159,6 +187,10 @@ export const settings_operation = {
     claude_thinking_adapter_enabled: 'Models with a -thinking suffix think',
     general_setting_ping_interval_seconds: 'At least 1 second',
     global_pass_through_request_enabled: 'Request bodies go to the upstream untouched',
+    relay_model_capabilities:
+      'JSON object, model name prefix → capabilities, over the built-in table: reasons, tokenField (max_tokens or max_completion_tokens), sampling (the sampling parameters taken, null for all), oneSampler, thinking (none, effort, budget, level), outputLimit (most output tokens)',
+    relay_fit_native_requests:
+      'OpenAI chat and Claude requests in the upstream’s own format also lose or remap what the model refuses (e.g. max_tokens on reasoning models); changes go in the log details',
   },
   errors: {
     not_number: 'Please enter a number',
@@ -173,6 +205,7 @@ export const settings_operation = {
     json_string_values: 'The value of %{name} must be a string',
     json_positive_int_values: 'The value of %{name} must be a positive integer',
     json_header_values: 'The value of %{name} must be an object of {header: value}',
+    json_capabilities: '%{name}: not valid model capabilities (fields and values in the hint)',
     json_string_list: 'Must be a JSON list of strings',
     json_chats: 'Must be a JSON list, each item {"name": "link"}',
   },

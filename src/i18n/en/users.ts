@@ -22,6 +22,7 @@ export const users = {
     email: 'Bound email',
     telegram_id: 'Bound Telegram account',
     remark: 'Remark (admins only)',
+    rpd_limit: 'Requests per day',
   },
   stats: {
     remaining: 'Remaining quota',
@@ -64,11 +65,15 @@ export const users = {
     invalid_title: 'Invalid input',
     negative: 'Remaining quota cannot be less than 0',
   },
+  helper: {
+    rpd_limit: 'Relayed requests allowed each day (UTC), all tokens together, then 429; 0 = no limit',
+  },
   validation: {
     credentials_required: 'Username and password cannot be empty',
     password_min: 'The password must be at least 8 characters',
     quota_integer: 'Quota must be an integer',
     remark_max: 'The remark must be at most 255 characters',
+    rpd_limit: 'Requests per day must be a whole number, 0 or more',
   },
   notification: {
     created: 'User created!',

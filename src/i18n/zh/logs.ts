@@ -88,6 +88,9 @@ export const logs = {
     prompt: '提示内容',
     completion: '补全内容',
     empty: '（无内容）',
+    request_body: '请求体',
+    response_body: '响应体',
+    truncated: '（已截断）',
   },
   lookup: {
     title: '用户信息',

@@ -22,6 +22,7 @@ export const users = {
     email: '已绑定的邮箱账户',
     telegram_id: '已绑定的 Telegram 账户',
     remark: '备注（仅管理员可见）',
+    rpd_limit: '每日请求数',
   },
   stats: {
     remaining: '剩余额度',
@@ -64,11 +65,15 @@ export const users = {
     invalid_title: '无效输入',
     negative: '剩余额度不能小于0',
   },
+  helper: {
+    rpd_limit: '每天（UTC）所有令牌合计最多的请求数，超出返回 429，0 表示不限',
+  },
   validation: {
     credentials_required: '用户名和密码不能为空',
     password_min: '密码长度至少为8个字符',
     quota_integer: '额度必须是整数',
     remark_max: '备注长度不能超过 255 个字符',
+    rpd_limit: '每日请求数必须是不小于 0 的整数',
   },
   notification: {
     created: '用户账户创建成功！',

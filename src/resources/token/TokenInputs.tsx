@@ -17,6 +17,7 @@ import {
   validateExpiry,
   validateName,
   validateQuota,
+  validateRequestLimit,
   validateTpm,
 } from './tokenForm';
 
@@ -142,6 +143,30 @@ export function TpmInput() {
       helperText="resources.token.helper.tpm_limit"
     />
   );
+}
+
+/** Calls in flight, requests per minute and per day, across every gateway node; 0 or empty is no limit. */
+export function RequestLimitInputs() {
+  return (
+    <>
+      {(['max_concurrency', 'rpm_limit', 'rpd_limit'] as const).map((source) => (
+        <NumberInput
+          key={source}
+          source={source}
+          label={label(source)}
+          step={1}
+          min={0}
+          validate={validateRequestLimit}
+          helperText={`resources.token.helper.${source}`}
+        />
+      ))}
+    </>
+  );
+}
+
+/** The owner's opt-in to keeping the bodies of this token's calls (shown in the log details). */
+export function LogBodiesInput() {
+  return <BooleanInput source="log_bodies" label={label('log_bodies')} helperText="resources.token.helper.log_bodies" />;
 }
 
 export function GroupInput() {

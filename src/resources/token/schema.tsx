@@ -15,6 +15,8 @@ import {
   NameInput,
   QuotaInputs,
   TpmInput,
+  RequestLimitInputs,
+  LogBodiesInput,
 } from './TokenInputs';
 import { TokenRowActions } from './TokenRowActions';
 import { TOKEN_ENABLED, type TokenRecord } from './types';
@@ -79,6 +81,8 @@ const tokenSchema: ResourceSchema<TokenRecord> = {
     { source: 'allow_ips', type: 'virtual', showInCreate: true, showInEdit: true, input: AllowIpsInput },
     { source: 'group', type: 'virtual', showInCreate: true, showInEdit: true, input: GroupInput },
     { source: 'tpm_limit', type: 'virtual', showInCreate: true, showInEdit: true, input: TpmInput },
+    { source: 'max_concurrency', type: 'virtual', showInCreate: true, showInEdit: true, input: RequestLimitInputs },
+    { source: 'log_bodies', type: 'virtual', showInCreate: true, showInEdit: true, input: LogBodiesInput },
     { source: 'count', type: 'virtual', showInCreate: true, input: BatchCountInput },
   ],
   transform: { edit: (data) => ({ id: data.id, ...toTokenBody(data) }) },

@@ -29,6 +29,10 @@ export const CREATE_DEFAULTS = {
   allow_ips: '',
   group: '',
   tpm_limit: 0,
+  max_concurrency: 0,
+  rpm_limit: 0,
+  rpd_limit: 0,
+  log_bodies: false,
   count: 1,
 };
 
@@ -98,6 +102,12 @@ export const validateTpm: Validator = (value) => {
   return Number.isInteger(tpm) && tpm >= 0 && tpm <= 2147483647 ? undefined : 'resources.token.validation.tpm_invalid';
 };
 
+export const validateRequestLimit: Validator = (value) => {
+  if (isBlank(value)) return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 0 && n <= 2147483647 ? undefined : 'resources.token.validation.limit_invalid';
+};
+
 export const validateCount: Validator = (value) => {
   const count = Number(value);
   return isBlank(value) || !Number.isInteger(count) || count < 1 ? 'resources.token.validation.count_invalid' : undefined;
@@ -116,6 +126,10 @@ export function toTokenBody(values: Record<string, unknown>): Required<CreateTok
     allow_ips: String(values.allow_ips ?? ''),
     group: String(values.group ?? ''),
     tpm_limit: Math.trunc(Number(values.tpm_limit) || 0),
+    max_concurrency: Math.trunc(Number(values.max_concurrency) || 0),
+    rpm_limit: Math.trunc(Number(values.rpm_limit) || 0),
+    rpd_limit: Math.trunc(Number(values.rpd_limit) || 0),
+    log_bodies: Boolean(values.log_bodies),
   };
 }
 

@@ -72,6 +72,17 @@ const userSchema: ResourceSchema<UserRecord> = {
         { kind: 'min', value: 0, message: 'resources.user.quota_dialog.negative' },
       ],
     },
+    {
+      // Relayed requests per day (UTC), all nodes together; 0 = no limit.
+      source: 'rpd_limit',
+      type: 'number',
+      showInEdit: true,
+      hint: 'resources.user.helper.rpd_limit',
+      validate: [
+        { kind: 'integer', message: 'resources.user.validation.rpd_limit' },
+        { kind: 'min', value: 0, message: 'resources.user.validation.rpd_limit' },
+      ],
+    },
     { source: 'stats', type: 'virtual', showInList: true, render: (record) => <StatsCell record={record} /> },
     { source: 'invite', type: 'virtual', showInList: true, render: (record) => <InviteCell record={record} /> },
     {
@@ -106,7 +117,11 @@ const userSchema: ResourceSchema<UserRecord> = {
     // POST /api/user/ takes exactly these.
     create: ({ username, display_name, password, remark }) => ({ username, display_name, password, remark }),
     edit: (data) => {
-      const body: FormValues = { ...data, quota: Math.trunc(Number(data.quota) || 0) };
+      const body: FormValues = {
+        ...data,
+        quota: Math.trunc(Number(data.quota) || 0),
+        rpd_limit: Math.trunc(Number(data.rpd_limit) || 0),
+      };
       // An empty password keeps the current one.
       if (!body.password) delete body.password;
       return body;

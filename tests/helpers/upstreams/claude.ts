@@ -4,8 +4,8 @@
  * the adjacent message, structured output (`output_config.format`) on a model without it or with a
  * schema it cannot take, thinking with a budget under 1024 or not under max_tokens, with a forced
  * tool choice, on a model without thinking, or with a final tool-calling assistant turn that does
- * not start with its thinking; max_tokens over the model's output limit; temperature with top_p on
- * the models that take one of them.
+ * not start with its thinking, or a thinking block whose signature it did not issue for that text;
+ * max_tokens over the model's output limit; temperature with top_p on the models that take one of them.
  *
  * What it answers, by the request: a thinking block (signed) when thinking is on; a tool_use of the
  * forced tool, or of the first tool when tools are offered and the last turn is not a tool result;
@@ -121,13 +121,25 @@ function checkMessages(messages: Json[]): void {
   });
 }
 
-function check(body: Json): void {
+/** Thinking blocks sent back must be the ones issued: signature → thinking text. */
+function checkSignatures(messages: Json[], issued: Map<string, string>): void {
+  messages.forEach((message, i) => {
+    if (message.role !== 'assistant') return;
+    blocksOf(message.content).forEach((b, j) => {
+      if (b.type === 'thinking' && issued.get(b.signature) !== b.thinking)
+        throw new Refusal(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
+    });
+  });
+}
+
+function check(body: Json, issued: Map<string, string>): void {
   const extra = unknownKeys(body, FIELDS);
   if (extra.length > 0) throw new Refusal(`${extra[0]}: Extra inputs are not permitted`);
   if (typeof body.max_tokens !== 'number') throw new Refusal('max_tokens: Field required');
   if (!Array.isArray(body.messages) || body.messages.length === 0)
     throw new Refusal('messages: at least one message is required');
   checkMessages(body.messages);
+  checkSignatures(body.messages, issued);
   const limit = OUTPUT_LIMITS.find(([re]) => re.test(body.model))?.[1] ?? 64000;
   if (body.max_tokens > limit)
     throw new Refusal(
@@ -159,10 +171,13 @@ function check(body: Json): void {
   }
 }
 
-function answerBlocks(body: Json): Json[] {
+function answerBlocks(body: Json, issued: Map<string, string>): Json[] {
   const blocks: Json[] = [];
-  if (body.thinking?.type === 'enabled')
-    blocks.push({ type: 'thinking', thinking: 'Let me think.', signature: randomBytes(16).toString('base64') });
+  if (body.thinking?.type === 'enabled') {
+    const signature = randomBytes(16).toString('base64');
+    issued.set(signature, 'Let me think.');
+    blocks.push({ type: 'thinking', thinking: 'Let me think.', signature });
+  }
   const last = blocksOf(body.messages.at(-1).content);
   const tools: Json[] = body.tools ?? [];
   const choice = body.tool_choice ?? { type: 'auto' };
@@ -222,6 +237,7 @@ function streamAnswer(res: ServerResponse, message: Json): void {
 
 export async function startClaudeStandIn(): Promise<ClaudeStandIn> {
   const state: ClaudeStandIn = { url: '', requests: [], lastUsage: null, close: async () => undefined };
+  const issued = new Map<string, string>();
   const promptOf = (body: Json) => standInTokens(stringsIn([body.system, body.messages, body.tools]));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -242,12 +258,12 @@ export async function startClaudeStandIn(): Promise<ClaudeStandIn> {
         return sendJson(res, 200, { input_tokens: promptOf(body) });
       }
       if (path !== '/v1/messages') return error(404, 'not_found_error', 'Not found');
-      check(body);
+      check(body, issued);
     } catch (err) {
       if (err instanceof Refusal) return error(400, 'invalid_request_error', err.message);
       throw err;
     }
-    const content = answerBlocks(body);
+    const content = answerBlocks(body, issued);
     const usage = {
       input_tokens: promptOf(body),
       output_tokens: standInTokens(stringsIn(content.map((b) => [b.text, b.thinking, b.input]))),

@@ -6,7 +6,8 @@
  * without the word "json" in the messages.
  *
  * What it answers, by the request: a tool call when tools are offered and the last message is not a
- * tool result, JSON matching response_format's schema, text otherwise; usage (with reasoning tokens
+ * tool result, JSON matching response_format's schema, text otherwise (empty for a model named
+ * `…-empty`, as an upstream that returns nothing); usage (with reasoning tokens
  * for reasoning models) by the stand-ins' token rule, the last figures kept in `lastUsage`; streams
  * carry `usage: null` and a usage chunk only when include_usage is asked.
  */
@@ -126,6 +127,7 @@ function answerOf(body: Json): { content: string | null; tool_calls?: Json[] } {
     };
     return { content: null, tool_calls: [call] };
   }
+  if (String(body.model).endsWith('-empty')) return { content: '' };
   const format = body.response_format;
   if (format?.type === 'json_schema') return { content: JSON.stringify(sampleOf(format.json_schema.schema)) };
   if (format?.type === 'json_object') return { content: '{"answer":"sample"}' };

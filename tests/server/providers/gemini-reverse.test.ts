@@ -190,7 +190,8 @@ describe('Gemini-format clients on OpenAI channels', () => {
             parts: [
               { text: 'Thinking…', thought: true },
               { text: 'Calling.' },
-              { functionCall: { name: 'f', args: { a: 1 } }, thoughtSignature: 'S' },
+              // The call's id, as the stream gives it: Gemini CLI echoes it back with the result.
+              { functionCall: { id: 'call_1', name: 'f', args: { a: 1 } }, thoughtSignature: 'S' },
             ],
           },
           finishReason: 'STOP',

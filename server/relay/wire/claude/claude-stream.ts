@@ -50,8 +50,12 @@ export function createClaudeStreamParser(opts: ClaudeStreamParserOptions = {}): 
         blocks.set(index, { kind: 'tool', callIndex, argumentsSent: false });
         return [{ type: 'tool_call', index: 0, callIndex, id: str(block.id), name: str(block.name), arguments: '' }];
       }
+      case 'redacted_thinking':
+        // No client is shown it; it rides only to be kept with the tool call that follows.
+        blocks.set(index, { kind: 'other' });
+        return [{ type: 'reasoning', index: 0, text: '', redacted: str(block.data) }];
       default:
-        // redacted_thinking has no place in the event union; server-tool blocks are not the client's.
+        // Server-tool blocks are not the client's.
         blocks.set(index, { kind: 'other' });
         return [];
     }

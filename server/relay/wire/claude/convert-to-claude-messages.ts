@@ -36,6 +36,14 @@ export interface ClaudeSettings {
   modelHeaders: Record<string, Record<string, string>>;
   /** `global.thinking_model_blacklist`: models whose own name ends in `-thinking` (kept as named). */
   thinkingSuffixExempt?: readonly string[];
+  /** The client's own `anthropic-beta` (an OpenAI or Gemini client asking Claude's betas), added to the admin's. */
+  clientBeta?: string;
+}
+
+/** Comma-separated beta lists joined, each name once. */
+export function joinBetas(...lists: Array<string | undefined>): string {
+  const names = lists.flatMap((l) => (l ?? '').split(',')).map((b) => b.trim());
+  return [...new Set(names.filter((b) => b !== ''))].join(',');
 }
 
 export function claudeSettingsFrom(options: Pick<OptionStore, 'json' | 'bool' | 'number'>): ClaudeSettings {
@@ -277,5 +285,7 @@ export function convertToClaudeMessages(
   if (isObject(extra)) {
     for (const [name, value] of Object.entries(extra)) if (typeof value === 'string') headers[name.toLowerCase()] = value;
   }
+  const betas = joinBetas(headers['anthropic-beta'], settings.clientBeta);
+  if (betas !== '') headers['anthropic-beta'] = betas;
   return { body, headers };
 }

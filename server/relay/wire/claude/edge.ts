@@ -38,6 +38,12 @@ export const claudeFormat: ClientFormatDefinition = {
   check: (_endpoint, body) => checkMessages(body),
   servedBy: (provider) => provider.supports('chat.completions'),
   passesThrough: (provider, input) => input.body !== null && provider.protocol === 'claude',
+  // Bedrock's body field for the betas goes as the header (claude-routes.ts); Anthropic refuses it in the body.
+  upstreamBody(input) {
+    if (!input.body || !('anthropic_beta' in input.body)) return input.body;
+    const { anthropic_beta: _betas, ...body } = input.body;
+    return body;
+  },
   toOpenAI(input) {
     const body = input.body ?? {};
     // Checked against Claude's request shape at the edge (edge-schemas.ts).

@@ -215,7 +215,13 @@ function modelParts(message: OpenAIChatMessage): GeminiPart[] {
   const signature = message.extra_content?.google?.thought_signature;
   if (text !== '' || signature) parts.push(signature ? { text, thoughtSignature: signature } : { text });
   for (const call of message.tool_calls ?? []) {
-    const part: GeminiPart = { functionCall: { name: call.function.name, args: parseArguments(call.function.arguments) } };
+    // The id, as the stream gives it: Gemini CLI echoes it, and it may carry kept thinking (thinking-by-call.ts).
+    const functionCall = {
+      ...(call.id ? { id: call.id } : {}),
+      name: call.function.name,
+      args: parseArguments(call.function.arguments),
+    };
+    const part: GeminiPart = { functionCall };
     const callSignature = call.extra_content?.google?.thought_signature;
     if (callSignature) part.thoughtSignature = callSignature;
     parts.push(part);

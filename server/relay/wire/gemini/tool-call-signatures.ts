@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import type { KvStore } from '../../../cache/kv.js';
 import type { StreamEvent } from '../events.js';
 import type { OpenAIChatMessage, OpenAIToolCall } from '../openai/openai-types.js';
+import { restoreThinking, sealThinking, thinkingSealer, type Keeper } from '../thinking-by-call.js';
 
 const PREFIX = 'call_gs1_';
 const SEALED = /^call_gs1_([A-Za-z0-9_-]{22})$/;
@@ -30,17 +31,24 @@ export function sealedKey(id: unknown): string | null {
   return typeof id === 'string' ? (SEALED.exec(id)?.[1] ?? null) : null;
 }
 
-/** Hands out ids for signed calls during one answer. */
-export class SignatureSealer {
+/** Hands out ids for signed calls (and for calls after Claude's thinking, thinking-by-call.ts) during one answer. */
+export class SignatureSealer implements Keeper {
   private pending: Promise<void>[] = [];
-  constructor(private readonly kv: KvStore) {}
+  constructor(
+    private readonly kv: KvStore,
+    readonly keepsThinking = true,
+  ) {}
 
   /** A new call id carrying `signature`: stored under its key. */
   seal(signature: string): string {
+    return this.keep(PREFIX, 'thought-signature:', signature);
+  }
+
+  keep(prefix: string, kvPrefix: string, value: string): string {
     const key = randomBytes(16).toString('base64url');
-    // A write that fails loses one signature: its step is sent back later with the skip value.
-    this.pending.push(this.kv.set(kvKey(key), signature, TTL_SECONDS).catch(() => undefined));
-    return PREFIX + key;
+    // A write that fails loses what it keeps: that step goes back unsigned (Gemini's skip value, or thinking off).
+    this.pending.push(this.kv.set(kvPrefix + key, value, TTL_SECONDS).catch(() => undefined));
+    return prefix + key;
   }
 
   /** Waits for the writes: called before the answer ends, so the client's next call finds them. */
@@ -61,6 +69,7 @@ const signatureOf = (call: Pick<OpenAIToolCall, 'extra_content'>): string | unde
 export function sealCompletion(completion: unknown, sealer: SignatureSealer): void {
   const choices = isObject(completion) && Array.isArray(completion.choices) ? completion.choices : [];
   for (const choice of choices) {
+    if (isObject(choice)) sealThinking(choice.message, sealer);
     const calls = isObject(choice) && isObject(choice.message) ? choice.message.tool_calls : undefined;
     for (const call of Array.isArray(calls) ? (calls as OpenAIToolCall[]) : []) {
       const signature = isObject(call) ? signatureOf(call) : undefined;
@@ -74,18 +83,23 @@ export function sealedParser<E>(
   parser: { push(event: E): StreamEvent[] },
   sealer: SignatureSealer,
 ): { push(event: E): StreamEvent[] } {
+  const thinking = thinkingSealer(sealer);
   return {
     push: (event) =>
-      parser.push(event).map((e) => (e.type === 'tool_call' && e.signature ? { ...e, id: sealer.seal(e.signature) } : e)),
+      thinking(parser.push(event)).map((e) =>
+        e.type === 'tool_call' && e.signature ? { ...e, id: sealer.seal(e.signature) } : e,
+      ),
   };
 }
 
 /**
  * The OpenAI chat body with the signatures of the sealed tool-call ids it echoes put back as
- * `extra_content` (the same body when there are none to restore). A signature the client sent
- * itself is kept; a lookup that fails counts as a miss.
+ * `extra_content`, and Claude thinking kept under sealed ids put back (thinking-by-call.ts); the same
+ * body when there is none to restore. A signature the client sent itself is kept; a lookup that
+ * fails counts as a miss.
  */
-export async function restoreSignatures<B extends Record<string, unknown>>(body: B, kv: KvStore): Promise<B> {
+export async function restoreSignatures<B extends Record<string, unknown>>(given: B, kv: KvStore): Promise<B> {
+  const body = await restoreThinking(given, kv);
   if (!Array.isArray(body.messages)) return body;
   const messages = body.messages as unknown[];
   const wanted = new Map<string, Promise<string | null>>();

@@ -20,7 +20,13 @@ import { convertOnce } from '../convert-once.js';
 import { edgeCheck, type EdgeCheck } from '../edge-check.js';
 import { OPENAI_SCHEMAS } from './edge-schemas.js';
 import { withoutAbsent } from './absent-params.js';
-import { compactUrl, compactionAnswer, compactionChatRequest, withReadableCompactions } from './responses-compact.js';
+import {
+  compactUrl,
+  compactionAnswer,
+  compactionChatRequest,
+  unconvertible,
+  withReadableCompactions,
+} from './responses-compact.js';
 
 type Provider = Parameters<ClientFormatDefinition['servedBy']>[0];
 
@@ -36,6 +42,11 @@ function convertsResponses(provider: Provider, endpoint: Endpoint): boolean {
     provider.supports('chat.completions') &&
     (provider.chat !== undefined || provider.protocol === 'openai')
   );
+}
+
+/** Why a Responses request a channel would take converted cannot go there (responses-compact.ts). */
+function unservedWhy(provider: Provider, input: RelayInput): string | null {
+  return convertsResponses(provider, input.endpoint) ? unconvertible(input.body, input.compact === true) : null;
 }
 
 function clientWantsUsage(input: RelayInput): boolean {
@@ -79,7 +90,9 @@ export const openaiFormat: ClientFormatDefinition = {
     }
     return check(body);
   },
-  servedBy: (provider, input) => provider.supports(input.endpoint) || convertsResponses(provider, input.endpoint),
+  servedBy: (provider, input) =>
+    provider.supports(input.endpoint) || (convertsResponses(provider, input.endpoint) && !unservedWhy(provider, input)),
+  unservedWhy,
   passesThrough: (provider, input) =>
     !convertsResponses(provider, input.endpoint) && !(input.body && adapterFor(provider, input.endpoint)),
   upstreamBody(input) {

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { OpenAIChatRequest } from './openai-types.js';
+import { relayErrors } from '../../errors.js';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null);
@@ -46,6 +47,30 @@ export function withReadableCompactions(body: Json): Json {
     return summary === null ? raw : { type: 'message', role: 'user', content: [{ type: 'input_text', text: summary }] };
   });
   return { ...body, input };
+}
+
+const hasInput = (body: Json): boolean =>
+  body.input !== undefined && body.input !== '' && !(Array.isArray(body.input) && body.input.length === 0);
+
+/** A compaction asked by previous_response_id alone: only the upstream that stored that response can serve it. */
+export const compactsById = (body: Json | null): boolean =>
+  !!body && !hasInput(body) && typeof body.previous_response_id === 'string' && body.previous_response_id !== '';
+
+/**
+ * Why a Responses request cannot go to a channel without the Responses API (converted to chat),
+ * or null when it can: what it refers to lives only in OpenAI's API. Said to the caller rather
+ * than sent without it.
+ */
+export function unconvertible(body: Json | null, compact: boolean): string | null {
+  if (!body) return null;
+  if (compact && compactsById(body))
+    return 'previous_response_id alone can be compacted only on a channel with the Responses API: send the conversation as input';
+  const foreign = Array.isArray(body.input)
+    ? body.input.some((i) => obj(i)?.type === 'compaction' && openSummary(obj(i)!) === null)
+    : false;
+  return foreign
+    ? 'a compaction item made by the Responses API can be read only there, not on this model’s channels: compact here (POST /v1/responses/compact) or send the history'
+    : null;
 }
 
 /** The URL of a Responses upstream's compaction, from its `/responses` URL (a query kept last). */
@@ -101,6 +126,8 @@ export function compactionAnswer(answer: unknown, request: Json | null): Json {
   const completion = obj(answer);
   const choice = obj(Array.isArray(completion?.choices) ? completion.choices[0] : null);
   const summary = str(obj(choice?.message)?.content);
+  // Nothing to carry the conversation on: not an answer, so neither served nor billed.
+  if (summary.trim() === '') throw relayErrors.upstream(502, 'the upstream answered the compaction with an empty summary');
   const usage = obj(completion?.usage);
   const input = Number(usage?.prompt_tokens ?? 0);
   const output = Number(usage?.completion_tokens ?? 0);

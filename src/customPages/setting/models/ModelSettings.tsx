@@ -1,6 +1,6 @@
 /** The models tab: provider-specific settings for Gemini and Claude, and the global request options. */
 import Stack from '@mui/material/Stack';
-import { headerMap, positiveIntMap, stringList, stringMap, type FieldSpec } from '../operation/optionFields';
+import { capabilityTable, headerMap, positiveIntMap, stringList, stringMap, type FieldSpec } from '../operation/optionFields';
 import { OptionSection } from '../operation/OptionSection';
 import { useOptions } from '../useOptions';
 import { OptionsGate } from '../operation/OptionsGate';
@@ -25,7 +25,9 @@ export const CLAUDE_FIELDS: readonly FieldSpec[] = [
 
 export const GLOBAL_FIELDS: readonly FieldSpec[] = [
   { key: 'general_setting.ping_interval_seconds', kind: 'int', min: 1, hint: true },
+  { key: 'relay.model_capabilities', kind: 'json', check: capabilityTable, hint: true },
   { key: 'global.pass_through_request_enabled', kind: 'switch', hint: true },
+  { key: 'relay.fit_native_requests', kind: 'switch', hint: true },
   { key: 'general_setting.ping_interval_enabled', kind: 'switch' },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * The operation tab: general, drawing, sensitive words, logs (with cleanup), data dashboard,
- * monitoring and quota cards, each saved on its own, and the ratio settings with their sub-tabs.
+ * monitoring, routing and quota cards, each saved on its own, and the ratio settings with their sub-tabs.
  */
 import Stack from '@mui/material/Stack';
 import { useOptions } from '../useOptions';
@@ -15,6 +15,7 @@ import {
   LOG_FIELDS,
   MONITORING_FIELDS,
   QUOTA_FIELDS,
+  ROUTING_FIELDS,
   SENSITIVE_FIELDS,
 } from './sections';
 
@@ -31,6 +32,7 @@ export default function OperationSettings() {
         </OptionSection>
         <OptionSection id="dashboard" fields={DASHBOARD_FIELDS} options={options} />
         <OptionSection id="monitoring" fields={MONITORING_FIELDS} options={options} />
+        <OptionSection id="routing" fields={ROUTING_FIELDS} options={options} />
         <OptionSection id="quota" fields={QUOTA_FIELDS} options={options} />
         <RatioSettings options={options} />
       </Stack>

@@ -4,6 +4,7 @@
  * keys. Shared by the operation, rate limit and models tabs.
  */
 import type { OptionKey, OptionValues } from '../../../api/customMethods';
+import { capabilityOverridesError } from '../../../../server/shared';
 
 export interface Problem {
   message: string;
@@ -56,6 +57,15 @@ export const headerMap = objectOf(
   (v) => isObject(v) && Object.values(v).every((h) => typeof h === 'string'),
   'json_header_values',
 );
+
+/** Model prefix → capabilities (relay.model_capabilities), by the server's own rule; names the entry at fault. */
+export const capabilityTable: JsonCheck = (value) => {
+  if (!isObject(value)) return { message: `${E}.json_object` };
+  const why = capabilityOverridesError(JSON.stringify(value));
+  if (why === null) return null;
+  const at = why.includes(':') ? why.slice(0, why.indexOf(':')) : '""';
+  return { message: `${E}.json_capabilities`, args: { name: at } };
+};
 
 /** A list of model names. */
 export const stringList: JsonCheck = (value) =>

@@ -1,5 +1,5 @@
 /** The operation tab's cards as field lists (option keys from server/options/registry.ts). */
-import { chatList, numberMap, stringMap, type FieldSpec } from './optionFields';
+import { chatList, jsonArray, jsonObject, numberMap, stringMap, type FieldSpec } from './optionFields';
 
 export const GENERAL_FIELDS: readonly FieldSpec[] = [
   { key: 'TopUpLink', kind: 'text', hint: true },
@@ -35,6 +35,10 @@ export const SENSITIVE_FIELDS: readonly FieldSpec[] = [
 export const LOG_FIELDS: readonly FieldSpec[] = [
   { key: 'LogConsumeEnabled', kind: 'switch' },
   { key: 'LogRetentionDays', kind: 'int', min: 0, hint: true },
+  { key: 'BodyLogEnabled', kind: 'switch', hint: true },
+  { key: 'BodyLogGroups', kind: 'text', hint: true },
+  { key: 'BodyLogMaxBytes', kind: 'int', min: 1024, hint: true },
+  { key: 'BodyLogRetentionDays', kind: 'int', min: 0, hint: true },
 ];
 
 export const DATA_EXPORT_TIMES = ['hour', 'day', 'week'] as const;
@@ -59,6 +63,16 @@ export const MONITORING_FIELDS: readonly FieldSpec[] = [
   { key: 'channel_health.cooldown_seconds', kind: 'int', min: 1, hint: true },
   { key: 'channel_health.cooldown_max_seconds', kind: 'int', min: 1, hint: true },
   { key: 'channel_health.latency_routing_enabled', kind: 'switch', hint: true },
+];
+
+/** Routing across models and channels: fallback chains and channel affinity. */
+export const ROUTING_FIELDS: readonly FieldSpec[] = [
+  { key: 'relay.model_fallbacks', kind: 'json', check: jsonObject, hint: true },
+  { key: 'channel_affinity_setting.enabled', kind: 'switch', hint: true },
+  { key: 'channel_affinity_setting.switch_on_success', kind: 'switch', hint: true },
+  { key: 'channel_affinity_setting.default_ttl_seconds', kind: 'int', min: 1, hint: true },
+  { key: 'channel_affinity_setting.max_entries', kind: 'int', min: 1, hint: true },
+  { key: 'channel_affinity_setting.rules', kind: 'json', check: jsonArray, hint: true },
 ];
 
 export const QUOTA_FIELDS: readonly FieldSpec[] = [
