@@ -6,10 +6,13 @@
 // and not, for two payers: a large balance (the pre-charge is skipped) and a small one (every call
 // reserves and settles quota). Prints requests/s, the latency the gateway adds, the CPU time per
 // request of the gateway and of the baseline and their ratio, and the gateway's peak memory; then a
-// 60 s soak for memory flatness. Needs `npm run build`.
+// 60 s soak for memory flatness. Modes `claude` and `gemini` stream Claude's /v1/messages and
+// Gemini's streamGenerateContent to channels of their own protocol (the Claude and Gemini stand-ins),
+// against the floor relaying the same. Needs `npm run build`.
 // Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`; BENCH_SQL_DSN=postgres://… runs
 // the gateway on that database instead of a fresh SQLite file (the database must be empty);
-// BENCH_MODES=plain,stream, BENCH_CONNECTIONS=50,200 and BENCH_PAYERS=large,small,limited,routed narrow the
+// BENCH_MODES=plain,stream,claude,gemini, BENCH_CONNECTIONS=50,200 and
+// BENCH_PAYERS=large,small,limited,routed narrow the
 // runs. `limited` is the large payer through every limit at once, none of them reached: a token
 // tpm_limit and a channel with rpm_limit and max_concurrency (with REDIS_CONN_STRING set, counted in
 // Redis: the cost of the limits per call, against `large` in the same run). `routed` adds the
@@ -45,7 +48,7 @@ function load(url, headers, body, connections, duration) {
 const dir = mkdtempSync(join(tmpdir(), 'gw-relay-bench-'));
 const [upCmd, upArgs] = taskset(0, process.execPath, ['--import', 'tsx', 'bench/upstream.mts']);
 const upstream = spawn(upCmd, upArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
-const upstreamUrl = (await waitForLine(upstream, /upstream (http:\/\/\S+)/))[1];
+const [, upstreamUrl, claudeUrl, geminiUrl] = await waitForLine(upstream, /upstream (\S+) claude (\S+) gemini (\S+)/);
 
 // GATEWAY_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the gateway under load.
 const gatewayNodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -87,6 +90,23 @@ async function startGateway(main, dbName) {
     base_url: upstreamUrl,
     models: 'gpt-4o-mini',
     group: 'default',
+  });
+  // Claude and Gemini clients reach channels of their own protocol: their streams pass through.
+  await api(base, cookie, rootId, 'POST', '/api/channel/', {
+    type: 14,
+    name: 'claude',
+    key: 'sk-ant-upstream',
+    base_url: claudeUrl,
+    models: 'claude-sonnet-4-20250514',
+    group: 'default,vip,svip',
+  });
+  await api(base, cookie, rootId, 'POST', '/api/channel/', {
+    type: 24,
+    name: 'gemini',
+    key: 'AIza-upstream',
+    base_url: geminiUrl,
+    models: 'gemini-2.5-flash',
+    group: 'default,vip,svip',
   });
   // The limited payer's group reaches only a channel with limits, far above what the bench sends.
   const MAX = 2147483647;
@@ -171,15 +191,42 @@ const before = process.env.BENCH_BEFORE ? await startGateway(process.env.BENCH_B
 const { base, keys } = current;
 const gateway = current.proc;
 
-const [blCmd, blArgs] = taskset(1, process.execPath, [...gatewayNodeArgs, 'bench/baseline.mjs', upstreamUrl, keys.large]);
+const [blCmd, blArgs] = taskset(1, process.execPath, [
+  ...gatewayNodeArgs,
+  'bench/baseline.mjs',
+  upstreamUrl,
+  keys.large,
+  claudeUrl,
+  geminiUrl,
+]);
 const baseline = spawn(blCmd, blArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
 const baselineUrl = (await waitForLine(baseline, /baseline (http:\/\/\S+)/))[1];
 
 const bodies = {
   plain: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }] }),
   stream: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }], stream: true }),
+  claude: JSON.stringify({
+    model: 'claude-sonnet-4-20250514',
+    max_tokens: 256,
+    stream: true,
+    messages: [{ role: 'user', content: 'Hello!' }],
+  }),
+  gemini: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hello!' }] }] }),
 };
-const headersFor = (key) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` });
+/** Where each mode's requests go, and how its format sends the key. */
+const PATHS = {
+  plain: '/v1/chat/completions',
+  stream: '/v1/chat/completions',
+  claude: '/v1/messages',
+  gemini: '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+};
+const HEADERS = {
+  plain: (key) => ({ authorization: `Bearer ${key}` }),
+  stream: (key) => ({ authorization: `Bearer ${key}` }),
+  claude: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
+  gemini: (key) => ({ 'x-goog-api-key': key }),
+};
+const headersFor = (key, mode = 'plain') => ({ 'content-type': 'application/json', ...HEADERS[mode](key) });
 
 let peakRss = rssMb(gateway.pid);
 const sampler = setInterval(() => {
@@ -195,12 +242,13 @@ function target(name, url, pid, key) {
  * Loads the targets in turn, SLICE seconds each, round after round until each had SECONDS: noise on
  * a shared machine (other processes, frequency changes) then falls on all of them alike.
  */
-async function measureInterleaved(targets, body, connections) {
+async function measureInterleaved(targets, mode, connections) {
+  const body = bodies[mode];
   const slice = Math.min(SLICE, SECONDS);
   for (let done = 0; done < SECONDS; done += slice) {
     for (const t of targets) {
       const before = cpuTicks(t.pid);
-      const r = await load(`${t.url}/v1/chat/completions`, headersFor(t.key), body, connections, slice);
+      const r = await load(`${t.url}${PATHS[mode]}`, headersFor(t.key, mode), body, connections, slice);
       t.ticks += cpuTicks(t.pid) - before;
       t.ok += r.requests.total - r.errors - r.non2xx;
       t.errors += r.errors + r.non2xx + r.timeouts;
@@ -222,7 +270,7 @@ async function measureInterleaved(targets, body, connections) {
 const SLICE = Number(process.env.BENCH_SLICE ?? 2);
 const list = (name, all) => (process.env[name] ? process.env[name].split(',') : all);
 const rows = [];
-for (const mode of list('BENCH_MODES', ['plain', 'stream'])) {
+for (const mode of list('BENCH_MODES', ['plain', 'stream', 'claude', 'gemini'])) {
   for (const connections of list('BENCH_CONNECTIONS', [50, 200]).map(Number)) {
     const body = bodies[mode];
     const payers = list('BENCH_PAYERS', ['large', 'small', 'limited', 'routed']);
@@ -231,8 +279,8 @@ for (const mode of list('BENCH_MODES', ['plain', 'stream'])) {
       ...payers.map((payer) => target(payer, base, gateway.pid, keys[payer])),
       ...(before ? payers.map((p) => target(`${p}@before`, before.base, before.proc.pid, before.keys[p])) : []),
     ];
-    for (const t of targets) await load(`${t.url}/v1/chat/completions`, headersFor(t.key), body, connections, 2); // warm-up
-    const [bl, ...gws] = await measureInterleaved(targets, body, connections);
+    for (const t of targets) await load(`${t.url}${PATHS[mode]}`, headersFor(t.key, mode), body, connections, 2); // warm-up
+    const [bl, ...gws] = await measureInterleaved(targets, mode, connections);
     for (const gw of gws) rows.push({ mode, connections, payer: gw.name, bl, gw });
   }
 }

@@ -4,15 +4,23 @@
  * refused call is labelled with empty ones), so no caller can mint new series; never a user or a key.
  */
 import client, { type Counter, type Gauge, type Histogram } from 'prom-client';
-import { CounterTally, GaugeTally } from './tallies.js';
+import { CounterTally, GaugeTally, HistogramTally } from './tallies.js';
 
 const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 export class Metrics {
   readonly registry = new client.Registry();
   readonly relayRequests: Counter<'format' | 'model' | 'channel' | 'status'>;
-  readonly relayDuration: Histogram<'format' | 'stream'>;
-  readonly firstToken: Histogram<'format'>;
+  readonly relayDuration = new HistogramTally<'format' | 'stream'>(
+    'gateway_relay_duration_seconds',
+    'Time from a relayed request to the end of its answer',
+    LATENCY_BUCKETS,
+  );
+  readonly firstToken = new HistogramTally<'format'>(
+    'gateway_relay_first_token_seconds',
+    'Time to the first streamed chunk of an answer',
+    LATENCY_BUCKETS,
+  );
   readonly upstreamErrors: Counter<'channel' | 'status'>;
   readonly retries: Counter;
   readonly quotaBilled: Counter<'model'>;
@@ -35,20 +43,8 @@ export class Metrics {
       collect: () => this.requests.flush(),
     });
     this.requests = new CounterTally(this.relayRequests);
-    this.relayDuration = new client.Histogram({
-      name: 'gateway_relay_duration_seconds',
-      help: 'Time from a relayed request to the end of its answer',
-      labelNames: ['format', 'stream'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.firstToken = new client.Histogram({
-      name: 'gateway_relay_first_token_seconds',
-      help: 'Time to the first streamed chunk of an answer',
-      labelNames: ['format'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    this.registry.registerMetric(this.relayDuration as unknown as client.Metric);
+    this.registry.registerMetric(this.firstToken as unknown as client.Metric);
     this.upstreamErrors = new client.Counter({
       name: 'gateway_upstream_errors_total',
       help: 'Upstream failures by channel and status (0: no answer)',

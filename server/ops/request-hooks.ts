@@ -67,5 +67,6 @@ function record(metrics: Metrics, request: FastifyRequest, format: string, statu
   const model = served?.model ?? '';
   const channel = served ? String(served.channel) : '';
   metrics.requests.inc(`${format} ${model} ${channel} ${status}`, () => ({ format, model, channel, status: String(status) }));
-  metrics.relayDuration.observe({ format, stream: served?.stream ? 'true' : 'false' }, seconds);
+  const stream = served?.stream ? 'true' : 'false';
+  metrics.relayDuration.observe(`${format} ${stream}`, () => ({ format, stream }), seconds);
 }

@@ -40,3 +40,61 @@ export class GaugeTally<V extends string> {
     for (const [value, n] of Object.entries(this.now)) gauge.set({ [this.label]: value }, n as number);
   }
 }
+
+/** One series of a histogram: counts per bucket (not cumulative; the last past every bound), sum, count. */
+interface HistogramSeries<L extends string> {
+  labels: Record<L, string>;
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * A histogram counted in plain numbers, its series found by a string key, and registered as a
+ * metric of its own: the registry reads it through get(), in the shape prom-client's histograms give.
+ */
+export class HistogramTally<L extends string> {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly series = new Map<string, HistogramSeries<L>>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly buckets: readonly number[],
+  ) {}
+
+  observe(key: string, labels: () => Record<L, string>, value: number): void {
+    if (!Number.isFinite(value)) return;
+    let s = this.series.get(key);
+    if (!s) this.series.set(key, (s = { labels: labels(), counts: this.buckets.map(() => 0).concat(0), sum: 0, count: 0 }));
+    let bucket = 0;
+    while (bucket < this.buckets.length && value > this.buckets[bucket]!) bucket++;
+    s.counts[bucket]!++;
+    s.sum += value;
+    s.count++;
+  }
+
+  get() {
+    const values: Array<{
+      labels: Record<string, string | number>;
+      sharedLabels: Record<string, string>;
+      value: number;
+      metricName: string;
+    }> = [];
+    for (const s of this.series.values()) {
+      let cumulative = 0;
+      this.buckets.forEach((le, i) => {
+        cumulative += s.counts[i]!;
+        values.push({ labels: { le }, sharedLabels: s.labels, value: cumulative, metricName: `${this.name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_bucket` });
+      values.push({ labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  reset(): void {
+    this.series.clear();
+  }
+}

@@ -163,7 +163,7 @@ export async function sendUpstream(
           fitNativeBody(input, body, FIT_TARGETS[provider.protocol], capabilityOverridesFrom(ctx.options))
       : undefined;
     call = {
-      target: { url, headers: { ...input.forwardHeaders, ...target.headers } },
+      target: { url, headers: input.forwardHeaders ? { ...input.forwardHeaders, ...target.headers } : target.headers },
       body: nativeBody(input, channel, upstreamModel, askUsage, passThrough, fitNative),
     };
     contentType = input.contentType;

@@ -341,7 +341,7 @@ async function settleServed(
   try {
     ctx.metrics.billed.inc(input.model, () => ({ model: input.model }), quota);
     if (input.stream && outcome.firstTokenMs > 0)
-      ctx.metrics.firstToken.observe({ format: input.client }, outcome.firstTokenMs / 1000);
+      ctx.metrics.firstToken.observe(input.client, () => ({ format: input.client }), outcome.firstTokenMs / 1000);
     const tokens = usage.promptTokens + usage.completionTokens;
     afterSettle(ctx, {
       userId: caller.userId,

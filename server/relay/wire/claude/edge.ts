@@ -6,7 +6,8 @@ import type { ClaudeRequest } from './claude-api-types.js';
 import { convertFromClaudeRequest, convertToClaudeResponse, createClaudeSseSerializer } from './convert-from-claude-messages.js';
 import { usageFromClaude } from './convert-claude-response.js';
 import { createClaudeStreamParser } from './claude-stream.js';
-import { forwardJson, forwardStream, inspectWith } from '../../call/forward-answer.js';
+import { forwardJson, forwardStream, inspectWith, isWatched } from '../../call/forward-answer.js';
+import { passStream, type PassRules } from '../../call/pass-stream.js';
 import type { ClientFormatDefinition } from '../types.js';
 import { convertOnce } from '../convert-once.js';
 import { edgeCheck } from '../edge-check.js';
@@ -20,6 +21,18 @@ const REFUSAL_TAIL =
   'event: message_stop\ndata: {"type":"message_stop"}\n\n';
 
 const checkMessages = edgeCheck(CLAUDE_MESSAGES);
+
+/**
+ * Claude's usage rides on message_start and message_delta, its closing on message_stop: the
+ * `message_*` events are read as they pass, content blocks only counted later, in order (the parser
+ * keeps their state, and message events never touch it). An event without an `event:` line is read
+ * when it may be one of those.
+ */
+const CLAUDE_PASS: PassRules = {
+  mayMatter: (text) => text.includes('event: message_') || text.includes('"usage"') || text.includes('message_stop'),
+  matters: (raw) =>
+    raw.startsWith('event: message_') || (!raw.startsWith('event:') && (raw.includes('"usage"') || raw.includes('message_stop'))),
+};
 
 export const claudeFormat: ClientFormatDefinition = {
   check: (_endpoint, body) => checkMessages(body),
@@ -39,10 +52,14 @@ export const claudeFormat: ClientFormatDefinition = {
   fromOpenAI: (input, answer) => convertToClaudeResponse(answer, { model: input.model }),
   serializer: (input) =>
     createClaudeSseSerializer({ model: input.model, promptTokens: claudePromptTokens(input.body ?? {}, countTokensNow) }),
-  forwardNative: ({ res, out, started, hooks, streaming, decoder }) =>
-    streaming
-      ? forwardStream(res, out, started, { inspect: inspectWith(createClaudeStreamParser()), hooks, decoder })
-      : forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage)),
+  forwardNative({ res, out, started, hooks, streaming, decoder }) {
+    if (!streaming)
+      return forwardJson(res, out, started, (payload) => usageFromClaude((payload as { usage?: unknown } | null)?.usage));
+    const inspect = inspectWith(createClaudeStreamParser());
+    // Unwatched, in plain SSE: through untouched but for usage and the closing (pass-stream.ts).
+    if (!decoder && !isWatched(out)) return passStream(res, out, started, { inspect, hooks, rules: CLAUDE_PASS });
+    return forwardStream(res, out, started, { inspect, hooks, decoder });
+  },
   // Only Anthropic's Messages URL: Bedrock's and Vertex's signed or fixed addresses take no query of ours.
   nativeUrl: (url, input) => (input.betaQuery && url.endsWith('/v1/messages') ? `${url}?beta=true` : url),
   cutStreamTail: () => REFUSAL_TAIL,

@@ -16,7 +16,10 @@ import {
   type GeminiEmbedAction,
 } from './gemini-embeddings.js';
 import type { GeminiBatchEmbedContentsRequest, GeminiEmbedContentRequest } from './gemini-api-types.js';
-import { forwardJson, forwardStream, inspectWith } from '../../call/forward-answer.js';
+import { forwardJson, forwardStream, inspectWith, isWatched } from '../../call/forward-answer.js';
+import { passStream, type PassRules } from '../../call/pass-stream.js';
+import { SseParser } from '../sse.js';
+import { isJsonObject } from './gemini-schema.js';
 import type { RelayInput } from '../../types.js';
 import type { ClientFormatDefinition } from '../types.js';
 import { convertOnce } from '../convert-once.js';
@@ -32,6 +35,33 @@ const isEmbed = (input: RelayInput): boolean => input.endpoint === 'embeddings';
 function embedAction(body: Body): GeminiEmbedAction {
   return Array.isArray(body.requests) ? 'batchEmbedContents' : 'embedContent';
 }
+
+/**
+ * Every Gemini chunk repeats the usage so far and none closes the stream: nothing is read as it
+ * passes, and only the latest chunk holding usageMetadata is read for billing, as the parser would
+ * have reported it.
+ */
+const GEMINI_PASS: PassRules = {
+  mayMatter: () => false,
+  matters: () => false,
+  latestUsage: {
+    key: '"usageMetadata"',
+    read(raw) {
+      const parser = new SseParser();
+      let usage = null;
+      for (const ev of [...parser.push(Buffer.from(raw)), ...parser.end()]) {
+        try {
+          const chunk: unknown = JSON.parse(ev.data);
+          if (isJsonObject(chunk) && !isJsonObject(chunk.error) && chunk.usageMetadata)
+            usage = usageFromGemini((chunk as GeminiResponse).usageMetadata).billing;
+        } catch {
+          /* not JSON: no usage, as for the parser */
+        }
+      }
+      return usage;
+    },
+  },
+};
 
 const checkGenerate = edgeCheck(GEMINI_GENERATE);
 const checkEmbed = edgeCheck(GEMINI_EMBED);
@@ -72,8 +102,10 @@ export const geminiFormat: ClientFormatDefinition = {
   serializer: (input) => createGeminiStreamSerializer({ model: input.model }),
   forwardNative({ input, res, out, started, hooks, streaming, decoder }) {
     if (streaming) {
-      const parser = createGeminiStreamParser({ model: input.model });
-      return forwardStream(res, out, started, { inspect: inspectWith(parser), hooks, decoder });
+      const inspect = inspectWith(createGeminiStreamParser({ model: input.model }));
+      // Unwatched, in plain SSE: through untouched, usage read from the latest chunk (pass-stream.ts).
+      if (!decoder && !isWatched(out)) return passStream(res, out, started, { inspect, hooks, rules: GEMINI_PASS });
+      return forwardStream(res, out, started, { inspect, hooks, decoder });
     }
     if (isEmbed(input)) return forwardJson(res, out, started, () => null);
     return forwardJson(
