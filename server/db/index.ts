@@ -31,6 +31,7 @@ import * as m0014 from './migrations/0014_quota_data_rollups.js';
 import * as m0015 from './migrations/0015_quota_data_model_hours.js';
 import * as m0016 from './migrations/0016_family_console.js';
 import * as m0017 from './migrations/0017_custom_oauth.js';
+import * as m0018 from './migrations/0018_subscriptions.js';
 
 export type Db = Kysely<Database>;
 
@@ -129,6 +130,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0015_quota_data_model_hours': m0015,
   '0016_family_console': m0016,
   '0017_custom_oauth': m0017,
+  '0018_subscriptions': m0018,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

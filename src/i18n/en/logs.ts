@@ -64,6 +64,8 @@ export const logs = {
     online_topup: 'Online top-up of %{quota}, paid ¥%{paid}',
     task_refund: 'Task %{task_id} failed, %{quota} refunded (%{reason})',
     process_lost_charged: 'The gateway process stopped: billed %{quota} for what was delivered, the rest of the hold returned',
+    subscription_purchased: 'Bought the subscription plan %{plan}, paid ¥%{paid}',
+    subscription_bound: 'An administrator bound the subscription plan %{plan}',
     process_lost_refunded:
       'The gateway process stopped before anything was delivered: the hold of %{reserved_quota} was returned',
     twofa_enabled: 'Turned on two-factor sign-in',

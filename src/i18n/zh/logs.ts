@@ -64,6 +64,8 @@ export const logs = {
     online_topup: '使用在线充值成功，充值金额: %{quota}，支付金额：¥%{paid}',
     task_refund: '任务 %{task_id} 失败，退还额度 %{quota}（%{reason}）',
     process_lost_charged: '服务进程中断，按已送达部分计费 %{quota}，预扣的其余额度已退还',
+    subscription_purchased: '购买订阅套餐 %{plan}，支付金额：¥%{paid}',
+    subscription_bound: '管理员绑定订阅套餐 %{plan}',
     process_lost_refunded: '服务进程中断，未送达任何内容，预扣额度 %{reserved_quota} 已退还',
     twofa_enabled: '用户启用了两步验证',
     twofa_disabled: '用户停用了两步验证',
