@@ -1,3 +1,4 @@
+import { SubscriptionCache } from './subscriptions/cache.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -169,6 +170,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     channelKeys,
     journal,
     holds: new Holds(journal),
+    subscriptions: new SubscriptionCache(handle.db, bus),
     totals: new HourlyTotals(handle.db, handle.kind, (err) => log.error({ err }, 'hourly totals write failed'), options),
     metrics,
     leader: NEVER_LEADER,

@@ -99,7 +99,7 @@ export async function createSubscription(
   source: 'order' | 'admin',
   now: number,
 ): Promise<number> {
-  const user = await trx.selectFrom('users').select('group').where('id', '=', userId).forUpdate().executeTakeFirst();
+  const user = await trx.selectFrom('users').select('group').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new Error(`user ${userId} not found`);
   const period = periodAt(plan.quota_reset_period as ResetPeriod, Number(plan.quota_reset_custom_seconds), now, now);
   const total = Number(plan.total_amount);
