@@ -27,6 +27,7 @@ import taskRoutes from './tasks/routes.js';
 import redemptionRoutes from './redemptions/routes.js';
 import topupRoutes from './topup/routes.js';
 import topupOrderRoutes from './topup/order-routes.js';
+import subscriptionRoutes from './subscriptions/routes.js';
 import pricingRoutes from './pricing/routes.js';
 import vendorRoutes from './catalog/vendor-routes.js';
 import modelMetaRoutes from './catalog/model-routes.js';
@@ -69,6 +70,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(redemptionRoutes);
   await app.register(topupRoutes);
   await app.register(topupOrderRoutes);
+  await app.register(subscriptionRoutes);
   await app.register(pricingRoutes);
   await app.register(vendorRoutes);
   await app.register(modelMetaRoutes);

@@ -332,6 +332,13 @@ export const REFUSALS = {
   'topup.money_too_low': '充值金额过低',
   'topup.method_unknown': '支付方式不存在',
   'topup.no_server_address': '未设置服务器地址，请联系管理员',
+  'subscription.plan_not_found': '套餐不存在',
+  'subscription.plan_disabled': '该套餐未启用',
+  'subscription.plan_free': '该套餐无需支付，请联系管理员开通',
+  'subscription.purchase_limit': '已达到该套餐的购买上限 %{max} 次',
+  'subscription.plan_invalid': '套餐设置无效：%{detail}',
+  'subscription.not_found': '订阅不存在',
+  'subscription.user_not_found': '用户不存在',
 
   // The relay (the family's error codes)
   missing_api_key: '未提供令牌',

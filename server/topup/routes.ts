@@ -21,7 +21,7 @@ const RETURN_PATH = '/topup';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** The EPay type of a method as our console (zfb, wx) or the family's (alipay, wxpay) names it. */
-function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined {
+export function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined {
   if (Object.hasOwn(PAY_TYPES, method)) return PAY_TYPES[method as PaymentMethod];
   return Object.values(PAY_TYPES).find((type) => type === method);
 }
@@ -30,7 +30,7 @@ function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined 
  * The wallet's answer in the family's words: `message` "success" with what `work` gives, or "error"
  * with the refusal's text as `data` (a business refusal only: anything else is the error handler's).
  */
-async function walletAnswer<T extends { data: unknown }>(work: () => T | Promise<T>) {
+export async function walletAnswer<T extends { data: unknown }>(work: () => T | Promise<T>) {
   try {
     return { success: true, message: 'success' as const, ...(await work()) };
   } catch (err) {
@@ -41,7 +41,7 @@ async function walletAnswer<T extends { data: unknown }>(work: () => T | Promise
 }
 
 /** The string-valued parameters of a query or form (a repeated name is not a valid parameter). */
-function stringParams(source: unknown): Record<string, string> {
+export function stringParams(source: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (typeof source !== 'object' || source === null) return out;
   for (const [name, value] of Object.entries(source)) if (typeof value === 'string') out[name] = value;
