@@ -1,4 +1,5 @@
 import { SubscriptionCache } from './subscriptions/cache.js';
+import { startSubscriptionExpiry } from './subscriptions/expiry.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -216,6 +217,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const stopChannelScheduler = startChannelScheduler(ctx);
   const stopUpstreamModelTask = startUpstreamModelTask(ctx);
   const stopLogRetention = startLogRetention(ctx);
+  const stopSubscriptionExpiry = startSubscriptionExpiry(ctx);
   logShipper?.start(() => ctx.leader.isLeader);
 
   installRequestIds(app);
@@ -270,6 +272,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       await stopChannelScheduler();
       await stopUpstreamModelTask();
       await stopLogRetention();
+      await stopSubscriptionExpiry();
       stopSync();
       ctx.channels.close();
       ctx.channelKeys.close();

@@ -10,6 +10,7 @@ import { setupRoot, startTestGateway, type ApiClient, type TestGateway } from '.
 import { startPaymentStandIn, type PaymentStandIn } from '../helpers/payment-standin.js';
 import { loginAs, PASSWORD } from '../helpers/users.js';
 import { createUser } from '../../server/users/repository.js';
+import { expireSubscriptions } from '../../server/subscriptions/expiry.js';
 
 const PLAN = {
   title: 'Pro',
@@ -165,5 +166,19 @@ await forEachDatabase('subscriptions over HTTP', (kind) => {
     expect((await root.post('/api/subscription/admin/user_subscriptions/99999/invalidate')).body.code).toBe('subscription.not_found');
     const audits = await tg.gateway.ctx.db.selectFrom('audit_logs').selectAll().where('subject', '=', 'user_subscription').execute();
     expect(audits.map((a) => a.action).sort()).toEqual(['bind', 'bind', 'delete', 'invalidate', 'invalidate', 'invalidate']);
+  });
+
+  it('expires a subscription at its end once, reverting the group it upgraded', async () => {
+    const bound = await root.post('/api/subscription/admin/bind', { user_id: aliceId, plan_id: planId });
+    expect(await groupOf(aliceId)).toBe('vip');
+    const ctx = tg.gateway.ctx;
+    await ctx.db.updateTable('user_subscriptions').set({ end_time: 1000 }).where('id', '=', bound.body.data.id).execute();
+    const now = Math.floor(Date.now() / 1000);
+    expect(await Promise.all([expireSubscriptions(ctx, now), expireSubscriptions(ctx, now)])).toSatisfy(
+      (ended: number[]) => ended[0]! + ended[1]! === 1,
+    );
+    expect(await groupOf(aliceId)).toBe('default');
+    const all = (await alice.get('/api/subscription/self')).body.data.all_subscriptions as Array<{ subscription: { id: number; status: string } }>;
+    expect(all.find((s) => s.subscription.id === bound.body.data.id)!.subscription.status).toBe('expired');
   });
 });
