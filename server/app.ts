@@ -1,4 +1,5 @@
 import { SubscriptionCache } from './subscriptions/cache.js';
+import { SpendCaps } from './subscriptions/caps.js';
 import { startSubscriptionExpiry } from './subscriptions/expiry.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -172,6 +173,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     journal,
     holds: new Holds(journal),
     subscriptions: new SubscriptionCache(handle.db, bus),
+    caps: new SpendCaps(handle.db, logHandle?.db ?? handle.db, bus),
     totals: new HourlyTotals(handle.db, handle.kind, (err) => log.error({ err }, 'hourly totals write failed'), options),
     metrics,
     leader: NEVER_LEADER,

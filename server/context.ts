@@ -21,6 +21,7 @@ import type { Holds } from './billing/holds.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Leadership } from './cluster/leader.js';
 import type { SubscriptionCache } from './subscriptions/cache.js';
+import type { SpendCaps } from './subscriptions/caps.js';
 
 /** Everything a route needs, built once at start-up and reached as `app.ctx`. */
 export interface GatewayContext {
@@ -56,6 +57,8 @@ export interface GatewayContext {
   holds: Holds;
   /** Users' billing preferences and active subscriptions: who pays a call. */
   subscriptions: SubscriptionCache;
+  /** Spend caps of tokens and users per period, checked before each call from memory. */
+  caps: SpendCaps;
   /** Hourly usage totals (dashboard, channel statistics), written every DataExportInterval. */
   totals: HourlyTotals;
   metrics: Metrics;

@@ -534,6 +534,7 @@ export interface Database {
   user_oauth_bindings: UserOauthBindingsTable;
   subscription_plans: SubscriptionPlansTable;
   user_subscriptions: UserSubscriptionsTable;
+  spend_caps: SpendCapsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -613,3 +614,16 @@ export interface UserSubscriptionsTable {
 
 export type SubscriptionPlan = Selectable<SubscriptionPlansTable>;
 export type UserSubscription = Selectable<UserSubscriptionsTable>;
+
+/** A token's or a user's spend limit per period. */
+export interface SpendCapsTable {
+  id: Id;
+  /** 'token' or 'user'. */
+  subject: string;
+  subject_id: number;
+  /** daily, weekly or monthly. */
+  period: string;
+  cap_limit: number;
+  updated_at: D<number>;
+}
+export type SpendCap = Selectable<SpendCapsTable>;

@@ -360,6 +360,7 @@ export const REFUSALS = {
   upstream_connection_error: '上游连接失败：%{detail}',
   upstream_interrupted: '上游响应中断：%{detail}',
   billing_failed: '计费失败，本次请求未完成，请稍后重试',
+  spend_cap_reached: '已达到%{subject}的%{period}消费上限，请在周期结束后重试',
   upstream_error: '%{detail}',
   rate_limit_exceeded: '请求过于频繁：每 %{minutes} 分钟最多 %{max} 次请求，请稍后再试',
   success_rate_limit_exceeded: '请求过于频繁：每 %{minutes} 分钟最多 %{max} 次成功请求，请稍后再试',

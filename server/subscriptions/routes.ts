@@ -2,7 +2,7 @@
  * The family's /api/subscription/*: plans on sale, the caller's subscriptions and billing
  * preference, buying a plan over EPay (its notification completes the order through the one
  * top-up order flow), and the admin's plans, binding, listing and invalidating a user's
- * subscriptions (audited).
+ * subscriptions (audited); and, beside them, the spend caps of tokens and users (caps-routes.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -54,6 +54,7 @@ import {
   SubscriptionsAnswer,
 } from './schemas.js';
 import { planRow, planView, summaries } from './views.js';
+import spendCapRoutes from './caps-routes.js';
 
 const NOTIFY_PATH = '/api/subscription/epay/notify';
 const RETURN_PATH = '/api/subscription/epay/return';
@@ -70,6 +71,7 @@ export default async function subscriptionRoutes(base: FastifyInstance): Promise
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = app.ctx;
   const { db, options, bus } = ctx;
+  await app.register(spendCapRoutes);
   const changed = (userId: number) => {
     publishSubscriptionChange(bus, userId);
     publishUserChange(bus, userId);

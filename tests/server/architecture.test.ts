@@ -46,6 +46,7 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   options: { files: ['server/options/store.ts'], why: 'the option store writes through to its table' },
   top_ups: { files: ['server/topup/repository.ts'], why: 'top-up orders' },
   subscription_plans: { files: ['server/subscriptions/repository.ts'], why: 'the plans on sale' },
+  spend_caps: { files: ['server/subscriptions/caps-repository.ts'], why: 'spend limits of tokens and users per period' },
   user_subscriptions: {
     files: ['server/subscriptions/repository.ts', 'server/billing/subscription-batch.ts', 'server/billing/recovery.ts', 'server/billing/ledger.ts'],
     why: 'subscription rows in subscriptions/; what a period has left and used_total as calls and refunds move them in the ledger',

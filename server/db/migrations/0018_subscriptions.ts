@@ -12,6 +12,7 @@ type Table = CreateTableBuilder<string, never>;
  * two processes reset a period once) sets it back to `amount_total`. `used_total` only grows with
  * what was charged to it, so logs can be reconciled with it across resets. A reservation row says
  * which subscription and which period it was taken from, so a recovery returns it there.
+ * A spend cap limits what a token or a user spends per day, week or month.
  */
 export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
   const id = (t: Table): Table =>
@@ -74,4 +75,14 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .alterTable('reservations')
     .addColumn('subscription_period', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
+
+  // Spend caps of tokens and users: at most `cap_limit` quota per day, week or month.
+  await id(db.schema.createTable('spend_caps'))
+    .addColumn('subject', text(8), (c) => c.notNull())
+    .addColumn('subject_id', 'integer', (c) => c.notNull())
+    .addColumn('period', text(16), (c) => c.notNull())
+    .addColumn('cap_limit', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.createIndex('spend_caps_subject').unique().on('spend_caps').columns(['subject', 'subject_id']).execute();
 }

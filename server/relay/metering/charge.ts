@@ -66,6 +66,7 @@ export function reservationFor(ctx: GatewayContext, price: Price, promptTokens: 
  * whichever balance fell short.
  */
 export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number, record: () => HoldRecord): Promise<Hold> {
+  await ctx.caps.check(payer.userId, payer.tokenId);
   const state = await ctx.subscriptions.get(payer.userId);
   const payers = state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, nowSeconds());
   for (const candidate of payers) {
@@ -83,8 +84,9 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** After a settlement: the hourly totals, and a low-balance warning when one is due (in the background). */
 export function afterSettle(
   ctx: GatewayContext,
-  s: { userId: number; username: string; channelId: number; model: string; quota: number; tokens: number },
+  s: { userId: number; tokenId?: number; username: string; channelId: number; model: string; quota: number; tokens: number },
 ): void {
+  ctx.caps.record(s.userId, s.tokenId ?? 0, s.quota);
   ctx.totals.add({
     userId: s.userId,
     username: s.username,

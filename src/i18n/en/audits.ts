@@ -72,6 +72,7 @@ export const audits = {
     oauth_unbind: 'Unbind a sign-in provider',
     bind: 'Bind a subscription',
     invalidate: 'Invalidate a subscription',
+    spend_cap: 'Set spend cap',
   },
   outcomes: {
     ok: 'Done',

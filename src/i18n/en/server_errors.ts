@@ -383,6 +383,7 @@ export const server_errors = {
   upstream_connection_error: 'Could not reach the upstream: %{detail}',
   upstream_interrupted: 'The upstream answer was cut off: %{detail}',
   billing_failed: 'The call could not be billed and was not completed; please try again',
+  spend_cap_reached: 'The %{period} spend cap of this %{subject} is reached; try again when the period ends',
   upstream_error: '%{detail}',
   rate_limit_exceeded: 'Too many requests: at most %{max} requests every %{minutes} minute(s), try again later',
   success_rate_limit_exceeded:

@@ -72,6 +72,7 @@ export const audits = {
     oauth_unbind: '解除登录提供商绑定',
     bind: '绑定订阅',
     invalidate: '作废订阅',
+    spend_cap: '设置消费上限',
   },
   outcomes: {
     ok: '成功',
