@@ -1,8 +1,6 @@
-/** The only way into `spend_caps`, and the spend a cap is measured against (the consume log rows). */
-import { sql } from 'kysely';
+/** The only way into `spend_caps`. */
 import type { Db } from '../db/index.js';
 import type { SpendCap } from '../db/types.js';
-import { LOG_CONSUME } from '../logs/types.js';
 
 export const CAP_PERIODS = ['daily', 'weekly', 'monthly'] as const;
 export type CapPeriod = (typeof CAP_PERIODS)[number];
@@ -36,17 +34,4 @@ export async function setCap(db: Db, subject: CapSubject, id: number, period: Ca
         .execute();
     }
   });
-}
-
-/** What the user (or one token of theirs) was charged by consume rows since `since`. */
-export async function spentSince(logDb: Db, userId: number, tokenId: number | null, since: number): Promise<number> {
-  let q = logDb
-    .selectFrom('logs')
-    .select(sql<number>`coalesce(sum(quota), 0)`.as('spent'))
-    .where('user_id', '=', userId)
-    .where('type', '=', LOG_CONSUME)
-    .where('created_at', '>=', since);
-  if (tokenId !== null) q = q.where('token_id', '=', tokenId);
-  const row = await q.executeTakeFirst();
-  return Number(row?.spent ?? 0);
 }

@@ -10,7 +10,8 @@ import type { Bus } from '../cache/bus.js';
 import type { Db } from '../db/index.js';
 import type { SpendCap } from '../db/types.js';
 import { relayErrors } from '../relay/errors.js';
-import { findCaps, spentSince, type CapPeriod, type CapSubject } from './caps-repository.js';
+import { spentSince } from '../logs/list-repository.js';
+import { findCaps, type CapPeriod, type CapSubject } from './caps-repository.js';
 import { periodAt } from './periods.js';
 
 export const SPEND_CAP_TOPIC = 'spend_cap';
