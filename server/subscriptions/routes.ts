@@ -48,6 +48,7 @@ import {
   PlanBody,
   PlanIdBody,
   PlansAnswer,
+  PlanView,
   PreferenceAnswer,
   PreferenceBody,
   SelfAnswer,
@@ -60,6 +61,7 @@ const NOTIFY_PATH = '/api/subscription/epay/notify';
 const RETURN_PATH = '/api/subscription/epay/return';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const CreatedAnswer = Envelope(Type.Object({ id: Type.Integer() }));
+const PlanWrappedAnswer = Envelope(Type.Object({ plan: PlanView }));
 const PURCHASE_REFUSALS = {
   plan_unknown: 'subscription.plan_not_found',
   plan_disabled: 'subscription.plan_disabled',
@@ -181,6 +183,17 @@ export default async function subscriptionRoutes(base: FastifyInstance): Promise
   // ---- Admin: plans ----
   app.get('/api/subscription/admin/plans', { onRequest: requireAdmin, schema: { response: { 200: PlansAnswer } } }, async () =>
     ok((await listPlans(db, false)).map((p) => ({ plan: planView(p) }))),
+  );
+
+  // One plan, wrapped as in the list (the console's edit reads it).
+  app.get(
+    '/api/subscription/admin/plans/:id',
+    { onRequest: requireAdmin, schema: { params: IdParams, response: { 200: PlanWrappedAnswer } } },
+    async (request) => {
+      const plan = await findPlan(db, request.params.id);
+      if (!plan) throw fail('subscription.plan_not_found');
+      return ok({ plan: planView(plan) });
+    },
   );
 
   app.post(
