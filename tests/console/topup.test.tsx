@@ -49,6 +49,7 @@ const server = setupServer(
     });
   }),
   ok('get', '/api/user/topup/self', { items: [], total: 0, page: 1, page_size: 10 }),
+  ok('get', '/api/subscription/self', { billing_preference: 'subscription_first', subscriptions: [], all_subscriptions: [] }),
 );
 
 let submitted: HTMLFormElement[];
