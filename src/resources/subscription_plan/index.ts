@@ -9,7 +9,7 @@ export default defineResource<SubscriptionPlanRecord, 'subscription_plan'>({
   endpoints: { base: '/api/subscription/admin/plans/', wrap: 'plan' },
   access: { '*': ROLE_ADMIN },
   icon: CardMembershipIcon,
-  menu: [{ section: 'admin_section', order: 58 }],
+  menu: [{ section: 'admin_section', order: 66 }],
   schema: () => import('./schema'),
   recordRepresentation: 'title',
 });
