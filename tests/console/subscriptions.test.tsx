@@ -13,6 +13,9 @@ import type { SelfUser } from '../../server/users/schemas';
 import { ResourceList } from '../../src/resources/schema';
 import planSchema from '../../src/resources/subscription_plan/schema';
 import { SubscriptionsCard } from '../../src/customPages/topup/SubscriptionsCard';
+import { UserSubscriptionsButton } from '../../src/resources/subscription_plan/UserSubscriptionsButton';
+import { SpendCapButton } from '../../src/resources/subscription_plan/SpendCapButton';
+import { RecordContextProvider } from 'react-admin';
 import { formatTimestamp } from '../../src/resources/schema';
 import { api, callsTo } from './harness';
 import { renderList, setUpSelectableList } from './selectable-list-harness';
@@ -153,5 +156,81 @@ describe('wallet subscriptions', () => {
     await userEvent.click(screen.getByRole('combobox', { name: '扣费方式' }));
     await userEvent.click(await screen.findByRole('option', { name: '优先钱包，其次订阅' }));
     await waitFor(() => expect(sentTo('PUT', '/api/subscription/self/preference').map((r) => r.body)).toEqual([{ billing_preference: 'wallet_first' }]));
+  });
+});
+
+describe('an admin on a user: subscriptions and spend cap', () => {
+  const now = Math.floor(Date.now() / 1000);
+  const sub = {
+    id: 9,
+    user_id: 5,
+    plan_id: 1,
+    amount_total: 1_000_000,
+    amount_used: 0,
+    used_total: 0,
+    start_time: now,
+    end_time: now + 86400,
+    status: 'active',
+    source: 'admin',
+    quota_reset_period: 'never',
+    last_reset_time: now,
+    next_reset_time: null,
+    upgrade_group: '',
+    created_at: now,
+    updated_at: now,
+  };
+  const server = setupServer(
+    ok('get', '/api/status', siteStatus()),
+    ok('get', '/api/user/self', { id: 1, username: 'root', role: 100, quota: 0, group: 'default' } as SelfUser),
+    ok('get', '/api/subscription/admin/users/5/subscriptions', [{ subscription: sub, plan: plan(1, 'Pro') }]),
+    ok('get', '/api/subscription/admin/plans', [{ plan: plan(1, 'Pro') }, { plan: plan(3, 'Team') }]),
+    ok('post', '/api/subscription/admin/user_subscriptions/9/invalidate', null),
+    ok('post', '/api/subscription/admin/users/5/subscriptions', { id: 10 }),
+    ok('get', '/api/spend_cap/user/5', { period: 'weekly', limit: 300 }),
+    ok('put', '/api/spend_cap/user/5', { period: 'monthly', limit: 300 }),
+  );
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeEach(() => localStorage.setItem('user', JSON.stringify({ id: 1, username: 'root', role: 100 })));
+  afterEach(() => {
+    server.resetHandlers();
+    received.length = 0;
+  });
+  afterAll(() => server.close());
+
+  it('lists, invalidates and binds a user’s subscriptions', async () => {
+    renderPage(
+      <RecordContextProvider value={{ id: 5 }}>
+        <UserSubscriptionsButton />
+      </RecordContextProvider>,
+      '/user',
+    );
+    await userEvent.click(await screen.findByRole('button', { name: '该用户的订阅' }, SLOW));
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    expect(await within(dialog).findByText('Pro', {}, SLOW)).toBeTruthy();
+    expect(within(dialog).getByText('管理员')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: '作废' }));
+    await waitFor(() => expect(sentTo('POST', '/api/subscription/admin/user_subscriptions/9/invalidate')).toHaveLength(1));
+    await userEvent.click(within(dialog).getByRole('combobox', { name: '要绑定的套餐' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Team' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: '绑定套餐' }));
+    await waitFor(() =>
+      expect(sentTo('POST', '/api/subscription/admin/users/5/subscriptions').map((r) => r.body)).toEqual([{ plan_id: 3 }]),
+    );
+  });
+
+  it('reads and saves a user’s spend cap', async () => {
+    renderPage(
+      <RecordContextProvider value={{ id: 5 }}>
+        <SpendCapButton subject="user" />
+      </RecordContextProvider>,
+      '/user',
+    );
+    await userEvent.click(await screen.findByRole('button', { name: '消费上限' }, SLOW));
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    await waitFor(() => expect((within(dialog).getByLabelText(/上限/) as HTMLInputElement).value).toBe('300'));
+    await userEvent.click(within(dialog).getByRole('combobox', { name: '周期' }));
+    await userEvent.click(await screen.findByRole('option', { name: '每月' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: '保存上限' }));
+    await waitFor(() => expect(sentTo('PUT', '/api/spend_cap/user/5').map((r) => r.body)).toEqual([{ period: 'monthly', limit: 300 }]));
   });
 });
