@@ -98,7 +98,14 @@ function optionSnapshot(key: OptionKey, raw: string): Snapshot {
 }
 
 export const SUBJECTS = {
-  subscription_plan: { load: (ctx, ids) => byId(ids, (id) => findPlan(ctx.db, id), (row) => ({ ...row })) },
+  subscription_plan: {
+    load: (ctx, ids) =>
+      byId(
+        ids,
+        (id) => findPlan(ctx.db, id),
+        (row) => ({ ...row }),
+      ),
+  },
   // What a subscription's period has left moves with every call: the admin's change is its status.
   user_subscription: {
     load: (ctx, ids) =>

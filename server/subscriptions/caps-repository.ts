@@ -24,14 +24,18 @@ export async function findCap(db: Db, subject: CapSubject, id: number): Promise<
 }
 
 /** Sets the cap (limit 0 removes it). */
-export async function setCap(db: Db, subject: CapSubject, id: number, period: CapPeriod, limit: number, now: number): Promise<void> {
+export async function setCap(
+  db: Db,
+  subject: CapSubject,
+  id: number,
+  period: CapPeriod,
+  limit: number,
+  now: number,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('spend_caps').where('subject', '=', subject).where('subject_id', '=', id).execute();
     if (limit > 0) {
-      await trx
-        .insertInto('spend_caps')
-        .values({ subject, subject_id: id, period, cap_limit: limit, updated_at: now })
-        .execute();
+      await trx.insertInto('spend_caps').values({ subject, subject_id: id, period, cap_limit: limit, updated_at: now }).execute();
     }
   });
 }

@@ -174,8 +174,12 @@ export default async function subscriptionRoutes(base: FastifyInstance): Promise
     request.log.warn({ out_trade_no: params.out_trade_no, outcome: outcome.kind }, 'subscription payment notification refused');
     return 'fail';
   }
-  app.get(NOTIFY_PATH, async (request, reply) => reply.type('text/plain').send(await notify(request, stringParams(request.query))));
-  app.post(NOTIFY_PATH, async (request, reply) => reply.type('text/plain').send(await notify(request, stringParams(request.body))));
+  app.get(NOTIFY_PATH, async (request, reply) =>
+    reply.type('text/plain').send(await notify(request, stringParams(request.query))),
+  );
+  app.post(NOTIFY_PATH, async (request, reply) =>
+    reply.type('text/plain').send(await notify(request, stringParams(request.body))),
+  );
   // The person comes back from the provider: to the wallet, where the new subscription shows.
   app.get(RETURN_PATH, async (_request, reply) => reply.redirect('/topup'));
   app.post(RETURN_PATH, async (_request, reply) => reply.redirect('/topup', 303));
@@ -228,7 +232,9 @@ export default async function subscriptionRoutes(base: FastifyInstance): Promise
     {
       onRequest: requireAdmin,
       schema: { params: IdParams, body: EnabledBody, response: { 200: PlanAnswer } },
-      config: { audit: { subject: 'subscription_plan', action: (r) => (textEnabled(r) ? 'enable' : 'disable'), target: fromParams } },
+      config: {
+        audit: { subject: 'subscription_plan', action: (r) => (textEnabled(r) ? 'enable' : 'disable'), target: fromParams },
+      },
     },
     async (request) => {
       const enabled = request.body.enabled ? 1 : 0;

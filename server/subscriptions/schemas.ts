@@ -7,8 +7,7 @@ import { Envelope, Int53, Nullable } from '../http/schemas.js';
 import { DURATION_UNITS, RESET_PERIODS } from './periods.js';
 import { BILLING_PREFERENCES } from './repository.js';
 
-const oneOf = <T extends readonly string[]>(values: T) =>
-  Type.Unsafe<T[number]>(Type.String({ enum: [...values] }));
+const oneOf = <T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>(Type.String({ enum: [...values] }));
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
 
 export const PlanFields = Type.Object({

@@ -143,5 +143,13 @@ export async function keepCharge(
       }
     : null;
   await e.charge.hold.settleWith(quota, e.channelId, log, store);
-  afterSettle(ctx, { userId: caller.user.id, tokenId: caller.token.id, username: caller.user.username, channelId: e.channelId, model, quota, tokens: 0 });
+  afterSettle(ctx, {
+    userId: caller.user.id,
+    tokenId: caller.token.id,
+    username: caller.user.username,
+    channelId: e.channelId,
+    model,
+    quota,
+    tokens: 0,
+  });
 }

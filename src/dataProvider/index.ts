@@ -64,7 +64,8 @@ function isRecord(value: unknown): value is RaRecord {
 
 /** A record out of its wrapper, for resources whose answers wrap them (`wrap`). */
 function unwrap(endpoints: ResourceEndpoints, value: unknown): RaRecord {
-  const inner = endpoints.wrap && typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[endpoints.wrap] : value;
+  const inner =
+    endpoints.wrap && typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[endpoints.wrap] : value;
   return inner as RaRecord;
 }
 

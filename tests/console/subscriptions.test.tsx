@@ -155,7 +155,11 @@ describe('wallet subscriptions', () => {
     expect(within(pro).getByText(new RegExp(formatTimestamp(now + 30 * 86400)))).toBeTruthy();
     await userEvent.click(screen.getByRole('combobox', { name: '扣费方式' }));
     await userEvent.click(await screen.findByRole('option', { name: '优先钱包，其次订阅' }));
-    await waitFor(() => expect(sentTo('PUT', '/api/subscription/self/preference').map((r) => r.body)).toEqual([{ billing_preference: 'wallet_first' }]));
+    await waitFor(() =>
+      expect(sentTo('PUT', '/api/subscription/self/preference').map((r) => r.body)).toEqual([
+        { billing_preference: 'wallet_first' },
+      ]),
+    );
   });
 });
 
@@ -231,6 +235,8 @@ describe('an admin on a user: subscriptions and spend cap', () => {
     await userEvent.click(within(dialog).getByRole('combobox', { name: '周期' }));
     await userEvent.click(await screen.findByRole('option', { name: '每月' }));
     await userEvent.click(within(dialog).getByRole('button', { name: '保存上限' }));
-    await waitFor(() => expect(sentTo('PUT', '/api/spend_cap/user/5').map((r) => r.body)).toEqual([{ period: 'monthly', limit: 300 }]));
+    await waitFor(() =>
+      expect(sentTo('PUT', '/api/spend_cap/user/5').map((r) => r.body)).toEqual([{ period: 'monthly', limit: 300 }]),
+    );
   });
 });

@@ -48,7 +48,12 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
   subscription_plans: { files: ['server/subscriptions/repository.ts'], why: 'the plans on sale' },
   spend_caps: { files: ['server/subscriptions/caps-repository.ts'], why: 'spend limits of tokens and users per period' },
   user_subscriptions: {
-    files: ['server/subscriptions/repository.ts', 'server/billing/subscription-batch.ts', 'server/billing/recovery.ts', 'server/billing/ledger.ts'],
+    files: [
+      'server/subscriptions/repository.ts',
+      'server/billing/subscription-batch.ts',
+      'server/billing/recovery.ts',
+      'server/billing/ledger.ts',
+    ],
     why: 'subscription rows in subscriptions/; what a period has left and used_total as calls and refunds move them in the ledger',
   },
   prefill_groups: { files: ['server/prefill/repository.ts'], why: 'the named lists channel fields are prefilled from' },

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { forEachDatabase, type DbName } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { readMoney, setOptions, streamChat, tokenWith } from '../helpers/money.js';
-import { createSubscription, endSubscription, insertPlan, findPlan, setBillingPreference } from '../../server/subscriptions/repository.js';
+import {
+  createSubscription,
+  endSubscription,
+  insertPlan,
+  findPlan,
+  setBillingPreference,
+} from '../../server/subscriptions/repository.js';
 import type { BillingPreference } from '../../server/subscriptions/repository.js';
 import { recoverNode } from '../../server/billing/recovery.js';
 
@@ -51,7 +57,8 @@ function subscriptionMoney(kind: DbName): void {
   /** The token's consume rows split by who paid them. */
   async function bySource(tokenId: number) {
     const m = await readMoney(db(), f.userId, tokenId);
-    const paidBy = (l: { other: string | null }) => JSON.parse(l.other ?? '{}') as { billing_source?: string; subscription_id?: number };
+    const paidBy = (l: { other: string | null }) =>
+      JSON.parse(l.other ?? '{}') as { billing_source?: string; subscription_id?: number };
     const subRows = m.consume.filter((l) => paidBy(l).billing_source === 'subscription');
     const walletRows = m.consume.filter((l) => paidBy(l).billing_source === undefined);
     const sum = (rows: typeof m.consume) => rows.reduce((s, l) => s + Number(l.quota), 0);
@@ -60,7 +67,10 @@ function subscriptionMoney(kind: DbName): void {
 
   async function endAll(): Promise<void> {
     const rows = await db().selectFrom('user_subscriptions').select('id').where('status', '=', 'active').execute();
-    for (const r of rows) await db().transaction().execute((trx) => endSubscription(trx, r.id, 'cancelled', now()));
+    for (const r of rows)
+      await db()
+        .transaction()
+        .execute((trx) => endSubscription(trx, r.id, 'cancelled', now()));
     f.tg.gateway.ctx.subscriptions.drop(f.userId);
   }
 
@@ -158,15 +168,19 @@ function subscriptionMoney(kind: DbName): void {
     const ctx = f.tg.gateway.ctx;
     const state = await ctx.subscriptions.get(f.userId);
     const period = state.subs[0]!.period;
-    const taken = await ctx.holds.take({ userId: f.userId, tokenId: 0, unlimitedToken: true, subscription: { id: subId, period } }, 800, () => ({
-      username: 'u',
-      token_name: '',
-      model_name: 'drip-20',
-      group: 'default',
-      ip: '',
-      is_stream: 1,
-      other: {},
-    }));
+    const taken = await ctx.holds.take(
+      { userId: f.userId, tokenId: 0, unlimitedToken: true, subscription: { id: subId, period } },
+      800,
+      () => ({
+        username: 'u',
+        token_name: '',
+        model_name: 'drip-20',
+        group: 'default',
+        ip: '',
+        is_stream: 1,
+        other: {},
+      }),
+    );
     expect(taken.ok).toBe(true);
     expect((await sub(subId)).quotaLeft).toBe(4200);
     if (!taken.ok) return;

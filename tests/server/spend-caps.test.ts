@@ -59,7 +59,9 @@ await forEachDatabase('spend caps', (kind: DbName) => {
   });
 
   it('holds a user cap across tokens, set by admins only, audited', async () => {
-    expect((await f.user.put(`/api/spend_cap/user/${f.userId}`, { period: 'monthly', limit: 1 })).body.code).toBe('auth.forbidden');
+    expect((await f.user.put(`/api/spend_cap/user/${f.userId}`, { period: 'monthly', limit: 1 })).body.code).toBe(
+      'auth.forbidden',
+    );
     const set = await f.root.put(`/api/spend_cap/user/${f.userId}`, { period: 'monthly', limit: 1 });
     expect(set.body.data).toEqual({ period: 'monthly', limit: 1 });
     const other = await tokenWith(f, { remain_quota: 0, unlimited_quota: true });
@@ -72,9 +74,21 @@ await forEachDatabase('spend caps', (kind: DbName) => {
   });
 
   it('does not let a user cap someone else’s token', async () => {
-    const rootToken = await f.root.post('/api/token/', { name: 'roots', expired_time: -1, remain_quota: 0, unlimited_quota: true });
+    const rootToken = await f.root.post('/api/token/', {
+      name: 'roots',
+      expired_time: -1,
+      remain_quota: 0,
+      unlimited_quota: true,
+    });
     const id = rootToken.body.data.id as number;
     expect((await f.user.put(`/api/spend_cap/token/${id}`, { period: 'daily', limit: 5 })).body.code).toBe('token.not_found');
-    expect(await f.tg.gateway.ctx.db.selectFrom('spend_caps').selectAll().where('subject_id', '=', id).where('subject', '=', 'token').execute()).toEqual([]);
+    expect(
+      await f.tg.gateway.ctx.db
+        .selectFrom('spend_caps')
+        .selectAll()
+        .where('subject_id', '=', id)
+        .where('subject', '=', 'token')
+        .execute(),
+    ).toEqual([]);
   });
 });

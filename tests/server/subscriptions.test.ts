@@ -89,12 +89,22 @@ await forEachDatabase('subscriptions over HTTP', (kind) => {
     planId = created.body.data.id;
     expect(created.body.data).toMatchObject({ title: 'Pro', enabled: true, total_amount: 500000, quota_reset_period: 'daily' });
     const hidden = await root.post('/api/subscription/admin/plans', { plan: { ...PLAN, title: 'Hidden', enabled: false } });
-    expect((await alice.get('/api/subscription/plans')).body.data.map((p: { plan: { title: string } }) => p.plan.title)).toEqual(['Pro']);
+    expect((await alice.get('/api/subscription/plans')).body.data.map((p: { plan: { title: string } }) => p.plan.title)).toEqual([
+      'Pro',
+    ]);
     const edited = await root.put(`/api/subscription/admin/plans/${planId}`, { plan: { ...PLAN, subtitle: 'edited' } });
     expect(edited.body.data.subtitle).toBe('edited');
-    expect((await root.request('PATCH', `/api/subscription/admin/plans/${hidden.body.data.id}`, { enabled: true })).body.data.enabled).toBe(true);
-    expect((await root.request('PATCH', `/api/subscription/admin/plans/${hidden.body.data.id}`, { enabled: false })).body.data.enabled).toBe(false);
-    const audits = await tg.gateway.ctx.db.selectFrom('audit_logs').selectAll().where('subject', '=', 'subscription_plan').execute();
+    expect(
+      (await root.request('PATCH', `/api/subscription/admin/plans/${hidden.body.data.id}`, { enabled: true })).body.data.enabled,
+    ).toBe(true);
+    expect(
+      (await root.request('PATCH', `/api/subscription/admin/plans/${hidden.body.data.id}`, { enabled: false })).body.data.enabled,
+    ).toBe(false);
+    const audits = await tg.gateway.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('subject', '=', 'subscription_plan')
+      .execute();
     expect(audits.map((a) => a.action).sort()).toEqual(['create', 'create', 'disable', 'enable', 'update']);
   });
 
@@ -103,7 +113,11 @@ await forEachDatabase('subscriptions over HTTP', (kind) => {
     expect(res.body.success, JSON.stringify(res.body)).toBe(true);
     expect(res.body.data.money).toBe('2.00');
     await standIn.submit(res.body.url, res.body.data);
-    const replies = await Promise.all([standIn.pay(res.body.trade_no), standIn.pay(res.body.trade_no), standIn.pay(res.body.trade_no)]);
+    const replies = await Promise.all([
+      standIn.pay(res.body.trade_no),
+      standIn.pay(res.body.trade_no),
+      standIn.pay(res.body.trade_no),
+    ]);
     expect(replies).toEqual(['success', 'success', 'success']);
     const self = (await alice.get('/api/subscription/self')).body.data;
     expect(self.billing_preference).toBe('subscription_first');
@@ -163,8 +177,14 @@ await forEachDatabase('subscriptions over HTTP', (kind) => {
     expect((await alice.get('/api/subscription/self')).body.data.subscriptions).toEqual([]);
     expect((await root.delete(`/api/subscription/admin/user_subscriptions/${list[0]!.subscription.id}`)).body.success).toBe(true);
     expect((await root.get(`/api/subscription/admin/users/${aliceId}/subscriptions`)).body.data).toHaveLength(2);
-    expect((await root.post('/api/subscription/admin/user_subscriptions/99999/invalidate')).body.code).toBe('subscription.not_found');
-    const audits = await tg.gateway.ctx.db.selectFrom('audit_logs').selectAll().where('subject', '=', 'user_subscription').execute();
+    expect((await root.post('/api/subscription/admin/user_subscriptions/99999/invalidate')).body.code).toBe(
+      'subscription.not_found',
+    );
+    const audits = await tg.gateway.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('subject', '=', 'user_subscription')
+      .execute();
     expect(audits.map((a) => a.action).sort()).toEqual(['bind', 'bind', 'delete', 'invalidate', 'invalidate', 'invalidate']);
   });
 
@@ -178,7 +198,9 @@ await forEachDatabase('subscriptions over HTTP', (kind) => {
       (ended: number[]) => ended[0]! + ended[1]! === 1,
     );
     expect(await groupOf(aliceId)).toBe('default');
-    const all = (await alice.get('/api/subscription/self')).body.data.all_subscriptions as Array<{ subscription: { id: number; status: string } }>;
+    const all = (await alice.get('/api/subscription/self')).body.data.all_subscriptions as Array<{
+      subscription: { id: number; status: string };
+    }>;
     expect(all.find((s) => s.subscription.id === bound.body.data.id)!.subscription.status).toBe('expired');
   });
 });

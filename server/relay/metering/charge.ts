@@ -68,7 +68,8 @@ export function reservationFor(ctx: GatewayContext, price: Price, promptTokens: 
 export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number, record: () => HoldRecord): Promise<Hold> {
   await ctx.caps.check(payer.userId, payer.tokenId);
   const state = await ctx.subscriptions.get(payer.userId);
-  const payers = state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, nowSeconds());
+  const payers =
+    state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, nowSeconds());
   for (const candidate of payers) {
     const taken = await ctx.holds.take(candidate, amount, record);
     if (taken.ok) return taken.hold;

@@ -51,7 +51,12 @@ export function SpendCapButton({ subject }: { subject: 'token' | 'user' }) {
         <DialogTitle>{translate(`${T}.cap_title`)}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField select label={translate(`${T}.cap_period`)} value={period} onChange={(e) => setPeriod(e.target.value as CapPeriod)}>
+            <TextField
+              select
+              label={translate(`${T}.cap_period`)}
+              value={period}
+              onChange={(e) => setPeriod(e.target.value as CapPeriod)}
+            >
               {PERIODS.map((p) => (
                 <MenuItem key={p} value={p}>
                   {translate(`${T}.cap_periods.${p}`)}

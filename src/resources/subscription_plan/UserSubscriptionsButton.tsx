@@ -68,7 +68,10 @@ export function UserSubscriptionsButton() {
                 <TableRow key={s.id}>
                   <TableCell>{plan?.title ?? `#${s.plan_id}`}</TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {translate(`${T}.of_total`, { left: formatQuota(s.amount_total - s.amount_used), total: formatQuota(s.amount_total) })}
+                    {translate(`${T}.of_total`, {
+                      left: formatQuota(s.amount_total - s.amount_used),
+                      total: formatQuota(s.amount_total),
+                    })}
                   </TableCell>
                   <TableCell>{translate(`${T}.statuses.${s.status}`, { _: s.status })}</TableCell>
                   <TableCell>{translate(`${T}.sources.${s.source}`, { _: s.source })}</TableCell>

@@ -29,9 +29,7 @@ function toPlanBody(values: FormValues): FormValues {
   };
 }
 
-const nonNegative = [
-  { kind: 'min' as const, value: 0, message: 'resources.subscription_plan.validation.non_negative' },
-];
+const nonNegative = [{ kind: 'min' as const, value: 0, message: 'resources.subscription_plan.validation.non_negative' }];
 const count = [...nonNegative, { kind: 'integer' as const, message: 'resources.subscription_plan.validation.integer' }];
 
 /**
@@ -68,7 +66,15 @@ const planSchema: ResourceSchema<SubscriptionPlanRecord> = {
       showInEdit: true,
       defaultValue: 'month',
     },
-    { source: 'duration_value', type: 'number', showInList: true, showInCreate: true, showInEdit: true, defaultValue: 1, validate: count },
+    {
+      source: 'duration_value',
+      type: 'number',
+      showInList: true,
+      showInCreate: true,
+      showInEdit: true,
+      defaultValue: 1,
+      validate: count,
+    },
     { source: 'custom_seconds', type: 'number', showInCreate: true, showInEdit: true, defaultValue: 0, validate: count },
     { source: 'total_amount', type: 'quota', showInList: true, showInCreate: true, showInEdit: true, validate: nonNegative },
     {
@@ -80,7 +86,14 @@ const planSchema: ResourceSchema<SubscriptionPlanRecord> = {
       showInEdit: true,
       defaultValue: 'never',
     },
-    { source: 'quota_reset_custom_seconds', type: 'number', showInCreate: true, showInEdit: true, defaultValue: 0, validate: count },
+    {
+      source: 'quota_reset_custom_seconds',
+      type: 'number',
+      showInCreate: true,
+      showInEdit: true,
+      defaultValue: 0,
+      validate: count,
+    },
     { source: 'upgrade_group', type: 'text', showInList: true, showInCreate: true, showInEdit: true },
     { source: 'max_purchase_per_user', type: 'number', showInCreate: true, showInEdit: true, defaultValue: 0, validate: count },
     { source: 'sort_order', type: 'number', showInCreate: true, showInEdit: true, defaultValue: 0 },
