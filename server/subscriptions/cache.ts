@@ -2,8 +2,9 @@
  * What the relay needs of a user's subscriptions, held in memory so that choosing who pays a call
  * does no database work: the billing preference and the active subscriptions with what their
  * period had left when read (a hint: the reservation itself is conditional in the database).
- * Entries expire after a few seconds and are dropped at once on the bus topic 'subscription'
- * (payload: the user id). A period found over is reset (conditionally, once across processes) as
+ * Entries expire after half a minute and are dropped at once on the bus topic 'subscription'
+ * (payload: the user id) whenever a subscription or preference changes; a period or subscription
+ * found over makes the entry be read again. A period found over is reset (conditionally, once across processes) as
  * the entry is loaded.
  */
 import type { Bus } from '../cache/bus.js';
@@ -28,7 +29,7 @@ export interface UserSubs {
   subs: SubState[];
 }
 
-const TTL_MS = 5_000;
+const TTL_MS = 30_000;
 
 export function publishSubscriptionChange(bus: Bus, userId: number): void {
   bus.publish(SUBSCRIPTION_TOPIC, String(userId));
@@ -50,10 +51,9 @@ export class SubscriptionCache {
     });
   }
 
-  /** The entry as held, without loading (undefined: not held or expired). */
+  /** The entry as last read, even expired, without loading (undefined: never read). */
   peek(userId: number): UserSubs | undefined {
-    const hit = this.entries.get(userId);
-    return hit && hit.expires > Date.now() ? hit.value : undefined;
+    return this.entries.get(userId)?.value;
   }
 
   drop(userId: number): void {
@@ -63,7 +63,8 @@ export class SubscriptionCache {
 
   async get(userId: number): Promise<UserSubs> {
     const now = Math.floor(Date.now() / 1000);
-    const hit = this.peek(userId);
+    const held = this.entries.get(userId);
+    const hit = held && held.expires > Date.now() ? held.value : undefined;
     if (hit && !hit.subs.some((s) => due(s, now))) return hit;
     const running = this.pending.get(userId);
     if (running) return running;

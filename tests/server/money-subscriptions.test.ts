@@ -11,6 +11,7 @@ import {
 } from '../../server/subscriptions/repository.js';
 import type { BillingPreference } from '../../server/subscriptions/repository.js';
 import { recoverNode } from '../../server/billing/recovery.js';
+import { refundCharge } from '../../server/billing/ledger.js';
 
 // Billed = served with subscriptions: whichever source pays (a subscription's period or the
 // wallet), every served call is charged once in full, its log row says which source paid, and the
@@ -194,5 +195,30 @@ function subscriptionMoney(kind: DbName): void {
     const wallet = await db().selectFrom('users').select('quota').where('id', '=', f.userId).executeTakeFirstOrThrow();
     expect(Number(wallet.quota)).toBe(1000);
     await taken.hold.settle(300, 0, null);
+  });
+
+  it('refunds a task charged to a subscription back to it, and to nothing once its period is over', async () => {
+    const subId = await subscribe({ total: 5000 });
+    const { period } = await sub(subId);
+    await db().updateTable('user_subscriptions').set({ quota_left: 4000, used_total: 1000 }).where('id', '=', subId).execute();
+    const charge = {
+      userId: f.userId,
+      tokenId: 0,
+      unlimitedToken: true,
+      channelId: 0,
+      quota: 300,
+      subscription: { id: subId, period },
+    };
+    await db()
+      .transaction()
+      .execute((trx) => refundCharge(trx, charge));
+    expect(await sub(subId)).toMatchObject({ quotaLeft: 4300, usedTotal: 700 });
+    const wallet = await db().selectFrom('users').select('quota').where('id', '=', f.userId).executeTakeFirstOrThrow();
+    expect(Number(wallet.quota)).toBe(1000);
+    // A refund of a closed period: the charge leaves used_total, the new period is not topped up.
+    await db()
+      .transaction()
+      .execute((trx) => refundCharge(trx, { ...charge, subscription: { id: subId, period: period - 86400 } }));
+    expect(await sub(subId)).toMatchObject({ quotaLeft: 4300, usedTotal: 400 });
   });
 }
