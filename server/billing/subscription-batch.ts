@@ -45,37 +45,61 @@ export class SubscriptionAccounts {
     return this.map.size;
   }
 
-  /** Writes every account, by subscription id; returns the reservations taken. */
+  /**
+   * Writes every account, by subscription id; returns the reservations taken. Like the wallet's
+   * accounts, the settlements and all the reservations of one account go in one conditional
+   * statement when the period covers them all; else the settlements, then each reservation while
+   * the period lasts.
+   */
   async apply(trx: Trx, now: number): Promise<Set<ReserveOp>> {
     const taken = new Set<ReserveOp>();
     const accounts = [...this.map.values()].sort((a, b) => a.id - b.id || a.period - b.period);
     for (const a of accounts) {
-      if (a.delta !== 0 || a.used !== 0) {
-        await trx
-          .updateTable('user_subscriptions')
-          .set({
-            quota_left: sql`CASE WHEN last_reset_time = ${a.period} THEN quota_left + ${a.delta} ELSE quota_left END`,
-            used_total: sql`used_total + ${a.used}`,
-          })
-          .where('id', '=', a.id)
-          .execute();
+      const held = a.reserves.reduce((sum, r) => sum + (r.row.amount ?? 0), 0);
+      if (held > 0 && (await takeAll(trx, a, held, now))) {
+        for (const r of a.reserves) taken.add(r);
+        continue;
       }
-      for (const r of a.reserves) {
-        const amount = r.row.amount ?? 0;
-        const result = await trx
-          .updateTable('user_subscriptions')
-          .set({ quota_left: sql`quota_left - ${amount}` })
-          .where('id', '=', a.id)
-          .where('last_reset_time', '=', a.period)
-          .where('status', '=', 'active')
-          .where('end_time', '>', now)
-          .where('quota_left', '>=', amount)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 1) taken.add(r);
-      }
+      if (a.delta !== 0 || a.used !== 0) await settle(trx, a);
+      for (const r of a.reserves) if (await takeOne(trx, a, r.row.amount ?? 0, now)) taken.add(r);
     }
     return taken;
   }
+}
+
+const open = (trx: Trx, a: SubAccount, now: number) =>
+  trx
+    .updateTable('user_subscriptions')
+    .where('id', '=', a.id)
+    .where('last_reset_time', '=', a.period)
+    .where('status', '=', 'active')
+    .where('end_time', '>', now);
+
+async function takeAll(trx: Trx, a: SubAccount, held: number, now: number): Promise<boolean> {
+  const result = await open(trx, a, now)
+    .set({ quota_left: sql`quota_left + ${a.delta - held}`, used_total: sql`used_total + ${a.used}` })
+    .where(sql<boolean>`quota_left + ${a.delta} >= ${held}`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+async function takeOne(trx: Trx, a: SubAccount, amount: number, now: number): Promise<boolean> {
+  const result = await open(trx, a, now)
+    .set({ quota_left: sql`quota_left - ${amount}` })
+    .where('quota_left', '>=', amount)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+async function settle(trx: Trx, a: SubAccount): Promise<void> {
+  await trx
+    .updateTable('user_subscriptions')
+    .set({
+      quota_left: sql`CASE WHEN last_reset_time = ${a.period} THEN quota_left + ${a.delta} ELSE quota_left END`,
+      used_total: sql`used_total + ${a.used}`,
+    })
+    .where('id', '=', a.id)
+    .execute();
 }
 
 /** Gives back a reservation the token refused (its subscription part was taken). */
@@ -109,16 +133,14 @@ export async function moveSubscription(
     .execute();
 }
 
-/** The log row of a call a subscription paid: `other` says so (`billing_source`, `subscription_id`). */
+/**
+ * The log row of a call a subscription paid: `other` says so (`billing_source`, `subscription_id`),
+ * written in front of its fields without parsing them (a row's `other` is always a JSON object).
+ */
 export function withSource(log: LogRow, payer: Payer): LogRow {
   if (!payer.subscription) return log;
-  let other: Record<string, unknown> = {};
-  try {
-    other = JSON.parse(log.other ?? '{}') as Record<string, unknown>;
-  } catch {
-    other = {};
-  }
-  other.billing_source = 'subscription';
-  other.subscription_id = payer.subscription.id;
-  return { ...log, other: JSON.stringify(other) };
+  const head = `{"billing_source":"subscription","subscription_id":${payer.subscription.id}`;
+  const other = (log.other ?? '').trim();
+  const rest = other.startsWith('{') ? other.slice(1).trim() : '}';
+  return { ...log, other: rest === '}' ? `${head}}` : `${head},${rest}` };
 }
