@@ -123,7 +123,11 @@ async function startGateway(main, dbName) {
   // The subscription payer: no wallet, calls drawn only from a subscription's period (each call
   // reserves on the subscription and settles, as `small` does on the wallet).
   const sub = (
-    await api(base, cookie, rootId, 'POST', '/api/user/', { username: 'bench-sub', password: 'bench-pass-3', display_name: 'sub' })
+    await api(base, cookie, rootId, 'POST', '/api/user/', {
+      username: 'bench-sub',
+      password: 'bench-pass-3',
+      display_name: 'sub',
+    })
   ).json.data;
   const plan = (
     await api(base, cookie, rootId, 'POST', '/api/subscription/admin/plans', {
@@ -132,7 +136,9 @@ async function startGateway(main, dbName) {
   ).json.data;
   await api(base, cookie, rootId, 'POST', '/api/subscription/admin/bind', { user_id: sub.id, plan_id: plan.id });
   const subLogin = await api(base, '', 0, 'POST', '/api/user/login', { username: 'bench-sub', password: 'bench-pass-3' });
-  await api(base, subLogin.cookie, sub.id, 'PUT', '/api/subscription/self/preference', { billing_preference: 'subscription_only' });
+  await api(base, subLogin.cookie, sub.id, 'PUT', '/api/subscription/self/preference', {
+    billing_preference: 'subscription_only',
+  });
   const keys = {
     large: await tokenKey(cookie, rootId, 0),
     subscription: await tokenKey(subLogin.cookie, sub.id, 0),
