@@ -12,8 +12,8 @@
 // Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`; BENCH_SQL_DSN=postgres://… runs
 // the gateway on that database instead of a fresh SQLite file (the database must be empty);
 // BENCH_MODES=plain,stream,claude,gemini, BENCH_CONNECTIONS=50,200 and
-// BENCH_PAYERS=large,small,limited,routed narrow the
-// runs. `limited` is the large payer through every limit at once, none of them reached: a token
+// BENCH_PAYERS=large,small,subscription,limited,routed narrow the
+// runs (`subscription` pays from a subscription's period: against `small` in the same run). `limited` is the large payer through every limit at once, none of them reached: a token
 // tpm_limit and a channel with rpm_limit and max_concurrency (with REDIS_CONN_STRING set, counted in
 // Redis: the cost of the limits per call, against `large` in the same run). `routed` adds the
 // token's max_concurrency, rpm_limit and rpd_limit and a channel-affinity rule keying every call by
@@ -155,8 +155,28 @@ async function startGateway(main, dbName) {
   ).json.data;
   await api(base, cookie, rootId, 'PUT', '/api/user/', { ...small, password: '', quota: SMALL });
   const smallLogin = await api(base, '', 0, 'POST', '/api/user/login', { username: 'bench-small', password: 'bench-pass-2' });
+  // The subscription payer: no wallet, calls drawn only from a subscription's period (each call
+  // reserves on the subscription and settles, as `small` does on the wallet).
+  const sub = (
+    await api(base, cookie, rootId, 'POST', '/api/user/', {
+      username: 'bench-sub',
+      password: 'bench-pass-3',
+      display_name: 'sub',
+    })
+  ).json.data;
+  const plan = (
+    await api(base, cookie, rootId, 'POST', '/api/subscription/admin/plans', {
+      plan: { title: 'bench', price_amount: 1, duration_unit: 'day', duration_value: 1, total_amount: 1e15 },
+    })
+  ).json.data;
+  await api(base, cookie, rootId, 'POST', '/api/subscription/admin/bind', { user_id: sub.id, plan_id: plan.id });
+  const subLogin = await api(base, '', 0, 'POST', '/api/user/login', { username: 'bench-sub', password: 'bench-pass-3' });
+  await api(base, subLogin.cookie, sub.id, 'PUT', '/api/subscription/self/preference', {
+    billing_preference: 'subscription_only',
+  });
   const keys = {
     large: await tokenKey(cookie, rootId, 0),
+    subscription: await tokenKey(subLogin.cookie, sub.id, 0),
     small: await tokenKey(smallLogin.cookie, small.id, SMALL),
     limited: await tokenKey(cookie, rootId, 0, { group: 'vip', tpm_limit: MAX }),
     routed: await tokenKey(cookie, rootId, 0, {
@@ -273,7 +293,7 @@ const rows = [];
 for (const mode of list('BENCH_MODES', ['plain', 'stream', 'claude', 'gemini'])) {
   for (const connections of list('BENCH_CONNECTIONS', [50, 200]).map(Number)) {
     const body = bodies[mode];
-    const payers = list('BENCH_PAYERS', ['large', 'small', 'limited', 'routed']);
+    const payers = list('BENCH_PAYERS', ['large', 'small', 'subscription', 'limited', 'routed']);
     const targets = [
       target('baseline', baselineUrl, baseline.pid, keys.large),
       ...payers.map((payer) => target(payer, base, gateway.pid, keys[payer])),

@@ -1,3 +1,6 @@
+import { SubscriptionCache } from './subscriptions/cache.js';
+import { SpendCaps } from './subscriptions/caps.js';
+import { startSubscriptionExpiry } from './subscriptions/expiry.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -169,6 +172,8 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     channelKeys,
     journal,
     holds: new Holds(journal),
+    subscriptions: new SubscriptionCache(handle.db, bus),
+    caps: new SpendCaps(handle.db, logHandle?.db ?? handle.db, bus),
     totals: new HourlyTotals(handle.db, handle.kind, (err) => log.error({ err }, 'hourly totals write failed'), options),
     metrics,
     leader: NEVER_LEADER,
@@ -214,6 +219,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const stopChannelScheduler = startChannelScheduler(ctx);
   const stopUpstreamModelTask = startUpstreamModelTask(ctx);
   const stopLogRetention = startLogRetention(ctx);
+  const stopSubscriptionExpiry = startSubscriptionExpiry(ctx);
   logShipper?.start(() => ctx.leader.isLeader);
 
   installRequestIds(app);
@@ -268,6 +274,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
       await stopChannelScheduler();
       await stopUpstreamModelTask();
       await stopLogRetention();
+      await stopSubscriptionExpiry();
       stopSync();
       ctx.channels.close();
       ctx.channelKeys.close();

@@ -20,6 +20,8 @@ import type { Journal } from './billing/journal.js';
 import type { Holds } from './billing/holds.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Leadership } from './cluster/leader.js';
+import type { SubscriptionCache } from './subscriptions/cache.js';
+import type { SpendCaps } from './subscriptions/caps.js';
 
 /** Everything a route needs, built once at start-up and reached as `app.ctx`. */
 export interface GatewayContext {
@@ -53,6 +55,10 @@ export interface GatewayContext {
   journal: Journal;
   /** Quota held by calls in flight. */
   holds: Holds;
+  /** Users' billing preferences and active subscriptions: who pays a call. */
+  subscriptions: SubscriptionCache;
+  /** Spend caps of tokens and users per period, checked before each call from memory. */
+  caps: SpendCaps;
   /** Hourly usage totals (dashboard, channel statistics), written every DataExportInterval. */
   totals: HourlyTotals;
   metrics: Metrics;

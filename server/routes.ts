@@ -29,6 +29,7 @@ import redemptionRoutes from './redemptions/routes.js';
 import topupRoutes from './topup/routes.js';
 import topupOrderRoutes from './topup/order-routes.js';
 import cardPaymentRoutes from './topup/card/routes.js';
+import subscriptionRoutes from './subscriptions/routes.js';
 import pricingRoutes from './pricing/routes.js';
 import vendorRoutes from './catalog/vendor-routes.js';
 import modelMetaRoutes from './catalog/model-routes.js';
@@ -75,6 +76,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(topupRoutes);
   await app.register(topupOrderRoutes);
   await app.register(cardPaymentRoutes);
+  await app.register(subscriptionRoutes);
   await app.register(pricingRoutes);
   await app.register(vendorRoutes);
   await app.register(modelMetaRoutes);

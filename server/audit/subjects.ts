@@ -13,6 +13,7 @@ import { OPTION_REGISTRY, isOptionKey, type OptionDef, type OptionKey } from '..
 import { findPrefillGroup } from '../prefill/repository.js';
 import { findProvider } from '../oauth/custom/repository.js';
 import { findRedemption } from '../redemptions/repository.js';
+import { findPlan, findSubscription } from '../subscriptions/repository.js';
 import { findUserById } from '../users/repository.js';
 import { publicSettingString } from '../users/settings.js';
 import { Secret, type Snapshot } from './changes.js';
@@ -97,6 +98,23 @@ function optionSnapshot(key: OptionKey, raw: string): Snapshot {
 }
 
 export const SUBJECTS = {
+  subscription_plan: {
+    load: (ctx, ids) =>
+      byId(
+        ids,
+        (id) => findPlan(ctx.db, id),
+        (row) => ({ ...row }),
+      ),
+  },
+  // What a subscription's period has left moves with every call: the admin's change is its status.
+  user_subscription: {
+    load: (ctx, ids) =>
+      byId(
+        ids,
+        (id) => findSubscription(ctx.db, id),
+        ({ quota_left: _left, used_total: _used, updated_at: _at, ...row }) => ({ ...row }),
+      ),
+  },
   user: { load: (ctx, ids) => byId(ids, (id) => findUserById(ctx.db, id), userSnapshot) },
   channel: {
     async load(ctx, ids) {

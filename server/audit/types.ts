@@ -17,6 +17,8 @@ export const AUDIT_SUBJECTS = [
   'model',
   'prefill_group',
   'oauth_provider',
+  'subscription_plan',
+  'user_subscription',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

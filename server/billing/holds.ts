@@ -155,6 +155,8 @@ export class Hold {
       record: JSON.stringify(this.record()),
       created_at: now,
       updated_at: now,
+      subscription_id: payer.subscription?.id ?? 0,
+      subscription_period: payer.subscription?.period ?? 0,
     };
   }
 }

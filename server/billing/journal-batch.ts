@@ -17,6 +17,7 @@ import type { PreparedStatements } from '../db/prepared.js';
 import { insertLogRows } from '../logs/repository.js';
 import { LOG_REFUND } from '../logs/types.js';
 import type { Balances, CheckpointOp, JournalOp, LogRow, ReserveOp, ReserveOutcome, SettleOp } from './journal-ops.js';
+import { returnReservation, SubscriptionAccounts, withSource } from './subscription-batch.js';
 
 type Trx = Transaction<Database>;
 
@@ -35,6 +36,8 @@ export const RESERVATION_COLUMNS = [
   'record',
   'created_at',
   'updated_at',
+  'subscription_id',
+  'subscription_period',
 ] as const;
 
 const INSERT_CHUNK = 200;
@@ -111,6 +114,7 @@ export async function commitBatch(
   const users = new Map<number, Account>();
   const tokens = new Map<number, Account>();
   const channels = new Map<number, number>();
+  const subs = new SubscriptionAccounts();
   for (const s of settles) {
     const { payer, reserved, landed } = s.hold;
     const taken = out.taken.has(s);
@@ -118,7 +122,9 @@ export async function commitBatch(
     const charge = taken ? s.actual - landed : s.actual;
     const delta = taken ? -charge : reserved - s.actual;
     const u = account(users, payer.userId);
-    u.delta += delta;
+    // A subscription's hold moves the subscription's balance, not the wallet.
+    if (payer.subscription) subs.settle(payer.subscription, delta, charge);
+    else u.delta += delta;
     u.used += charge;
     u.requests += s.counts && !(taken && landed > 0) ? 1 : 0;
     if (payer.tokenId > 0) {
@@ -127,17 +133,29 @@ export async function commitBatch(
       t.used += charge;
     }
     if (s.channelId > 0) channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + charge);
-    if (s.log) logs.push(taken ? afterRecovery(s.log, charge, landed) : s.log);
+    if (s.log) logs.push(withSource(taken ? afterRecovery(s.log, charge, landed) : s.log, payer));
   }
-  for (const r of reserves) account(users, r.hold.payer.userId).reserves.push(r);
+  for (const r of reserves) {
+    const sub = r.hold.payer.subscription;
+    if (sub) subs.reserve(sub, r);
+    else account(users, r.hold.payer.userId).reserves.push(r);
+  }
 
-  // 3. Users, then tokens (reservations refused by the token give the user's part back).
+  // 3. Users, subscriptions, then tokens (reservations refused by the token give the payer's part back).
   const userOk = new Set<ReserveOp>();
   for (const [id, a] of ascending(users)) {
     const ok = await applyAccount(trx, kind, st, USERS, id, a, now, out.balances.users);
     for (const r of a.reserves) {
       if (ok.has(r)) userOk.add(r);
       else out.reserves.set(r, { ok: false, reason: 'user_quota' });
+    }
+  }
+  if (subs.size > 0) {
+    const ok = await subs.apply(trx, now);
+    for (const r of reserves) {
+      if (!r.hold.payer.subscription) continue;
+      if (ok.has(r)) userOk.add(r);
+      else out.reserves.set(r, { ok: false, reason: 'subscription_quota' });
     }
   }
   for (const r of userOk) {
@@ -154,6 +172,11 @@ export async function commitBatch(
       }
       out.reserves.set(r, { ok: false, reason: 'token_quota' });
       const amount = r.row.amount ?? 0;
+      const sub = r.hold.payer.subscription;
+      if (sub) {
+        await returnReservation(trx, sub, amount);
+        continue;
+      }
       await st.run(
         trx,
         'users.credit',

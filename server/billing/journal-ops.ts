@@ -14,6 +14,11 @@ export interface Payer {
   tokenId: number;
   /** Unlimited tokens have no remain_quota to debit. */
   unlimitedToken: boolean;
+  /**
+   * Set when a subscription pays instead of the wallet: its id and the period (its
+   * `last_reset_time`) the reservation is drawn from.
+   */
+  subscription?: { id: number; period: number };
 }
 
 /**
@@ -33,7 +38,7 @@ export interface HoldRow {
   landed: number;
 }
 
-export type ReserveOutcome = { ok: true } | { ok: false; reason: 'user_quota' | 'token_quota' };
+export type ReserveOutcome = { ok: true } | { ok: false; reason: 'user_quota' | 'token_quota' | 'subscription_quota' };
 
 interface Pending<T> {
   resolve(value: T): void;

@@ -6,6 +6,8 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
+import type { Payer } from './journal-ops.js';
+import { moveSubscription } from './subscription-batch.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -97,16 +99,20 @@ export interface Charge {
   /** 0: no channel. */
   channelId: number;
   quota: number;
+  /** Set when a subscription paid: the refund goes back to it (its period, if still current). */
+  subscription?: Payer['subscription'];
 }
 
 /** Undoes a charge in full: the balances credited, the used_quota of user, token and channel taken back. */
 export async function refundCharge(executor: Executor, charge: Charge): Promise<void> {
   const q = charge.quota;
+  const wallet = charge.subscription ? 0 : q;
   await executor
     .updateTable('users')
-    .set({ quota: sql`quota + ${q}`, used_quota: sql`used_quota - ${q}` })
+    .set({ quota: sql`quota + ${wallet}`, used_quota: sql`used_quota - ${q}` })
     .where('id', '=', charge.userId)
     .execute();
+  if (charge.subscription) await moveSubscription(executor, charge.subscription, 0, -q);
   if (charge.tokenId > 0) {
     await executor
       .updateTable('tokens')

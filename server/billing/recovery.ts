@@ -13,6 +13,7 @@ import { recordLog } from '../logs/repository.js';
 import { LOG_CONSUME, LOG_ERROR } from '../logs/types.js';
 import type { HoldRecord } from './holds.js';
 import type { LogRow } from './journal-ops.js';
+import { moveSubscription, withSource } from './subscription-batch.js';
 
 type Trx = Transaction<Database>;
 
@@ -65,15 +66,19 @@ async function resolveRow(trx: Trx, kind: DbKind, id: string): Promise<Recovered
   const charged = Number(row.delivered);
   const delta = amount - charged;
   const now = Math.floor(Date.now() / 1000);
+  // A subscription's hold goes back to the subscription and the period it was drawn from.
+  const sub = row.subscription_id > 0 ? { id: row.subscription_id, period: Number(row.subscription_period) } : undefined;
+  const walletDelta = sub ? 0 : delta;
   await trx
     .updateTable('users')
     .set({
-      quota: sql`quota + ${delta}`,
+      quota: sql`quota + ${walletDelta}`,
       used_quota: sql`used_quota + ${charged}`,
       request_count: sql`request_count + ${charged > 0 ? 1 : 0}`,
     })
     .where('id', '=', row.user_id)
     .execute();
+  if (sub) await moveSubscription(trx, sub, amount, charged);
   if (row.token_id > 0) {
     await trx
       .updateTable('tokens')
@@ -93,7 +98,8 @@ async function resolveRow(trx: Trx, kind: DbKind, id: string): Promise<Recovered
       .execute();
   }
   const record = parseRecord(row.record);
-  await recordLog(trx, kind, recoveryLog(row, record, charged, now));
+  const payer = { userId: row.user_id, tokenId: row.token_id, unlimitedToken: row.unlimited_token === 1, subscription: sub };
+  await recordLog(trx, kind, withSource(recoveryLog(row, record, charged, now), payer));
   return { row, charged, record };
 }
 

@@ -31,6 +31,7 @@ import * as m0014 from './migrations/0014_quota_data_rollups.js';
 import * as m0015 from './migrations/0015_quota_data_model_hours.js';
 import * as m0016 from './migrations/0016_family_console.js';
 import * as m0017 from './migrations/0017_custom_oauth.js';
+import * as m0018 from './migrations/0018_subscriptions.js';
 import * as m0019 from './migrations/0019_card_payments.js';
 import * as m0020 from './migrations/0020_routing_limits.js';
 import * as m0022 from './migrations/0022_body_logs.js';
@@ -132,6 +133,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0015_quota_data_model_hours': m0015,
   '0016_family_console': m0016,
   '0017_custom_oauth': m0017,
+  '0018_subscriptions': m0018,
   '0019_card_payments': m0019,
   '0020_routing_limits': m0020,
   '0022_body_logs': m0022,

@@ -45,6 +45,8 @@ export interface UsersTable {
   session_epoch: D<number>;
   /** Relayed requests per day (UTC); 0 = no limit. */
   rpd_limit: D<number>;
+  /** subscription_first, wallet_first, subscription_only or wallet_only. */
+  billing_preference: D<string>;
 }
 
 export interface TokensTable {
@@ -227,6 +229,8 @@ export interface TopUpsTable {
   complete_time: D<number>;
   /** The provider's id of the payment (Stripe PaymentIntent, Creem order); null until known. */
   gateway_ref: string | null;
+  /** Set when the order buys a subscription plan rather than quota. */
+  plan_id: D<number | null>;
 }
 
 /** Payment provider events taken (webhooks), once per provider and event id. */
@@ -361,6 +365,9 @@ export interface ReservationsTable {
   record: string | null;
   created_at: number;
   updated_at: number;
+  /** 0: the wallet paid; else the subscription, in its period `subscription_period`. */
+  subscription_id: D<number>;
+  subscription_period: D<number>;
 }
 
 /**
@@ -563,6 +570,9 @@ export interface Database {
   checkins: CheckinsTable;
   custom_oauth_providers: CustomOauthProvidersTable;
   user_oauth_bindings: UserOauthBindingsTable;
+  subscription_plans: SubscriptionPlansTable;
+  user_subscriptions: UserSubscriptionsTable;
+  spend_caps: SpendCapsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -595,3 +605,63 @@ export type { ColumnType };
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's schema builder needs an open table map here
 export type MigrationDb = Kysely<any>;
+
+export interface SubscriptionPlansTable {
+  id: Id;
+  title: string;
+  subtitle: D<string>;
+  price_amount: D<number>;
+  currency: D<string>;
+  duration_unit: D<string>;
+  duration_value: D<number>;
+  custom_seconds: D<number>;
+  enabled: D<Flag>;
+  sort_order: D<number>;
+  stripe_price_id: D<string>;
+  creem_product_id: D<string>;
+  max_purchase_per_user: D<number>;
+  total_amount: D<number>;
+  upgrade_group: D<string>;
+  quota_reset_period: D<string>;
+  quota_reset_custom_seconds: D<number>;
+  created_at: D<number>;
+  updated_at: D<number>;
+}
+
+/** A user's subscription; `quota_left` is what its current period has left. */
+export interface UserSubscriptionsTable {
+  id: Id;
+  user_id: number;
+  plan_id: number;
+  amount_total: D<number>;
+  quota_left: D<number>;
+  used_total: D<number>;
+  start_time: number;
+  end_time: number;
+  status: D<string>;
+  source: D<string>;
+  quota_reset_period: D<string>;
+  quota_reset_custom_seconds: D<number>;
+  last_reset_time: D<number>;
+  next_reset_time: D<number>;
+  upgrade_group: D<string>;
+  prev_user_group: D<string>;
+  created_at: D<number>;
+  updated_at: D<number>;
+}
+
+export type SubscriptionPlan = Selectable<SubscriptionPlansTable>;
+export type UserSubscription = Selectable<UserSubscriptionsTable>;
+
+/** A token's or a user's spend limit per period. */
+export interface SpendCapsTable {
+  id: Id;
+  /** 'token' or 'user'. */
+  subject: string;
+  subject_id: number;
+  /** daily, weekly or monthly. */
+  period: string;
+  cap_limit: number;
+  updated_at: D<number>;
+}
+export type SpendCap = Selectable<SpendCapsTable>;

@@ -28,6 +28,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       known = refuse(500, 'server.internal_error');
     }
     const { status, body } = renderError(wireOf(request), known);
+    if (known.retryAfter !== undefined) void reply.header('retry-after', String(known.retryAfter));
     return reply.status(status).send(body);
   });
 }

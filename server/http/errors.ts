@@ -27,6 +27,8 @@ export interface AppErrorOptions {
   /** The status in a wire format whose clients read `status` differently (by format name). */
   statusIn?: Readonly<Record<string, number>> | undefined;
   upstream?: UpstreamErrorFields | undefined;
+  /** Seconds after which asking again may succeed: sent as Retry-After. */
+  retryAfter?: number | undefined;
   cause?: unknown;
 }
 
@@ -35,6 +37,7 @@ export class AppError extends Error {
   readonly type: string | undefined;
   readonly statusIn: Readonly<Record<string, number>> | undefined;
   readonly upstream: UpstreamErrorFields | undefined;
+  readonly retryAfter: number | undefined;
 
   constructor(
     readonly status: number,
@@ -47,6 +50,7 @@ export class AppError extends Error {
     this.type = options.type;
     this.statusIn = options.statusIn;
     this.upstream = options.upstream;
+    this.retryAfter = options.retryAfter;
   }
 }
 

@@ -350,6 +350,13 @@ export const REFUSALS = {
   'topup.checkout_failed': '拉起支付失败',
   'topup.order_not_found': '充值订单不存在',
   'topup.order_not_pending': '充值订单状态不是待支付',
+  'subscription.plan_not_found': '套餐不存在',
+  'subscription.plan_disabled': '该套餐未启用',
+  'subscription.plan_free': '该套餐无需支付，请联系管理员开通',
+  'subscription.purchase_limit': '已达到该套餐的购买上限 %{max} 次',
+  'subscription.plan_invalid': '套餐设置无效：%{detail}',
+  'subscription.not_found': '订阅不存在',
+  'subscription.user_not_found': '用户不存在',
 
   // The relay (the family's error codes)
   missing_api_key: '未提供令牌',
@@ -371,6 +378,7 @@ export const REFUSALS = {
   upstream_connection_error: '上游连接失败：%{detail}',
   upstream_interrupted: '上游响应中断：%{detail}',
   billing_failed: '计费失败，本次请求未完成，请稍后重试',
+  spend_cap_reached: '已达到%{subject}的%{period}消费上限，请在周期结束后重试',
   upstream_error: '%{detail}',
   rate_limit_exceeded: '请求过于频繁：每 %{minutes} 分钟最多 %{max} 次请求，请稍后再试',
   success_rate_limit_exceeded: '请求过于频繁：每 %{minutes} 分钟最多 %{max} 次成功请求，请稍后再试',

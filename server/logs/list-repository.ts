@@ -301,3 +301,16 @@ export async function findLogExtend(db: Db, logId: number): Promise<{ prompt: st
   const row = await db.selectFrom('log_extends').select(['prompt', 'completion']).where('log_id', '=', logId).executeTakeFirst();
   return { prompt: row?.prompt ?? '', completion: row?.completion ?? '' };
 }
+
+/** What the user (or one token of theirs) was charged by consume rows since `since`: what a spend cap measures. */
+export async function spentSince(logDb: Db, userId: number, tokenId: number | null, since: number): Promise<number> {
+  let q = logDb
+    .selectFrom('logs')
+    .select(sql<number>`coalesce(sum(quota), 0)`.as('spent'))
+    .where('user_id', '=', userId)
+    .where('type', '=', LOG_CONSUME)
+    .where('created_at', '>=', since);
+  if (tokenId !== null) q = q.where('token_id', '=', tokenId);
+  const row = await q.executeTakeFirst();
+  return Number(row?.spent ?? 0);
+}

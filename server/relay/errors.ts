@@ -36,6 +36,13 @@ export const relayErrors = {
   priceNotSet: (model: string) => relay(404, 'model_price_error', { model }, INVALID_REQUEST),
   userQuota: () => exhausted('insufficient_user_quota'),
   tokenQuota: () => exhausted('pre_consume_token_quota_failed'),
+  /** A token's or user's spend cap reached: asking again after the period's end (`retryAfter` seconds) will do. */
+  spendCap: (subject: 'token' | 'user', period: string, retryAfter: number) =>
+    new AppError(429, 'spend_cap_reached', refusalMessage('spend_cap_reached', { subject, period }), {
+      params: { subject, period },
+      type: 'insufficient_quota',
+      retryAfter,
+    }),
   /**
    * A priced model with no channel for the caller's group: the family's 503 `model_not_found` for
    * OpenAI clients (retried a bounded number of times); Claude and Gemini clients, which retry

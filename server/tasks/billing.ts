@@ -23,6 +23,9 @@ export interface StoredPayer {
   token_id: number;
   unlimited_token: boolean;
   token_name?: string;
+  /** Set when a subscription paid (its id and period), so a refund goes back to it. */
+  subscription_id?: number;
+  subscription_period?: number;
 }
 
 export interface TaskCharge {
@@ -37,7 +40,13 @@ export interface TaskCharge {
 }
 
 export function storedPayer(c: TaskCharge): StoredPayer {
-  return { token_id: c.payer.tokenId, unlimited_token: c.payer.unlimitedToken, token_name: c.caller.token.name };
+  const sub = c.payer.subscription;
+  return {
+    token_id: c.payer.tokenId,
+    unlimited_token: c.payer.unlimitedToken,
+    token_name: c.caller.token.name,
+    ...(sub ? { subscription_id: sub.id, subscription_period: sub.period } : {}),
+  };
 }
 
 /** The payer of a task row (and its token's name, when recorded); rows without one are credited to the user alone. */
@@ -51,6 +60,9 @@ export function payerFromProperties(userId: number, properties: string | null): 
         tokenId: p.token_id,
         unlimitedToken: p.unlimited_token === true,
         tokenName: typeof p.token_name === 'string' ? p.token_name : '',
+        ...(typeof p.subscription_id === 'number' && p.subscription_id > 0
+          ? { subscription: { id: p.subscription_id, period: Number(p.subscription_period ?? 0) } }
+          : {}),
       };
     }
   } catch {
@@ -92,7 +104,8 @@ export async function charge(
     is_stream: 0,
     other: { model_price: price.modelPrice ?? 0, group_ratio: price.groupRatio },
   }));
-  return { caller, model, price, quota, payer, hold, ...(priced?.other ? { other: priced.other } : {}) };
+  // The hold's payer says which source (wallet or subscription) the charge was drawn from.
+  return { caller, model, price, quota, payer: hold.row.payer, hold, ...(priced?.other ? { other: priced.other } : {}) };
 }
 
 export interface ConsumeEntry {
@@ -142,5 +155,13 @@ export async function keepCharge(
       }
     : null;
   await e.charge.hold.settleWith(quota, e.channelId, log, store);
-  afterSettle(ctx, { userId: caller.user.id, username: caller.user.username, channelId: e.channelId, model, quota, tokens: 0 });
+  afterSettle(ctx, {
+    userId: caller.user.id,
+    tokenId: caller.token.id,
+    username: caller.user.username,
+    channelId: e.channelId,
+    model,
+    quota,
+    tokens: 0,
+  });
 }

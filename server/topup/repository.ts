@@ -1,6 +1,6 @@
 /**
  * Top-up orders (`top_ups`). `amount` is the quota the order credits and `money` the yuan to pay,
- * both fixed when the order is made. An order goes from `pending` to `success` exactly once: the
+ * both fixed when the order is made; an order with a `plan_id` buys that subscription plan instead. An order goes from `pending` to `success` exactly once: the
  * conditional UPDATE decides, so a replayed or concurrent notification credits nothing more.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +13,7 @@ import { withText, type LogText } from '../logs/messages.js';
 import { recordLog } from '../logs/repository.js';
 import { LOG_TOPUP } from '../logs/types.js';
 import { findUsername } from '../users/repository.js';
+import { subscribeFromOrder } from '../subscriptions/orders.js';
 
 export const ORDER_PENDING = 'pending';
 export const ORDER_SUCCESS = 'success';
@@ -30,6 +31,8 @@ export interface NewOrder {
   /** The EPay type: alipay or wxpay. */
   paymentMethod: string;
   now: number;
+  /** Set for an order that buys this subscription plan (then `quota` is 0). */
+  planId?: number;
 }
 
 export async function insertOrder(db: Db, order: NewOrder): Promise<void> {
@@ -43,6 +46,7 @@ export async function insertOrder(db: Db, order: NewOrder): Promise<void> {
       payment_method: order.paymentMethod,
       status: ORDER_PENDING,
       create_time: order.now,
+      plan_id: order.planId ?? null,
     })
     .execute();
 }
@@ -65,7 +69,7 @@ export async function completeOrder(
   return db.transaction().execute(async (trx): Promise<PaidOutcome> => {
     const order = await trx
       .selectFrom('top_ups')
-      .select(['id', 'user_id', 'amount', 'money', 'status'])
+      .select(['id', 'user_id', 'amount', 'money', 'status', 'plan_id'])
       .where('trade_no', '=', tradeNo)
       .executeTakeFirst();
     if (!order) return { kind: 'unknown' };
@@ -77,6 +81,10 @@ export async function completeOrder(
       .where('status', '=', ORDER_PENDING)
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return { kind: 'already' };
+    if (order.plan_id !== null) {
+      await subscribeFromOrder(trx, kind, { user_id: order.user_id, plan_id: order.plan_id, money: Number(order.money) }, now);
+      return { kind: 'credited', userId: order.user_id, quota: 0 };
+    }
     const quota = Number(order.amount);
     await creditUser(trx, order.user_id, quota);
     await recordLog(trx, kind, {

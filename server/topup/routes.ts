@@ -9,7 +9,8 @@ import { currentUser, requireUser } from '../auth/guard.js';
 import { nowSeconds } from '../db/index.js';
 import { fail } from '../http/errors.js';
 import { logText } from '../logs/messages.js';
-import { publishUserChange } from '../users/user-cache.js';
+import type { GatewayContext } from '../context.js';
+import { publishOrderPaid } from './paid.js';
 import { centsToMoney, epayVerify, moneyToCents, PAY_TYPES, purchaseForm, TRADE_SUCCESS, type PaymentMethod } from './epay.js';
 import { onlineTopUpEnabled, quote } from './pricing.js';
 import { completeOrder, insertOrder, newTradeNo } from './repository.js';
@@ -23,7 +24,7 @@ const RETURN_PATH = '/topup';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** The EPay type of a method as our console (zfb, wx) or the family's (alipay, wxpay) names it. */
-function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined {
+export function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined {
   if (Object.hasOwn(PAY_TYPES, method)) return PAY_TYPES[method as PaymentMethod];
   return Object.values(PAY_TYPES).find((type) => type === method);
 }
@@ -31,11 +32,54 @@ function payType(method: string): (typeof PAY_TYPES)[PaymentMethod] | undefined 
 const isEpayType = (method: string): boolean => Object.values(PAY_TYPES).some((type) => type === method);
 
 /** The string-valued parameters of a query or form (a repeated name is not a valid parameter). */
-function stringParams(source: unknown): Record<string, string> {
+export function stringParams(source: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (typeof source !== 'object' || source === null) return out;
   for (const [name, value] of Object.entries(source)) if (typeof value === 'string') out[name] = value;
   return out;
+}
+
+/**
+ * An EPay notice, for a top-up or a plan (the order says which): what the provider is told is
+ * `success` once the notification is taken (done now or before).
+ */
+export async function takeEpayNotice(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  params: Record<string, string>,
+): Promise<'success' | 'fail'> {
+  const { db, options } = ctx;
+  if (!onlineTopUpEnabled(options)) return 'fail';
+  if (params.pid !== options.string('EpayId') || !epayVerify(params, options.string('EpayKey'))) {
+    request.log.warn({ out_trade_no: params.out_trade_no }, 'payment notification with a bad signature');
+    return 'fail';
+  }
+  // A signed notice of anything but a completed payment is acknowledged and changes nothing.
+  if (params.trade_status !== TRADE_SUCCESS) return 'success';
+  const cents = moneyToCents(params.money ?? '');
+  if (cents === null || !params.out_trade_no) return 'fail';
+  // An EPay notice pays EPay orders only: never a card order, whatever the provider signs.
+  const order = await findOrder(db, params.out_trade_no);
+  if (order && !isEpayType(order.payment_method)) {
+    request.log.warn(
+      { out_trade_no: params.out_trade_no, order_method: order.payment_method },
+      'payment notification refused: order of another method',
+    );
+    return 'fail';
+  }
+  const outcome = await completeOrder(db, ctx.dbKind, params.out_trade_no, cents, nowSeconds(), (quota, paid) =>
+    logText(options, 'online_topup', { quota, paid: centsToMoney(paid) }),
+  );
+  switch (outcome.kind) {
+    case 'credited':
+      publishOrderPaid(ctx.bus, outcome.userId);
+      return 'success';
+    case 'already':
+      return 'success';
+    default:
+      request.log.warn({ out_trade_no: params.out_trade_no, outcome: outcome.kind }, 'payment notification refused');
+      return 'fail';
+  }
 }
 
 export default async function topupRoutes(base: FastifyInstance): Promise<void> {
@@ -94,45 +138,10 @@ export default async function topupRoutes(base: FastifyInstance): Promise<void> 
       }),
   );
 
-  /** What the provider is told: `success` once the notification is taken (done now or before). */
-  async function notify(request: FastifyRequest, params: Record<string, string>): Promise<'success' | 'fail'> {
-    if (!onlineTopUpEnabled(options)) return 'fail';
-    if (params.pid !== options.string('EpayId') || !epayVerify(params, options.string('EpayKey'))) {
-      request.log.warn({ out_trade_no: params.out_trade_no }, 'payment notification with a bad signature');
-      return 'fail';
-    }
-    // A signed notice of anything but a completed payment is acknowledged and changes nothing.
-    if (params.trade_status !== TRADE_SUCCESS) return 'success';
-    const cents = moneyToCents(params.money ?? '');
-    if (cents === null || !params.out_trade_no) return 'fail';
-    // An EPay notice pays EPay orders only: never a card order, whatever the provider signs.
-    const order = await findOrder(db, params.out_trade_no);
-    if (order && !isEpayType(order.payment_method)) {
-      request.log.warn(
-        { out_trade_no: params.out_trade_no, order_method: order.payment_method },
-        'payment notification refused: order of another method',
-      );
-      return 'fail';
-    }
-    const outcome = await completeOrder(db, ctx.dbKind, params.out_trade_no, cents, nowSeconds(), (quota, paid) =>
-      logText(options, 'online_topup', { quota, paid: centsToMoney(paid) }),
-    );
-    switch (outcome.kind) {
-      case 'credited':
-        publishUserChange(ctx.bus, outcome.userId);
-        return 'success';
-      case 'already':
-        return 'success';
-      default:
-        request.log.warn({ out_trade_no: params.out_trade_no, outcome: outcome.kind }, 'payment notification refused');
-        return 'fail';
-    }
-  }
-
   app.get(NOTIFY_PATH, async (request, reply) =>
-    reply.type('text/plain').send(await notify(request, stringParams(request.query))),
+    reply.type('text/plain').send(await takeEpayNotice(ctx, request, stringParams(request.query))),
   );
   app.post(NOTIFY_PATH, async (request, reply) =>
-    reply.type('text/plain').send(await notify(request, stringParams(request.body))),
+    reply.type('text/plain').send(await takeEpayNotice(ctx, request, stringParams(request.body))),
   );
 }

@@ -19,6 +19,7 @@ export const PublicUser = Type.Object({
   telegram_id: Type.String(),
   linux_do_id: Type.String(),
   discord_id: Type.String(),
+  billing_preference: Type.String(),
   quota: Type.Number(),
   used_quota: Type.Number(),
   request_count: Type.Number(),

@@ -21,6 +21,7 @@ import { statusMethods } from './statusMethods';
 import { tokenMethods } from './tokenMethods';
 import { selfMethods } from './selfMethods';
 import { walletMethods } from './walletMethods';
+import { subscriptionMethods } from './subscriptionMethods';
 
 export type { OptionKey };
 /** The admin-authored texts the public pages show, by their route under /api/. */
@@ -35,6 +36,7 @@ export const customMethods = {
   ...channelMethods,
   ...selfMethods,
   ...walletMethods,
+  ...subscriptionMethods,
   ...redemptionMethods,
   ...statusMethods,
   ...tokenMethods,

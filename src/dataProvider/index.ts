@@ -62,15 +62,23 @@ function isRecord(value: unknown): value is RaRecord {
   return typeof value === 'object' && value !== null && 'id' in value;
 }
 
+/** A record out of its wrapper, for resources whose answers wrap them (`wrap`). */
+function unwrap(endpoints: ResourceEndpoints, value: unknown): RaRecord {
+  const inner =
+    endpoints.wrap && typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[endpoints.wrap] : value;
+  return inner as RaRecord;
+}
+
 async function getList(resource: string, filter: Filter | undefined, page: number, perPage: number) {
   const endpoints = endpointsFor(resource);
   const answer = await api.get<PageAnswer<RaRecord> | RaRecord[]>(listUrl(endpoints, filter, page, perPage));
   const { items, total } = toPage(answer);
-  return { data: items, total };
+  return { data: items.map((item) => unwrap(endpoints, item)), total };
 }
 
 async function getOne(resource: string, id: Identifier): Promise<RaRecord> {
-  return api.get<RaRecord>(`${endpointsFor(resource).base}${encodeURIComponent(String(id))}`);
+  const endpoints = endpointsFor(resource);
+  return unwrap(endpoints, await api.get<unknown>(`${endpoints.base}${encodeURIComponent(String(id))}`));
 }
 
 function manageAction(meta: unknown): string | undefined {
@@ -106,7 +114,8 @@ export const dataProvider: GatewayDataProvider = {
     resource: string,
     { data }: CreateParams<R>,
   ) => {
-    const created = await api.post<unknown>(endpointsFor(resource).base, data);
+    const endpoints = endpointsFor(resource);
+    const created = await api.post<unknown>(endpoints.base, endpoints.wrap ? { [endpoints.wrap]: data } : data);
     forgetChoicesOf(resource);
     // Some endpoints answer the new record, others nothing: keep what was sent then.
     const record = isRecord(created) ? created : { ...(data as object), id: (data as Partial<RaRecord>).id ?? 0 };
@@ -124,7 +133,10 @@ export const dataProvider: GatewayDataProvider = {
       return { data: { ...previousData, ...data, ...changed, id: recordId } as R };
     }
     const body = { ...data, id: recordId };
-    const updated = await api.put<unknown>(endpointsFor(resource).base, body);
+    const endpoints = endpointsFor(resource);
+    const updated = endpoints.wrap
+      ? await api.put<unknown>(`${endpoints.base}${encodeURIComponent(String(recordId))}`, { [endpoints.wrap]: body })
+      : await api.put<unknown>(endpoints.base, body);
     forgetChoicesOf(resource);
     return { data: (isRecord(updated) ? updated : body) as R };
   },

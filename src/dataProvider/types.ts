@@ -16,6 +16,11 @@ export interface ResourceEndpoints {
   remove?: (id: Identifier) => { method: 'DELETE' | 'POST'; path: string; body?: unknown };
   /** POST `{id, action}` for row actions (promote, disable …); answers the changed fields. */
   manage?: string;
+  /**
+   * The family's wrapped records (`{plan: {...}}`): the key each record sits under in answers and
+   * is sent under; such resources update by PUT `{base}{id}`.
+   */
+  wrap?: string;
 }
 
 /**

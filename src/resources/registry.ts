@@ -16,11 +16,25 @@ import audit from './audit';
 import model from './model';
 import vendor from './vendor';
 import topup_order from './topup_order';
+import subscription_plan from './subscription_plan';
 
 /** Keyed by name: the compiler refuses an entry whose key is not its resource's name. */
 type Registry<T> = { [K in keyof T]: ResourceDefinition<RaRecord, K & string> };
 
-const registry = { user, token, channel, log, midjourney, task, redemption, topup_order, model, vendor, audit };
+const registry = {
+  user,
+  token,
+  channel,
+  log,
+  midjourney,
+  task,
+  redemption,
+  topup_order,
+  subscription_plan,
+  model,
+  vendor,
+  audit,
+};
 const named: Registry<typeof registry> = registry;
 
 export const resources: readonly ResourceDefinition[] = Object.values(named);

@@ -89,6 +89,7 @@ export function selfUser(overrides: Partial<SelfUser> = {}): SelfUser {
     wechat_id: '',
     telegram_id: '',
     linux_do_id: '',
+    billing_preference: 'subscription_first',
     quota: 1_000_000,
     used_quota: 0,
     request_count: 0,

@@ -18,8 +18,8 @@ const LEDGER = ['server/billing/journal-batch.ts', 'server/billing/recovery.ts',
 
 const OWNERS: Record<Table, { files: string[]; why: string }> = {
   users: {
-    files: ['server/users/repository.ts', 'server/users/identity-repository.ts', ...LEDGER],
-    why: 'user rows in users/; quota, used_quota, request_count and aff_quota in the ledger',
+    files: ['server/users/repository.ts', 'server/users/identity-repository.ts', 'server/subscriptions/repository.ts', ...LEDGER],
+    why: 'user rows in users/ (the group a subscription upgrades, the billing preference in subscriptions/); quota, used_quota, request_count and aff_quota in the ledger',
   },
   tokens: {
     files: ['server/tokens/repository.ts', ...LEDGER],
@@ -50,6 +50,17 @@ const OWNERS: Record<Table, { files: string[]; why: string }> = {
     why: 'top-up orders and their card-payment moves',
   },
   payment_events: { files: ['server/topup/card-repository.ts'], why: 'payment provider events taken once' },
+  subscription_plans: { files: ['server/subscriptions/repository.ts'], why: 'the plans on sale' },
+  spend_caps: { files: ['server/subscriptions/caps-repository.ts'], why: 'spend limits of tokens and users per period' },
+  user_subscriptions: {
+    files: [
+      'server/subscriptions/repository.ts',
+      'server/billing/subscription-batch.ts',
+      'server/billing/recovery.ts',
+      'server/billing/ledger.ts',
+    ],
+    why: 'subscription rows in subscriptions/; what a period has left and used_total as calls and refunds move them in the ledger',
+  },
   prefill_groups: { files: ['server/prefill/repository.ts'], why: 'the named lists channel fields are prefilled from' },
   midjourneys: {
     files: ['server/tasks/repository.ts', 'server/tasks/list-repository.ts', 'server/tasks/midjourney/repository.ts'],

@@ -345,6 +345,7 @@ async function settleServed(
     const tokens = usage.promptTokens + usage.completionTokens;
     afterSettle(ctx, {
       userId: caller.userId,
+      tokenId: caller.tokenId,
       username: caller.username,
       channelId: channel.id,
       model: input.model,

@@ -24,7 +24,8 @@ export function answerError(out: ServerResponse, wire: WireFormat, endpoint: End
   if (!out.headersSent) {
     const { status, body } = renderError(wire, error);
     const text = JSON.stringify(body);
-    out.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    const retry = error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) };
+    out.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...retry });
     out.end(text);
     return;
   }

@@ -15,6 +15,7 @@ import { lookupPrice, quotaFor, type Price } from '../../billing/pricing.js';
 import type { Hold, HoldRecord } from '../../billing/holds.js';
 import type { Payer } from '../../billing/journal-ops.js';
 import { warnIfLowQuota } from '../../notify/quota-warning.js';
+import { payersInOrder, subscriptionsFirst } from '../../subscriptions/sources.js';
 import { relayErrors } from '../errors.js';
 import type { RelayCaller } from '../types.js';
 
@@ -39,6 +40,7 @@ export function payerOf(caller: RelayCaller): Payer {
 /** Whether the caller's balances (as this process last saw them) are large enough to skip the reservation. */
 export function isTrusted(ctx: GatewayContext, caller: RelayCaller): boolean {
   const line = TRUSTED_USD * ctx.options.number('QuotaPerUnit');
+  if (subscriptionsFirst(ctx.subscriptions.peek(caller.userId))) return false;
   return caller.userQuotaHint > line && (caller.unlimitedToken || caller.tokenQuotaHint > line);
 }
 
@@ -58,18 +60,34 @@ export function reservationFor(ctx: GatewayContext, price: Price, promptTokens: 
   return quota === 0 && !isFree(price) ? 1 : quota;
 }
 
-/** Takes the call's hold (`amount` reserved), or refuses with the quota error of whichever balance fell short. */
+/**
+ * Takes the call's hold (`amount` reserved) from the first source, in the user's billing preference,
+ * that covers it (a subscription's period or the wallet), or refuses with the quota error of
+ * whichever balance fell short.
+ */
 export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number, record: () => HoldRecord): Promise<Hold> {
-  const taken = await ctx.holds.take(payer, amount, record);
-  if (taken.ok) return taken.hold;
-  throw taken.reason === 'user_quota' ? relayErrors.userQuota() : relayErrors.tokenQuota();
+  await ctx.caps.check(payer.userId, payer.tokenId);
+  const state = await ctx.subscriptions.get(payer.userId);
+  const payers =
+    state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, nowSeconds());
+  for (const candidate of payers) {
+    const taken = await ctx.holds.take(candidate, amount, record);
+    if (taken.ok) return taken.hold;
+    if (taken.reason === 'token_quota') throw relayErrors.tokenQuota();
+    // A subscription that fell short was read stale: the next call reads it again.
+    if (taken.reason === 'subscription_quota') ctx.subscriptions.drop(payer.userId);
+  }
+  throw relayErrors.userQuota();
 }
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** After a settlement: the hourly totals, and a low-balance warning when one is due (in the background). */
 export function afterSettle(
   ctx: GatewayContext,
-  s: { userId: number; username: string; channelId: number; model: string; quota: number; tokens: number },
+  s: { userId: number; tokenId?: number; username: string; channelId: number; model: string; quota: number; tokens: number },
 ): void {
+  ctx.caps.record(s.userId, s.tokenId ?? 0, s.quota);
   ctx.totals.add({
     userId: s.userId,
     username: s.username,

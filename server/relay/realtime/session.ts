@@ -230,6 +230,7 @@ export class RealtimeSession {
     const tokens = usage.promptTokens + usage.completionTokens;
     afterSettle(this.ctx, {
       userId: caller.userId,
+      tokenId: caller.tokenId,
       username: caller.username,
       channelId: channel.id,
       model: input.model,

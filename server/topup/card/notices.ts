@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayContext } from '../../context.js';
 import { nowSeconds } from '../../db/index.js';
 import { logText } from '../../logs/messages.js';
-import { publishUserChange } from '../../users/user-cache.js';
+import { publishOrderPaid } from '../paid.js';
 import { centsToMoney } from '../epay.js';
 import { completeOrder } from '../repository.js';
 import {
@@ -104,7 +104,7 @@ export async function applyNotice(
       const outcome = await completeOrder(db, dbKind, order.trade_no, notice.cents, now, (quota, paid) =>
         logText(options, 'card_topup', { quota, paid: centsToMoney(paid), currency: notice.currency.toUpperCase(), method }),
       );
-      if (outcome.kind === 'credited') publishUserChange(ctx.bus, outcome.userId);
+      if (outcome.kind === 'credited') publishOrderPaid(ctx.bus, outcome.userId);
       if (outcome.kind === 'credited' || outcome.kind === 'already') return done(outcome.kind, order.trade_no);
       log.warn({ ...facts, trade_no: order.trade_no, outcome: outcome.kind }, 'payment event refused');
       return { status: 400, outcome: outcome.kind };
@@ -116,7 +116,7 @@ export async function applyNotice(
       const outcome = await reverseOrder(db, dbKind, order, status, now, (quota) =>
         logText(options, key, { quota, method, trade_no: order.trade_no }),
       );
-      if (outcome.kind === 'reversed') publishUserChange(ctx.bus, outcome.userId);
+      if (outcome.kind === 'reversed') publishOrderPaid(ctx.bus, outcome.userId);
       return done(outcome.kind, order.trade_no);
     }
   }

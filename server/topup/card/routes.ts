@@ -17,7 +17,7 @@ import { fail } from '../../http/errors.js';
 import { ok } from '../../http/envelope.js';
 import { logText } from '../../logs/messages.js';
 import { parseCreemProducts, type CreemProduct } from '../../options/payment-options.js';
-import { publishUserChange } from '../../users/user-cache.js';
+import { publishOrderPaid } from '../paid.js';
 import { centsToMoney } from '../epay.js';
 import { quote } from '../pricing.js';
 import { completeOrder, insertOrder, newTradeNo } from '../repository.js';
@@ -174,7 +174,7 @@ export default async function cardPaymentRoutes(base: FastifyInstance): Promise<
         logText(options, 'topup_completed_by_admin', { quota, trade_no: order.trade_no }),
       );
       if (outcome.kind !== 'credited') throw fail('topup.order_not_pending');
-      publishUserChange(ctx.bus, outcome.userId);
+      publishOrderPaid(ctx.bus, outcome.userId);
       return ok(null);
     },
   );

@@ -43,6 +43,7 @@ export const app = {
     vendor: 'Vendors',
     redemption: 'Redemption codes',
     audit: 'Audit log',
+    subscription_plan: 'Subscription plans',
     topup_order: 'Top-up orders',
     user: 'Users',
     user_new: 'Users (new)',

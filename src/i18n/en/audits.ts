@@ -39,6 +39,8 @@ export const audits = {
     model: 'Model',
     prefill_group: 'Prefill group',
     oauth_provider: 'Sign-in provider',
+    subscription_plan: 'Subscription plan',
+    user_subscription: 'User subscription',
   },
   actions: {
     create: 'Create',
@@ -68,6 +70,9 @@ export const audits = {
     delete_invalid: 'Delete unusable codes',
     enable_all_keys: 'Enable every key',
     oauth_unbind: 'Unbind a sign-in provider',
+    bind: 'Bind a subscription',
+    invalidate: 'Invalidate a subscription',
+    spend_cap: 'Set spend cap',
   },
   outcomes: {
     ok: 'Done',

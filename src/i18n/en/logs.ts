@@ -70,6 +70,8 @@ export const logs = {
     video_settle_refund: 'Video %{task_id} ran %{seconds} s (%{asked} s charged on submit): %{quota} refunded',
     video_settle_charge: 'Video %{task_id} ran %{seconds} s (%{asked} s charged on submit): %{quota} charged more',
     process_lost_charged: 'The gateway process stopped: billed %{quota} for what was delivered, the rest of the hold returned',
+    subscription_purchased: 'Bought the subscription plan %{plan}, paid ¥%{paid}',
+    subscription_bound: 'An administrator bound the subscription plan %{plan}',
     process_lost_refunded:
       'The gateway process stopped before anything was delivered: the hold of %{reserved_quota} was returned',
     twofa_enabled: 'Turned on two-factor sign-in',

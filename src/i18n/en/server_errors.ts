@@ -375,6 +375,15 @@ export const server_errors = {
     order_not_found: 'The top-up order does not exist',
     order_not_pending: 'The top-up order is not awaiting payment',
   },
+  subscription: {
+    plan_not_found: 'The plan does not exist',
+    plan_disabled: 'This plan is not on sale',
+    plan_free: 'This plan is free: ask an administrator to bind it',
+    purchase_limit: 'You have reached the purchase limit of this plan (%{max})',
+    plan_invalid: 'Invalid plan settings: %{detail}',
+    not_found: 'The subscription does not exist',
+    user_not_found: 'The user does not exist',
+  },
   missing_api_key: 'No token was provided',
   invalid_api_key: 'Invalid token',
   token_unavailable: 'This token is not available',
@@ -394,6 +403,7 @@ export const server_errors = {
   upstream_connection_error: 'Could not reach the upstream: %{detail}',
   upstream_interrupted: 'The upstream answer was cut off: %{detail}',
   billing_failed: 'The call could not be billed and was not completed; please try again',
+  spend_cap_reached: 'The %{period} spend cap of this %{subject} is reached; try again when the period ends',
   upstream_error: '%{detail}',
   rate_limit_exceeded: 'Too many requests: at most %{max} requests every %{minutes} minute(s), try again later',
   success_rate_limit_exceeded:

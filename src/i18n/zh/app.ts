@@ -43,6 +43,7 @@ export const app = {
     vendor: '供应商管理',
     redemption: '兑换码管理',
     audit: '审计日志',
+    subscription_plan: '订阅套餐',
     topup_order: '充值订单',
     user: '用户管理',
     user_new: '用户管理（新）',

@@ -39,6 +39,8 @@ export const audits = {
     model: '模型',
     prefill_group: '预填组',
     oauth_provider: '登录提供商',
+    subscription_plan: '订阅套餐',
+    user_subscription: '用户订阅',
   },
   actions: {
     create: '创建',
@@ -68,6 +70,9 @@ export const audits = {
     delete_invalid: '清除失效兑换码',
     enable_all_keys: '启用全部密钥',
     oauth_unbind: '解除登录提供商绑定',
+    bind: '绑定订阅',
+    invalidate: '作废订阅',
+    spend_cap: '设置消费上限',
   },
   outcomes: {
     ok: '成功',

@@ -16,6 +16,8 @@ import { settings } from './settings';
 import { settings_system } from './settings_system';
 import { settings_operation } from './settings_operation';
 import { wallet } from './wallet';
+import { subscriptions } from './subscriptions';
+import { subscriptionPlans } from './subscription_plans';
 import { pricing } from './pricing';
 import { playground } from './playground';
 import { dashboard } from './dashboard';
@@ -27,6 +29,7 @@ export const zh = {
   app,
   pages,
   wallet,
+  subscriptions,
   pricing,
   playground,
   dashboard,
@@ -48,5 +51,6 @@ export const zh = {
     model: models,
     vendor: vendors,
     topup_order: topupOrders,
+    subscription_plan: subscriptionPlans,
   },
 };

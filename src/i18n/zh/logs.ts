@@ -70,6 +70,8 @@ export const logs = {
     video_settle_refund: '视频 %{task_id} 实际时长 %{seconds} 秒（预扣 %{asked} 秒），退还额度 %{quota}',
     video_settle_charge: '视频 %{task_id} 实际时长 %{seconds} 秒（预扣 %{asked} 秒），补扣额度 %{quota}',
     process_lost_charged: '服务进程中断，按已送达部分计费 %{quota}，预扣的其余额度已退还',
+    subscription_purchased: '购买订阅套餐 %{plan}，支付金额：¥%{paid}',
+    subscription_bound: '管理员绑定订阅套餐 %{plan}',
     process_lost_refunded: '服务进程中断，未送达任何内容，预扣额度 %{reserved_quota} 已退还',
     twofa_enabled: '用户启用了两步验证',
     twofa_disabled: '用户停用了两步验证',

@@ -1,3 +1,4 @@
+import { TokenSpendCapButton } from '../subscription_plan/SpendCapButton';
 import { Alert } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { ResourceSchema } from '../schema';
@@ -63,6 +64,7 @@ const tokenSchema: ResourceSchema<TokenRecord> = {
       showInEdit: true,
       render: (record) => <RemainQuotaCell record={record} />,
       input: QuotaInputs,
+      editAddon: TokenSpendCapButton,
       column: { nowrap: true },
     },
     { source: 'created_time', type: 'date', showInList: true, column: { nowrap: true } },

@@ -1,5 +1,5 @@
 import type { ChoiceLoader, FieldSchema, FormValues, ResourceSchema } from '../schema';
-import { AddQuotaButton } from './AddQuotaButton';
+import { UserBillingButtons } from '../subscription_plan/UserSubscriptionsButton';
 import { InviteCell, StatsCell, StatusCell } from './UserCells';
 import { UserRowActions } from './UserRowActions';
 import { UserSecurityInput } from './UserSecurityInput';
@@ -66,7 +66,7 @@ const userSchema: ResourceSchema<UserRecord> = {
       type: 'quota',
       showInEdit: true,
       editWhen: notSelf,
-      editAddon: AddQuotaButton,
+      editAddon: UserBillingButtons,
       validate: [
         { kind: 'integer', message: 'resources.user.validation.quota_integer' },
         { kind: 'min', value: 0, message: 'resources.user.quota_dialog.negative' },
