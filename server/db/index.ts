@@ -33,6 +33,7 @@ import * as m0016 from './migrations/0016_family_console.js';
 import * as m0017 from './migrations/0017_custom_oauth.js';
 import * as m0019 from './migrations/0019_card_payments.js';
 import * as m0020 from './migrations/0020_routing_limits.js';
+import * as m0021 from './migrations/0021_cached_tokens.js';
 import * as m0022 from './migrations/0022_body_logs.js';
 
 export type Db = Kysely<Database>;
@@ -134,6 +135,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0017_custom_oauth': m0017,
   '0019_card_payments': m0019,
   '0020_routing_limits': m0020,
+  '0021_cached_tokens': m0021,
   '0022_body_logs': m0022,
 };
 

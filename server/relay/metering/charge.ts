@@ -68,7 +68,17 @@ export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number,
 /** After a settlement: the hourly totals, and a low-balance warning when one is due (in the background). */
 export function afterSettle(
   ctx: GatewayContext,
-  s: { userId: number; username: string; channelId: number; model: string; quota: number; tokens: number },
+  s: {
+    userId: number;
+    username: string;
+    channelId: number;
+    model: string;
+    quota: number;
+    tokens: number;
+    /** Input tokens and the part read from the prompt cache (channel statistics' hit rate). */
+    promptTokens?: number;
+    cachedTokens?: number;
+  },
 ): void {
   ctx.totals.add({
     userId: s.userId,
@@ -77,6 +87,8 @@ export function afterSettle(
     model: s.model,
     quota: s.quota,
     tokens: s.tokens,
+    promptTokens: s.promptTokens,
+    cachedTokens: s.cachedTokens,
   });
   warnIfLowQuota(ctx, s.userId);
 }
