@@ -200,6 +200,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
           model: record.model_name ?? '',
           quota: charged,
           tokens: row.prompt_tokens + row.completion_tokens,
+          promptTokens: row.prompt_tokens,
         });
       }
     },

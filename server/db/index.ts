@@ -34,6 +34,7 @@ import * as m0017 from './migrations/0017_custom_oauth.js';
 import * as m0018 from './migrations/0018_subscriptions.js';
 import * as m0019 from './migrations/0019_card_payments.js';
 import * as m0020 from './migrations/0020_routing_limits.js';
+import * as m0021 from './migrations/0021_cached_tokens.js';
 import * as m0022 from './migrations/0022_body_logs.js';
 
 export type Db = Kysely<Database>;
@@ -136,6 +137,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0018_subscriptions': m0018,
   '0019_card_payments': m0019,
   '0020_routing_limits': m0020,
+  '0021_cached_tokens': m0021,
   '0022_body_logs': m0022,
 };
 

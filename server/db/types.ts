@@ -314,6 +314,9 @@ export interface QuotaDataModelsTable {
   token_used: number;
   count: number;
   quota: number;
+  /** Input tokens, and the part of them read from the provider's prompt cache (0 before migration 0021). */
+  prompt_tokens: D<number>;
+  cached_tokens: D<number>;
 }
 
 /** quota_data summed over users and channels, per model (the dashboard of all users). */
@@ -344,6 +347,8 @@ export interface QuotaDataTable {
   token_used: D<number>;
   count: D<number>;
   quota: D<number>;
+  prompt_tokens: D<number>;
+  cached_tokens: D<number>;
 }
 
 /**

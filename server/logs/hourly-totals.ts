@@ -21,6 +21,8 @@ interface HourlyTotal {
   token_used: number;
   count: number;
   quota: number;
+  prompt_tokens: number;
+  cached_tokens: number;
 }
 
 export interface UsageRecord {
@@ -30,6 +32,9 @@ export interface UsageRecord {
   model: string;
   quota: number;
   tokens: number;
+  /** Input tokens, and the part of them read from the provider's prompt cache (channel statistics' hit rate). Default 0. */
+  promptTokens?: number;
+  cachedTokens?: number;
   /** Calls this record adds (0 for a refund). Default 1. */
   count?: number;
   /** When the usage happened (Unix seconds): its hour takes it. Default now. */
@@ -73,6 +78,8 @@ export class HourlyTotals {
       total.count += count;
       total.quota += u.quota;
       total.token_used += u.tokens;
+      total.prompt_tokens += u.promptTokens ?? 0;
+      total.cached_tokens += u.cachedTokens ?? 0;
       return;
     }
     this.hourly.set(key, {
@@ -84,6 +91,8 @@ export class HourlyTotals {
       token_used: u.tokens,
       count,
       quota: u.quota,
+      prompt_tokens: u.promptTokens ?? 0,
+      cached_tokens: u.cachedTokens ?? 0,
     });
   }
 
@@ -118,6 +127,8 @@ export class HourlyTotals {
         model_name: t.model_name,
         channel_id: t.channel_id,
         ...sums,
+        prompt_tokens: t.prompt_tokens,
+        cached_tokens: t.cached_tokens,
       });
       addTo(byModelHour, `${t.created_at}\u0000${t.model_name}`, {
         created_at: t.created_at,
@@ -139,7 +150,7 @@ export class HourlyTotals {
   private async upsert<T extends 'quota_data' | 'quota_data_models' | 'quota_data_model_hours' | 'quota_data_users'>(
     trx: Transaction<Database>,
     table: T,
-    t: Insertable<Database[T]> & Sums,
+    t: Insertable<Database[T]> & Sums & Partial<InputSums>,
     key: ReadonlyArray<keyof Database[T] & string>,
   ): Promise<void> {
     const insert = trx.insertInto(table).values(t as never);
@@ -149,6 +160,12 @@ export class HourlyTotals {
           token_used: sql<number>`token_used + ${t.token_used}`,
           count: sql<number>`count + ${t.count}`,
           quota: sql<number>`quota + ${t.quota}`,
+          ...(t.prompt_tokens === undefined
+            ? {}
+            : {
+                prompt_tokens: sql<number>`prompt_tokens + ${t.prompt_tokens}`,
+                cached_tokens: sql<number>`cached_tokens + ${t.cached_tokens ?? 0}`,
+              }),
         } as never)
         .execute();
       return;
@@ -159,6 +176,12 @@ export class HourlyTotals {
           token_used: sql<number>`${sql.ref(`${table}.token_used`)} + ${t.token_used}`,
           count: sql<number>`${sql.ref(`${table}.count`)} + ${t.count}`,
           quota: sql<number>`${sql.ref(`${table}.quota`)} + ${t.quota}`,
+          ...(t.prompt_tokens === undefined
+            ? {}
+            : {
+                prompt_tokens: sql<number>`${sql.ref(`${table}.prompt_tokens`)} + ${t.prompt_tokens}`,
+                cached_tokens: sql<number>`${sql.ref(`${table}.cached_tokens`)} + ${t.cached_tokens ?? 0}`,
+              }),
         } as never),
       )
       .execute();
@@ -171,11 +194,17 @@ interface Sums {
   quota: number;
 }
 
-type ModelTotal = Pick<HourlyTotal, 'created_at' | 'model_name' | 'channel_id'> & Sums;
+/** Kept in quota_data and quota_data_models only (the channel statistics' cache-hit rate). */
+interface InputSums {
+  prompt_tokens: number;
+  cached_tokens: number;
+}
+
+type ModelTotal = Pick<HourlyTotal, 'created_at' | 'model_name' | 'channel_id'> & Sums & InputSums;
 type ModelHourTotal = Pick<HourlyTotal, 'created_at' | 'model_name'> & Sums;
 type UserTotal = Pick<HourlyTotal, 'created_at' | 'username'> & Sums;
 
-function addTo<T extends Sums>(map: Map<string, T>, key: string, total: T): void {
+function addTo<T extends Sums & Partial<InputSums>>(map: Map<string, T>, key: string, total: T): void {
   const seen = map.get(key);
   if (!seen) {
     map.set(key, total);
@@ -184,4 +213,6 @@ function addTo<T extends Sums>(map: Map<string, T>, key: string, total: T): void
   seen.token_used += total.token_used;
   seen.count += total.count;
   seen.quota += total.quota;
+  if (seen.prompt_tokens !== undefined) seen.prompt_tokens += total.prompt_tokens ?? 0;
+  if (seen.cached_tokens !== undefined) seen.cached_tokens += total.cached_tokens ?? 0;
 }

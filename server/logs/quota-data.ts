@@ -42,6 +42,8 @@ export async function channelUse(db: Db, f: ChannelUseFilter): Promise<ChannelUs
     eb.fn.sum<number | string>('token_used').as('token_used'),
     eb.fn.sum<number | string>('count').as('count'),
     eb.fn.sum<number | string>('quota').as('quota'),
+    eb.fn.sum<number | string>('prompt_tokens').as('prompt_tokens'),
+    eb.fn.sum<number | string>('cached_tokens').as('cached_tokens'),
   ];
   const where = (eb: ModelsEb) => {
     const c = inRange(f.start, f.end);
@@ -66,13 +68,25 @@ export async function channelUse(db: Db, f: ChannelUseFilter): Promise<ChannelUs
         .orderBy('channel_id')
         .orderBy('model_name')
         .execute();
-  return rows.map((r) => ({
-    channel_id: r.channel_id,
-    model_name: r.model_name,
-    token_used: Number(r.token_used ?? 0),
-    count: Number(r.count ?? 0),
-    quota: Number(r.quota ?? 0),
-  }));
+  return rows.map((r) => {
+    const promptTokens = Number(r.prompt_tokens ?? 0);
+    const cachedTokens = Number(r.cached_tokens ?? 0);
+    return {
+      channel_id: r.channel_id,
+      model_name: r.model_name,
+      token_used: Number(r.token_used ?? 0),
+      count: Number(r.count ?? 0),
+      quota: Number(r.quota ?? 0),
+      prompt_tokens: promptTokens,
+      cached_tokens: cachedTokens,
+      cache_hit_rate: cacheHitRate(cachedTokens, promptTokens),
+    };
+  });
+}
+
+/** The share of input read from the prompt cache; null when there was no input to share. */
+export function cacheHitRate(cachedTokens: number, promptTokens: number): number | null {
+  return promptTokens > 0 ? cachedTokens / promptTokens : null;
 }
 
 export interface QuotaDataFilter {

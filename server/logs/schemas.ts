@@ -98,6 +98,11 @@ export const ChannelUseRow = Type.Object({
   token_used: Type.Integer(),
   count: Type.Integer(),
   quota: Type.Integer(),
+  /** Input tokens, and the part of them the upstream read from its prompt cache (0 for hours before they were kept). */
+  prompt_tokens: Type.Integer(),
+  cached_tokens: Type.Integer(),
+  /** cached_tokens ÷ prompt_tokens; null without input tokens. */
+  cache_hit_rate: Type.Union([Type.Number(), Type.Null()]),
 });
 export type ChannelUseRow = Static<typeof ChannelUseRow>;
 

@@ -15,9 +15,39 @@ import {
 import { ok, received, renderPage, sentTo, siteStatus } from './pages-harness';
 
 const rows: ChannelUseRow[] = [
-  { channel_id: 1, model_name: 'gpt-4o', token_used: 1200, count: 3, quota: 750_000 },
-  { channel_id: 2, model_name: 'claude, "sonnet"', token_used: 300, count: 7, quota: 1 },
+  {
+    channel_id: 1,
+    model_name: 'gpt-4o',
+    token_used: 1200,
+    count: 3,
+    quota: 750_000,
+    prompt_tokens: 1000,
+    cached_tokens: 250,
+    cache_hit_rate: 0.25,
+  },
+  {
+    channel_id: 2,
+    model_name: 'claude, "sonnet"',
+    token_used: 300,
+    count: 7,
+    quota: 1,
+    prompt_tokens: 200,
+    cached_tokens: 170,
+    cache_hit_rate: 0.85,
+  },
 ];
+
+/** A channel whose hours hold no input (a refund only, or hours kept before cached input was). */
+const withoutInput: ChannelUseRow = {
+  channel_id: 3,
+  model_name: 'old-model',
+  token_used: 0,
+  count: 0,
+  quota: 0,
+  prompt_tokens: 0,
+  cached_tokens: 0,
+  cache_hit_rate: null,
+};
 
 const server = setupServer(ok('get', '/api/status', siteStatus()), ok('get', '/api/data/channelUseData', rows));
 
@@ -36,12 +66,13 @@ const queryOf = (search: string) => Object.fromEntries(new URLSearchParams(searc
 
 describe('channel statistics: pure functions', () => {
   it('builds a CSV with a BOM, the header and quota in dollars with 6 decimals', () => {
-    const csv = statisticsCsv(rows, 500_000, ['渠道 ID', '模型', 'Token 用量', '次数', '花费']);
+    const csv = statisticsCsv([...rows, withoutInput], 500_000, ['渠道 ID', '模型', 'Token 用量', '次数', '花费', '缓存命中率']);
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv.slice(1).split('\r\n')).toEqual([
-      '渠道 ID,模型,Token 用量,次数,花费',
-      '1,gpt-4o,1200,3,1.500000',
-      '2,"claude, ""sonnet""",300,7,0.000002',
+      '渠道 ID,模型,Token 用量,次数,花费,缓存命中率',
+      '1,gpt-4o,1200,3,1.500000,25.00%',
+      '2,"claude, ""sonnet""",300,7,0.000002,85.00%',
+      '3,old-model,0,0,0.000000,',
       '',
     ]);
     expect(csvFileName(1_700_000_000_123)).toBe('channel_statistics_1700000000.csv');
@@ -62,9 +93,14 @@ describe('channel statistics: pure functions', () => {
       channel_id: '2',
       merge: 'true',
     });
-    expect(totals(rows)).toEqual({ count: 10, token_used: 1500, quota: 750_001 });
+    expect(totals(rows)).toEqual({ count: 10, token_used: 1500, quota: 750_001, cache_hit_rate: 420 / 1200 });
+    expect(totals([withoutInput]).cache_hit_rate).toBeNull();
     expect(sortRows(rows, 'count', 'desc').map((r) => r.channel_id)).toEqual([2, 1]);
     expect(sortRows(rows, 'token_used', 'asc').map((r) => r.channel_id)).toEqual([2, 1]);
+    // A rate without input sorts below every rate, either way round.
+    const all = [withoutInput, ...rows];
+    expect(sortRows(all, 'cache_hit_rate', 'asc').map((r) => r.channel_id)).toEqual([3, 1, 2]);
+    expect(sortRows(all, 'cache_hit_rate', 'desc').map((r) => r.channel_id)).toEqual([2, 1, 3]);
   });
 });
 
@@ -139,6 +175,19 @@ describe('channel statistics page', () => {
       reader.readAsArrayBuffer(blob as Blob);
     });
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-    expect(text.startsWith('\uFEFF渠道 ID,模型,Token 用量,次数,花费\r\n1,gpt-4o,1200,3,1.500000')).toBe(true);
+    expect(text.startsWith('\uFEFF渠道 ID,模型,Token 用量,次数,花费,缓存命中率\r\n1,gpt-4o,1200,3,1.500000,25.00%')).toBe(true);
+  });
+
+  it('shows each channel’s cache-hit rate, sorts by it, totals it and marks a channel without input', async () => {
+    server.use(ok('get', '/api/data/channelUseData', [...rows, withoutInput]));
+    renderPage(<ChannelStatisticsPage />, '/channelStatistics');
+    await screen.findByText('gpt-4o');
+    const rateOf = (row: HTMLElement) => within(row).getAllByRole('cell').at(-1)?.textContent;
+    const bodyRows = () => screen.getAllByRole('row').slice(1, 4);
+    expect(bodyRows().map(rateOf)).toEqual(['25.0%', '85.0%', '-']);
+    expect(rateOf(screen.getByTestId('statistics-totals'))).toBe('35.0%');
+    await userEvent.click(screen.getByRole('button', { name: '缓存命中率' }));
+    await userEvent.click(screen.getByRole('button', { name: '缓存命中率' }));
+    expect(bodyRows().map(rateOf)).toEqual(['85.0%', '25.0%', '-']);
   });
 });

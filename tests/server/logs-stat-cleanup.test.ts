@@ -138,40 +138,157 @@ await forEachDatabase('logs', (kind) => {
 
     it('sums per channel and model, highest spend first', async () => {
       expect(await use(`start_timestamp=${H}&end_timestamp=${H + 2 * HOUR}`)).toEqual([
-        { channel_id: chB, model_name: 'gpt-4o-mini', token_used: 400, count: 4, quota: 4000 },
-        { channel_id: chA, model_name: 'gpt-4o', token_used: 150, count: 3, quota: 1500 },
-        { channel_id: chA, model_name: 'gpt-4o-mini', token_used: 30, count: 3, quota: 90 },
+        {
+          channel_id: chB,
+          model_name: 'gpt-4o-mini',
+          token_used: 400,
+          count: 4,
+          quota: 4000,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
+        {
+          channel_id: chA,
+          model_name: 'gpt-4o',
+          token_used: 150,
+          count: 3,
+          quota: 1500,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
+        {
+          channel_id: chA,
+          model_name: 'gpt-4o-mini',
+          token_used: 30,
+          count: 3,
+          quota: 90,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
       ]);
     });
 
     it('merges models per channel', async () => {
       expect(await use(`start_timestamp=${H}&end_timestamp=${H + 2 * HOUR}&merge=true`)).toEqual([
-        { channel_id: chB, model_name: '', token_used: 400, count: 4, quota: 4000 },
-        { channel_id: chA, model_name: '', token_used: 180, count: 6, quota: 1590 },
+        {
+          channel_id: chB,
+          model_name: '',
+          token_used: 400,
+          count: 4,
+          quota: 4000,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
+        {
+          channel_id: chA,
+          model_name: '',
+          token_used: 180,
+          count: 6,
+          quota: 1590,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
       ]);
       expect(await use(`merge=true`)).toEqual([
-        { channel_id: chB, model_name: '', token_used: 400, count: 4, quota: 4000 },
-        { channel_id: chA, model_name: '', token_used: 187, count: 13, quota: 1597 },
+        {
+          channel_id: chB,
+          model_name: '',
+          token_used: 400,
+          count: 4,
+          quota: 4000,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
+        {
+          channel_id: chA,
+          model_name: '',
+          token_used: 187,
+          count: 13,
+          quota: 1597,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
       ]);
     });
 
     it('filters by model, channel and range (hours overlapping it)', async () => {
       expect(await use(`model_name=gpt-4o&start_timestamp=${H}`)).toEqual([
-        { channel_id: chA, model_name: 'gpt-4o', token_used: 150, count: 3, quota: 1500 },
+        {
+          channel_id: chA,
+          model_name: 'gpt-4o',
+          token_used: 150,
+          count: 3,
+          quota: 1500,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
       ]);
       expect(await use(`channel_id=${chA}&merge=true&start_timestamp=${H}`)).toEqual([
-        { channel_id: chA, model_name: '', token_used: 180, count: 6, quota: 1590 },
+        {
+          channel_id: chA,
+          model_name: '',
+          token_used: 180,
+          count: 6,
+          quota: 1590,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
       ]);
       // A start inside hour H still counts hour H; an end before H + 1h leaves that hour out.
       expect(await use(`start_timestamp=${H + 1800}&end_timestamp=${H + HOUR - 1}&merge=true`)).toEqual([
-        { channel_id: chA, model_name: '', token_used: 150, count: 3, quota: 1500 },
+        {
+          channel_id: chA,
+          model_name: '',
+          token_used: 150,
+          count: 3,
+          quota: 1500,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
       ]);
       expect(await use(`start_timestamp=${H + HOUR}&end_timestamp=${H + HOUR}`)).toEqual([
-        { channel_id: chB, model_name: 'gpt-4o-mini', token_used: 400, count: 4, quota: 4000 },
-        { channel_id: chA, model_name: 'gpt-4o-mini', token_used: 30, count: 3, quota: 90 },
+        {
+          channel_id: chB,
+          model_name: 'gpt-4o-mini',
+          token_used: 400,
+          count: 4,
+          quota: 4000,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
+        {
+          channel_id: chA,
+          model_name: 'gpt-4o-mini',
+          token_used: 30,
+          count: 3,
+          quota: 90,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
       ]);
       expect(await use(`end_timestamp=${H - 1}`)).toEqual([
-        { channel_id: chA, model_name: 'gpt-4o', token_used: 7, count: 7, quota: 7 },
+        {
+          channel_id: chA,
+          model_name: 'gpt-4o',
+          token_used: 7,
+          count: 7,
+          quota: 7,
+          prompt_tokens: 0,
+          cached_tokens: 0,
+          cache_hit_rate: null,
+        },
       ]);
       expect(await use('model_name=none')).toEqual([]);
     });

@@ -351,6 +351,8 @@ async function settleServed(
       model: input.model,
       quota,
       tokens,
+      promptTokens: usage.promptTokens,
+      cachedTokens: usage.cachedTokens,
     });
     await recordModelSuccess(ctx, caller, tokens);
   } catch (err) {

@@ -85,7 +85,18 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** After a settlement: the hourly totals, and a low-balance warning when one is due (in the background). */
 export function afterSettle(
   ctx: GatewayContext,
-  s: { userId: number; tokenId?: number; username: string; channelId: number; model: string; quota: number; tokens: number },
+  s: {
+    userId: number;
+    tokenId?: number;
+    username: string;
+    channelId: number;
+    model: string;
+    quota: number;
+    tokens: number;
+    /** Input tokens and the part read from the prompt cache (channel statistics' hit rate). */
+    promptTokens?: number;
+    cachedTokens?: number;
+  },
 ): void {
   ctx.caps.record(s.userId, s.tokenId ?? 0, s.quota);
   ctx.totals.add({
@@ -95,6 +106,8 @@ export function afterSettle(
     model: s.model,
     quota: s.quota,
     tokens: s.tokens,
+    promptTokens: s.promptTokens,
+    cachedTokens: s.cachedTokens,
   });
   warnIfLowQuota(ctx, s.userId);
 }

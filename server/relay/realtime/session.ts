@@ -236,6 +236,8 @@ export class RealtimeSession {
       model: input.model,
       quota,
       tokens,
+      promptTokens: usage.promptTokens,
+      cachedTokens: usage.cachedTokens,
     });
     await recordModelTokens(this.ctx, caller, tokens);
     if (this.ended) return null;

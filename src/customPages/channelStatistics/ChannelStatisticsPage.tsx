@@ -83,6 +83,7 @@ export default function ChannelStatisticsPage() {
         translate(`${S}token_used`),
         translate(`${S}count`),
         translate(`${S}quota`),
+        translate(`${S}cache_hit_rate`),
       ] as const;
       download(statisticsCsv(fetched, quotaPerUnit, header), csvFileName());
     },

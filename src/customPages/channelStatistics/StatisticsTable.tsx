@@ -12,9 +12,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { formatQuota } from '../../status/status';
-import { sortRows, totals, type ChannelUseRow, type SortField, type SortOrder } from './statistics';
+import { ratePercent, sortRows, totals, type ChannelUseRow, type SortField, type SortOrder } from './statistics';
 
-const COLUMNS: SortField[] = ['channel_id', 'model_name', 'token_used', 'count', 'quota'];
+const COLUMNS: SortField[] = ['channel_id', 'model_name', 'token_used', 'count', 'quota', 'cache_hit_rate'];
 const S = 'resources.channel.statistics.';
 
 /** A value that copies itself when clicked. */
@@ -26,7 +26,7 @@ function Copyable({ text, onCopy }: { text: string; onCopy: (text: string) => vo
   );
 }
 
-/** The rows, sortable by every column, with totals of count, tokens and spend in the footer. */
+/** The rows, sortable by every column, with totals of count, tokens, spend and cache-hit rate in the footer. */
 export function StatisticsTable({
   rows,
   loading,
@@ -42,8 +42,11 @@ export function StatisticsTable({
   const [sort, setSort] = useState<{ field: SortField; order: SortOrder } | null>(null);
   const shown = sort ? sortRows(rows, sort.field, sort.order) : rows;
   const sum = totals(rows);
-  const display = (row: ChannelUseRow, field: SortField) =>
-    field === 'quota' ? formatQuota(row.quota, quotaPerUnit) : String(row[field]);
+  const display = (row: ChannelUseRow, field: SortField) => {
+    if (field === 'quota') return formatQuota(row.quota, quotaPerUnit);
+    if (field === 'cache_hit_rate') return ratePercent(row.cache_hit_rate) || '-';
+    return String(row[field]);
+  };
   const toggle = (field: SortField) =>
     setSort((current) => ({ field, order: current?.field === field && current.order === 'asc' ? 'desc' : 'asc' }));
 
@@ -97,6 +100,9 @@ export function StatisticsTable({
               </TableCell>
               <TableCell>
                 <Copyable text={formatQuota(sum.quota, quotaPerUnit)} onCopy={onCopy} />
+              </TableCell>
+              <TableCell>
+                <Copyable text={ratePercent(sum.cache_hit_rate) || '-'} onCopy={onCopy} />
               </TableCell>
             </TableRow>
           </TableFooter>

@@ -1,6 +1,7 @@
 /**
  * Channel statistics as plain functions: the query of GET /api/data/channelUseData, totals,
- * sorting and the CSV export (UTF-8 with a BOM so spreadsheet programs read it as such, quota ÷ quota_per_unit with 6 decimals).
+ * sorting and the CSV export (UTF-8 with a BOM so spreadsheet programs read it as such, quota ÷ quota_per_unit with 6 decimals,
+ * the cache-hit rate as a percentage with 2 decimals, blank without input).
  */
 import type { ChannelUseRow } from '../../../server/logs/schemas';
 
@@ -60,13 +61,29 @@ export interface Totals {
   count: number;
   token_used: number;
   quota: number;
+  /** Cached input ÷ input over all rows; null without input. */
+  cache_hit_rate: number | null;
 }
 
 export function totals(rows: readonly ChannelUseRow[]): Totals {
-  return rows.reduce(
-    (sum, row) => ({ count: sum.count + row.count, token_used: sum.token_used + row.token_used, quota: sum.quota + row.quota }),
-    { count: 0, token_used: 0, quota: 0 },
-  );
+  let count = 0;
+  let tokenUsed = 0;
+  let quota = 0;
+  let prompt = 0;
+  let cached = 0;
+  for (const row of rows) {
+    count += row.count;
+    tokenUsed += row.token_used;
+    quota += row.quota;
+    prompt += row.prompt_tokens;
+    cached += row.cached_tokens;
+  }
+  return { count, token_used: tokenUsed, quota, cache_hit_rate: prompt > 0 ? cached / prompt : null };
+}
+
+/** A cache-hit rate as a percentage with `digits` decimals; '' when there was no input. */
+export function ratePercent(rate: number | null, digits = 1): string {
+  return rate === null ? '' : `${(rate * 100).toFixed(digits)}%`;
 }
 
 export type SortField = keyof ChannelUseRow;
@@ -77,6 +94,8 @@ export function sortRows(rows: readonly ChannelUseRow[], field: SortField, order
   return [...rows].sort((a, b) => {
     const x = a[field];
     const y = b[field];
+    // A rate without input (null) sorts below every rate.
+    if (x === null || y === null) return (x === y ? 0 : x === null ? -1 : 1) * sign;
     const diff = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
     return diff * sign;
   });
@@ -101,13 +120,19 @@ export const CSV_BOM = '\uFEFF';
 export function statisticsCsv(
   rows: readonly ChannelUseRow[],
   quotaPerUnit: number,
-  header: readonly [string, string, string, string, string],
+  header: readonly [string, string, string, string, string, string],
 ): string {
   const lines = [header.map(csvCell).join(',')];
   for (const row of rows) {
-    lines.push(
-      [row.channel_id, row.model_name, row.token_used, row.count, quotaDollars(row.quota, quotaPerUnit)].map(csvCell).join(','),
-    );
+    const cells = [
+      row.channel_id,
+      row.model_name,
+      row.token_used,
+      row.count,
+      quotaDollars(row.quota, quotaPerUnit),
+      ratePercent(row.cache_hit_rate, 2),
+    ];
+    lines.push(cells.map(csvCell).join(','));
   }
   return CSV_BOM + lines.join('\r\n') + '\r\n';
 }

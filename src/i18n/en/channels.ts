@@ -248,6 +248,7 @@ export const channels = {
     token_used: 'Tokens used',
     count: 'Count',
     quota: 'Spend',
+    cache_hit_rate: 'Cache hit rate',
     total: 'Total',
     empty: 'No data',
   },

@@ -247,6 +247,7 @@ export const channels = {
     token_used: 'Token 用量',
     count: '次数',
     quota: '花费',
+    cache_hit_rate: '缓存命中率',
     total: '合计',
     empty: '暂无数据',
   },
