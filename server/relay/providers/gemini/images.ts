@@ -1,11 +1,15 @@
 /** OpenAI /v1/images/generations on a Gemini channel: generateContent asked for image output. */
 import type { GeminiResponse } from '../../wire/gemini/gemini-api-types.js';
-import { convertGeminiImageResponse, convertToGeminiImageRequest } from '../../wire/gemini/gemini-images.js';
+import { convertGeminiImageResponse, convertToGeminiImageRequest, missingImage } from '../../wire/gemini/gemini-images.js';
+import { httpLikeAnswer, isJsonAnswer, jsonAnswer, readJson } from '../kit/http-like.js';
 import { parseGeminiError } from '../../wire/gemini/convert-gemini-response.js';
 import { noStream } from '../../wire/openai/openai-embeddings.js';
 import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
 import type { ChatAdapter, ChannelAccess } from '../types.js';
+
+/** Images come back inline: a 4K image is several megabytes of base64. */
+const ANSWER_LIMIT = 64 * 1024 * 1024;
 
 /** Billed from the answer's usageMetadata: image output tokens are completion tokens at the model's completion price. */
 export function geminiImagesAdapter(baseOf: (channel: ChannelAccess) => string): ChatAdapter {
@@ -25,6 +29,17 @@ export function geminiImagesAdapter(baseOf: (channel: ChannelAccess) => string):
     answer: (payload) => convertGeminiImageResponse((payload ?? {}) as GeminiResponse),
     stream: noStream,
     errorMessage: (text, status) => parseGeminiError(text)?.message ?? upstreamErrorMessage(text, status),
-    send: sendUnlessRefused,
+    /**
+     * A 200 without an image (the prompt blocked, the model answering in words) is the request's
+     * own failure: a 400 the client can read, no charge and no other channel tried.
+     */
+    async send(call, exchange) {
+      const res = await sendUnlessRefused(call, exchange);
+      if (res.statusCode !== 200 || !isJsonAnswer(res)) return res;
+      const { text, payload } = await readJson(res, ANSWER_LIMIT);
+      const why = payload ? missingImage(payload as GeminiResponse) : null;
+      if (why) return jsonAnswer(400, { error: { code: 400, message: why, status: 'INVALID_ARGUMENT' } });
+      return httpLikeAnswer(200, 'application/json', text);
+    },
   };
 }

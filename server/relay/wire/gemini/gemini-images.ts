@@ -2,7 +2,7 @@
  * OpenAI's /v1/images/generations over Gemini's image models (generateContent answering images as
  * inlineData parts), both ways. Pure functions over parsed JSON.
  *
- * - size → imageConfig.aspectRatio when the size reduces to a ratio Gemini offers ('auto' or none:
+ * - size → imageConfig.aspectRatio, the nearest ratio Gemini offers when one is near ('auto' or none:
  *   the model's choice); another size is refused, as is n > 1 (one image per call) and
  *   response_format 'url' (the images come back as bytes, never as links);
  * - the answer's images → data[].b64_json, its text → revised_prompt, its usageMetadata → usage in
@@ -15,21 +15,22 @@ type Json = Record<string, unknown>;
 
 const RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
 
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
-}
+/** OpenAI's sizes are near, not on, Gemini's ratios (1792x1024 is 7:4): within this share they map. */
+const TOLERANCE = 0.03;
 
-/** The aspect ratio of `WxH`, when Gemini offers it; undefined for no size or 'auto'; null otherwise. */
+/** The aspect ratio nearest `WxH` among Gemini's; undefined for no size or 'auto'; null when none is near. */
 export function aspectRatioOf(size: unknown): string | undefined | null {
   if (size === undefined || size === null || size === 'auto') return undefined;
   const match = typeof size === 'string' ? /^(\d{1,5})x(\d{1,5})$/.exec(size) : null;
-  if (!match) return null;
-  const width = Number(match[1]);
-  const height = Number(match[2]);
-  if (width === 0 || height === 0) return null;
-  const d = gcd(width, height);
-  const ratio = `${width / d}:${height / d}`;
-  return RATIOS.includes(ratio) ? ratio : null;
+  if (!match || Number(match[1]) === 0 || Number(match[2]) === 0) return null;
+  const wanted = Number(match[1]) / Number(match[2]);
+  let best: { ratio: string; off: number } | null = null;
+  for (const ratio of RATIOS) {
+    const [w, h] = ratio.split(':').map(Number) as [number, number];
+    const off = Math.abs(w / h - wanted) / wanted;
+    if (off <= TOLERANCE && (!best || off < best.off)) best = { ratio, off };
+  }
+  return best?.ratio ?? null;
 }
 
 export type GeminiImagePlan = { ok: true; body: Json } | { ok: false; message: string };
@@ -61,19 +62,31 @@ function countOf(details: ModalityCount[] | undefined, modality: string): number
   return (details ?? []).reduce((sum, d) => sum + (d.modality === modality ? (d.tokenCount ?? 0) : 0), 0);
 }
 
-/** The answer in OpenAI's images shape with its billing usage; throws when no image came back. */
-export function convertGeminiImageResponse(response: GeminiResponse): { completion: Json; usage: Usage } {
+function imagesOf(response: GeminiResponse): Json[] {
   const data: Json[] = [];
-  const texts: string[] = [];
   for (const candidate of response.candidates ?? []) {
     for (const part of candidate.content?.parts ?? []) {
       if (part.inlineData?.mimeType.startsWith('image/') && part.inlineData.data) data.push({ b64_json: part.inlineData.data });
-      else if (typeof part.text === 'string' && !part.thought) texts.push(part.text);
     }
   }
-  if (data.length === 0) {
-    const why = response.promptFeedback?.blockReason ?? response.candidates?.[0]?.finishReason ?? 'no image part';
-    throw new Error(`Gemini answered without an image (${why})`);
+  return data;
+}
+
+/** Why a 200 answer carries no image (a blocked prompt, a refusal in words), or null when it has one. */
+export function missingImage(response: GeminiResponse): string | null {
+  if (imagesOf(response).length > 0) return null;
+  const why = response.promptFeedback?.blockReason ?? response.candidates?.[0]?.finishReason ?? 'no image part';
+  return `Gemini answered without an image (${why})`;
+}
+
+/** The answer in OpenAI's images shape with its billing usage; throws when no image came back. */
+export function convertGeminiImageResponse(response: GeminiResponse): { completion: Json; usage: Usage } {
+  const missing = missingImage(response);
+  if (missing) throw new Error(missing);
+  const data = imagesOf(response);
+  const texts: string[] = [];
+  for (const candidate of response.candidates ?? []) {
+    for (const part of candidate.content?.parts ?? []) if (typeof part.text === 'string' && !part.thought) texts.push(part.text);
   }
   const revised = texts.join('').trim();
   if (revised !== '') for (const item of data) item.revised_prompt = revised;
