@@ -3,11 +3,13 @@
  * /v1/images/generations (and Gemini's own generateContent passed through), gpt-image-1 edits as
  * multipart to an OpenAI channel. The stand-ins speak each provider's documented wire format.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { listenLocally, sendJson } from '../helpers/upstreams/stand-in-server.js';
 import type { DbName } from '../helpers/databases.js';
+import { startVertexStandIn, type VertexStandIn } from '../helpers/upstreams/vertex.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -321,5 +323,61 @@ describe('image models billed by their usage (PostgreSQL)', () => {
     expect(edited.status).toBe(200);
     expect((await f.lastLog()).quota).toBe(OPENAI_QUOTA);
     expect(before - (await quotaOf(f))).toBe(GEMINI_QUOTA + OPENAI_QUOTA);
+  });
+});
+
+describe('Gemini image models on a Vertex AI channel', () => {
+  let f: RelayFixture;
+  let vertex: VertexStandIn;
+  const privateUpstreams = process.env.ALLOW_PRIVATE_UPSTREAMS;
+  const email = 'images@image-project.iam.gserviceaccount.com';
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+  beforeAll(async () => {
+    // The service account's token endpoint is fetched through the SSRF-safe fetcher: here on loopback.
+    process.env.ALLOW_PRIVATE_UPSTREAMS = 'true';
+    f = await startRelayFixture('sqlite');
+    vertex = await startVertexStandIn({
+      project: 'image-project',
+      accounts: { [email]: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+    });
+    const key = {
+      type: 'service_account',
+      project_id: 'image-project',
+      private_key_id: 'k1',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      client_email: email,
+      token_uri: vertex.tokenUri,
+    };
+    await f.addChannel({
+      type: 41,
+      name: 'vertex',
+      base_url: vertex.url,
+      key: JSON.stringify(key),
+      models: 'gemini-2.5-flash-image',
+    });
+  });
+  afterAll(async () => {
+    if (privateUpstreams === undefined) delete process.env.ALLOW_PRIVATE_UPSTREAMS;
+    else process.env.ALLOW_PRIVATE_UPSTREAMS = privateUpstreams;
+    await f?.close();
+    await vertex?.close();
+  });
+
+  it('converts to generateContent with a bearer token and bills the usageMetadata', async () => {
+    const before = await quotaOf(f);
+    const res = await post(f, '/v1/images/generations', { model: 'gemini-2.5-flash-image', prompt: 'a fox', size: '1024x1536' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual([{ b64_json: IMAGE_B64 }]);
+    const sent = vertex.requests.at(-1)!;
+    expect([sent.publisher, sent.model, sent.action]).toEqual(['google', 'gemini-2.5-flash-image', 'generateContent']);
+    expect(sent.body).toEqual({
+      contents: [{ role: 'user', parts: [{ text: 'a fox' }] }],
+      generationConfig: { responseModalities: ['IMAGE'], imageConfig: { aspectRatio: '2:3' } },
+    });
+    // (9 + 1290 × 100) × 0.15 = 19351.35 → 19351
+    const log = await f.lastLog();
+    expect([log.prompt_tokens, log.completion_tokens, log.quota]).toEqual([9, 1290, 19351]);
+    expect(before - (await quotaOf(f))).toBe(19351);
   });
 });

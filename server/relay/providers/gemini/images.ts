@@ -6,29 +6,28 @@ import { parseGeminiError } from '../../wire/gemini/convert-gemini-response.js';
 import { noStream } from '../../wire/openai/openai-embeddings.js';
 import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { refusedCall, sendUnlessRefused } from '../refusal.js';
+import type { UpstreamTarget } from '../../call/call-upstream.js';
 import type { ChatAdapter, ChannelAccess } from '../types.js';
 
 /** Images come back inline: a 4K image is several megabytes of base64. */
 const ANSWER_LIMIT = 64 * 1024 * 1024;
 
 /** Billed from the answer's usageMetadata: image output tokens are completion tokens at the model's completion price. */
-export function geminiImagesAdapter(baseOf: (channel: ChannelAccess) => string): ChatAdapter {
+export function geminiImagesAdapter(
+  /** Where a model's generateContent is, with its credentials (an API key on Gemini, a bearer token on Vertex). */
+  targetOf: (channel: ChannelAccess, model: string) => UpstreamTarget | Promise<UpstreamTarget>,
+  errorMessage: (text: string, status: number) => string = (text, status) =>
+    parseGeminiError(text)?.message ?? upstreamErrorMessage(text, status),
+): ChatAdapter {
   return {
-    request(channel, body) {
-      const model = String(body.model ?? '');
+    async request(channel, body) {
       const plan = convertToGeminiImageRequest(body);
       if (!plan.ok) return refusedCall(plan.message);
-      return {
-        target: {
-          url: `${baseOf(channel)}/v1beta/models/${encodeURIComponent(model)}:generateContent`,
-          headers: { 'x-goog-api-key': channel.key },
-        },
-        body: JSON.stringify(plan.body),
-      };
+      return { target: await targetOf(channel, String(body.model ?? '')), body: JSON.stringify(plan.body) };
     },
     answer: (payload) => convertGeminiImageResponse((payload ?? {}) as GeminiResponse),
     stream: noStream,
-    errorMessage: (text, status) => parseGeminiError(text)?.message ?? upstreamErrorMessage(text, status),
+    errorMessage,
     /**
      * A 200 without an image (the prompt blocked, the model answering in words) is the request's
      * own failure: a 400 the client can read, no charge and no other channel tried.

@@ -54,6 +54,9 @@ export const gemini: ProviderDefinition = {
   },
   adapters: {
     embeddings: geminiEmbeddingsAdapter((channel) => baseOf(channel.base_url)),
-    'images.generations': geminiImagesAdapter((channel) => baseOf(channel.base_url)),
+    'images.generations': geminiImagesAdapter((channel, model) => ({
+      url: `${baseOf(channel.base_url)}/v1beta/models/${encodeURIComponent(model)}:generateContent`,
+      headers: { 'x-goog-api-key': channel.key },
+    })),
   },
 };
