@@ -222,7 +222,8 @@ describe('image models billed by their usage (SQLite)', () => {
     const mask = new Blob([PNG], { type: 'image/png' });
     const form = editForm({ model: 'gpt-image-1', prompt: 'add a hat', size: '1024x1024', quality: 'low', n: '1' }, [
       ['image[]', png(), 'a.png'],
-      ['image[]', new Blob([PNG], { type: 'image/webp' }), 'b.webp'],
+      // Untyped bytes are judged by their PNG signature.
+      ['image[]', new Blob([PNG], { type: 'application/octet-stream' }), 'b.png'],
       ['mask', mask, 'mask.png'],
     ]);
     const res = await edit(f, form);
@@ -237,7 +238,7 @@ describe('image models billed by their usage (SQLite)', () => {
     expect(sent.get('prompt')).toBe('add a hat');
     expect(sent.get('quality')).toBe('low');
     const images = sent.getAll('image[]') as File[];
-    expect(images.map((i) => i.name)).toEqual(['a.png', 'b.webp']);
+    expect(images.map((i) => i.name)).toEqual(['a.png', 'b.png']);
     expect(Buffer.from(await images[0]!.arrayBuffer()).equals(PNG)).toBe(true);
     expect((sent.get('mask') as File).name).toBe('mask.png');
     const log = await f.lastLog();
@@ -278,6 +279,7 @@ describe('image models billed by their usage (SQLite)', () => {
         /too many/,
       ],
       [editForm(base, [['image', new Blob(['%PDF-1.4'], { type: 'application/pdf' }), 'doc.pdf']]), /PNG, WebP or JPEG/],
+      [editForm(base, [['image', new Blob(['%PDF-1.4'], { type: 'application/octet-stream' }), 'doc']]), /PNG, WebP or JPEG/],
       [
         editForm(base, [
           ['image', png(), 'a.png'],

@@ -47,7 +47,7 @@ export async function readInput(
       .catch(() => null);
     const model = form?.get('model');
     if (typeof model !== 'string' || model === '') throw relayErrors.modelRequired();
-    const problem = endpoint === 'images.edits' && form ? imageEditProblem(form) : null;
+    const problem = endpoint === 'images.edits' && form ? await imageEditProblem(form) : null;
     if (problem) throw relayErrors.badBody(problem);
     return { endpoint, body: null, raw: request.body, contentType, model, stream: false, client };
   }
