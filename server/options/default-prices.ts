@@ -28,6 +28,11 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'gemini-2.0-flash': 0.05,
   'deepseek-chat': 0.135,
   'deepseek-reasoner': 0.275,
+  // Image models bill their tokens: input here, image output through the completion ratio.
+  'gpt-image-1': 2.5,
+  'gpt-image-1-mini': 1,
+  'gemini-2.5-flash-image': 0.15,
+  'gemini-3-pro-image-preview': 1,
 };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {};
@@ -51,6 +56,11 @@ const BUILT_IN_COMPLETION_RATIOS: ReadonlyArray<readonly [prefix: string, ratio:
   ['gemini-1.5', 4],
   ['gemini-2.0', 4],
   ['gemini-2.5-pro', 8],
+  // Image output tokens: 40 and 8 USD per 1M for OpenAI's, 30 and 120 for Gemini's.
+  ['gpt-image-1', 8],
+  ['gpt-image-1-mini', 4],
+  ['gemini-2.5-flash-image', 100],
+  ['gemini-3-pro-image', 60],
 ];
 
 /** The completion ratio of `model` when the CompletionRatio option has no entry for it (1 for unknown families). */

@@ -5,6 +5,7 @@ import { relayErrors } from '../errors.js';
 import type { Caller } from './identify-caller.js';
 import type { ClientFormat, RelayCaller, RelayInput } from '../types.js';
 import { clientFormat } from '../wire/registry.js';
+import { imageEditProblem } from '../wire/openai/image-edit-form.js';
 
 /** Prompts with images or audio are large. */
 export const RELAY_BODY_LIMIT = 64 * 1024 * 1024;
@@ -46,6 +47,8 @@ export async function readInput(
       .catch(() => null);
     const model = form?.get('model');
     if (typeof model !== 'string' || model === '') throw relayErrors.modelRequired();
+    const problem = endpoint === 'images.edits' && form ? await imageEditProblem(form) : null;
+    if (problem) throw relayErrors.badBody(problem);
     return { endpoint, body: null, raw: request.body, contentType, model, stream: false, client };
   }
   const body = request.body;

@@ -164,7 +164,9 @@ export async function startVertexStandIn(opts: VertexStandInOptions): Promise<Ve
           );
         }
         if (call.action === 'streamGenerateContent') return sse(res, 'gemini-stream-text.chunks.txt');
-        if (call.action === 'generateContent') return json(res, 200, fixture('gemini-text.json'));
+        if (call.action === 'generateContent') {
+          return json(res, 200, fixture(call.model.endsWith('-image') ? 'gemini-image.json' : 'gemini-text.json'));
+        }
       } else {
         if (payload.anthropic_version !== 'vertex-2023-10-16' || 'model' in payload) {
           const error = {

@@ -1,4 +1,7 @@
-/** Google Gemini (type 24): `/{version}/models/{model}:generateContent`, `x-goog-api-key`, chat converted both ways. */
+/**
+ * Google Gemini (type 24): `/{version}/models/{model}:generateContent`, `x-goog-api-key`; chat,
+ * embeddings and image generation converted both ways.
+ */
 import type { ProviderDefinition } from '../types.js';
 import { upstreamErrorMessage } from '../../call/call-upstream.js';
 import { convertToGeminiRequest } from '../../wire/gemini/convert-to-gemini-request.js';
@@ -8,6 +11,7 @@ import { withInlinedImages } from './inline-images.js';
 import { sendUnlessRefused } from '../refusal.js';
 import type { GeminiResponse } from '../../wire/gemini/gemini-api-types.js';
 import { geminiEmbeddingsAdapter } from './embeddings.js';
+import { geminiImagesAdapter } from './images.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
@@ -19,7 +23,7 @@ export const gemini: ProviderDefinition = {
   name: 'Gemini',
   protocol: 'gemini',
   streamUsageOption: false,
-  supports: (endpoint) => endpoint === 'chat.completions' || endpoint === 'embeddings',
+  supports: (endpoint) => endpoint === 'chat.completions' || endpoint === 'embeddings' || endpoint === 'images.generations',
   target(channel, endpoint, model, stream = false) {
     const action = endpoint === 'embeddings' ? 'embedContent' : stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
     return {
@@ -48,5 +52,11 @@ export const gemini: ProviderDefinition = {
     stream: (model) => createGeminiStreamParser({ model }),
     errorMessage: (text, status) => parseGeminiError(text)?.message ?? upstreamErrorMessage(text, status),
   },
-  adapters: { embeddings: geminiEmbeddingsAdapter((channel) => baseOf(channel.base_url)) },
+  adapters: {
+    embeddings: geminiEmbeddingsAdapter((channel) => baseOf(channel.base_url)),
+    'images.generations': geminiImagesAdapter((channel, model) => ({
+      url: `${baseOf(channel.base_url)}/v1beta/models/${encodeURIComponent(model)}:generateContent`,
+      headers: { 'x-goog-api-key': channel.key },
+    })),
+  },
 };

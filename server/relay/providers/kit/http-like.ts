@@ -32,8 +32,8 @@ export function isJsonAnswer(res: UpstreamResponse): boolean {
 }
 
 /** Reads a (small) JSON answer whole; null when it is not JSON. */
-export async function readJson(res: UpstreamResponse): Promise<{ text: string; payload: unknown }> {
-  const text = await readText(res);
+export async function readJson(res: UpstreamResponse, limit?: number): Promise<{ text: string; payload: unknown }> {
+  const text = await readText(res, limit);
   try {
     return { text, payload: JSON.parse(text) as unknown };
   } catch {

@@ -9,6 +9,7 @@ import { convertToClaudeMessages } from '../../wire/claude/convert-to-claude-mes
 import { claudeStreamFor } from '../../wire/claude/structured-output.js';
 import { convertToGeminiRequest } from '../../wire/gemini/convert-to-gemini-request.js';
 import { withInlinedImages } from '../gemini/inline-images.js';
+import { geminiImagesAdapter } from '../gemini/images.js';
 import { sendUnlessRefused } from '../refusal.js';
 import { createGeminiStreamParser } from '../../wire/gemini/gemini-stream.js';
 import { authorizationFor, vertexAnswer, vertexClaudeBody, vertexErrorMessage, withoutModel } from './vertex-request.js';
@@ -21,7 +22,7 @@ export const vertexGemini: ProviderDefinition = {
   name: NAME,
   protocol: 'gemini',
   streamUsageOption: false,
-  supports: (endpoint) => endpoint === 'chat.completions',
+  supports: (endpoint) => endpoint === 'chat.completions' || endpoint === 'images.generations',
   target: (channel, _endpoint, model, stream = false) => ({ url: geminiUrl(channel, model, stream), headers: {} }),
   async prepare({ target, body, channel, model }) {
     const auth = await authorizationFor(channel, model);
@@ -38,6 +39,12 @@ export const vertexGemini: ProviderDefinition = {
     answer: vertexAnswer,
     stream: (model) => createGeminiStreamParser({ model }),
     errorMessage: vertexErrorMessage,
+  },
+  adapters: {
+    'images.generations': geminiImagesAdapter(
+      async (channel, model) => ({ url: geminiUrl(channel, model, false), headers: await authorizationFor(channel, model) }),
+      vertexErrorMessage,
+    ),
   },
 };
 
