@@ -651,6 +651,8 @@ export interface UserSubscriptionsTable {
   next_reset_time: D<number>;
   upgrade_group: D<string>;
   prev_user_group: D<string>;
+  /** The paid order it came from; null when an admin bound it. */
+  order_id: D<number | null>;
   created_at: D<number>;
   updated_at: D<number>;
 }

@@ -357,6 +357,8 @@ export const REFUSALS = {
   'subscription.plan_invalid': '套餐设置无效：%{detail}',
   'subscription.not_found': '订阅不存在',
   'subscription.user_not_found': '用户不存在',
+  'subscription.currency_mismatch': '套餐币种（%{plan}）与该支付方式的币种（%{method}）不一致',
+  'subscription.no_creem_product': '该套餐未设置 Creem 产品',
 
   // The relay (the family's error codes)
   missing_api_key: '未提供令牌',

@@ -32,12 +32,12 @@ export async function purchasable(db: Db, userId: number, planId: number): Promi
 export async function subscribeFromOrder(
   trx: Transaction<Database>,
   kind: DbKind,
-  order: { user_id: number; plan_id: number; money: number },
+  order: { id: number; user_id: number; plan_id: number; money: number },
   now: number,
 ): Promise<number> {
   const plan = await findPlan(trx, order.plan_id);
   if (!plan) throw new Error(`plan ${order.plan_id} of a paid order is gone`);
-  const id = await createSubscription(trx, order.user_id, plan, 'order', now);
+  const id = await createSubscription(trx, order.user_id, plan, 'order', now, order.id);
   await recordLog(trx, kind, {
     user_id: order.user_id,
     username: (await findUsername(trx, order.user_id)) ?? '',

@@ -98,6 +98,7 @@ export async function createSubscription(
   plan: SubscriptionPlan,
   source: 'order' | 'admin',
   now: number,
+  orderId: number | null = null,
 ): Promise<number> {
   const user = await trx.selectFrom('users').select('group').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new Error(`user ${userId} not found`);
@@ -120,6 +121,7 @@ export async function createSubscription(
       next_reset_time: period.next,
       upgrade_group: plan.upgrade_group,
       prev_user_group: user.group,
+      order_id: orderId,
       created_at: now,
       updated_at: now,
     })
@@ -173,6 +175,12 @@ async function revertGroup(trx: Transaction<Database>, sub: UserSubscription, no
     .where('id', '=', sub.user_id)
     .where('group', '=', sub.upgrade_group)
     .execute();
+}
+
+/** Ends the subscription a refunded or disputed order bought; true when one was active. */
+export async function endOrderSubscription(trx: Transaction<Database>, orderId: number, now: number): Promise<boolean> {
+  const sub = await trx.selectFrom('user_subscriptions').select('id').where('order_id', '=', orderId).executeTakeFirst();
+  return sub ? endSubscription(trx, sub.id, SUB_CANCELLED, now) : false;
 }
 
 export async function deleteSubscription(trx: Transaction<Database>, id: number, now: number): Promise<boolean> {

@@ -21,7 +21,7 @@ import { walletAnswer } from '../topup/wallet-answer.js';
 import { findUserById } from '../users/repository.js';
 import { publishUserChange } from '../users/user-cache.js';
 import { publishSubscriptionChange } from './cache.js';
-import { purchasable } from './orders.js';
+import subscriptionCardRoutes, { planForPurchase } from './card-routes.js';
 import {
   billingPreference,
   createSubscription,
@@ -62,18 +62,13 @@ const RETURN_PATH = '/api/subscription/epay/return';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const CreatedAnswer = Envelope(Type.Object({ id: Type.Integer() }));
 const PlanWrappedAnswer = Envelope(Type.Object({ plan: PlanView }));
-const PURCHASE_REFUSALS = {
-  plan_unknown: 'subscription.plan_not_found',
-  plan_disabled: 'subscription.plan_disabled',
-  plan_free: 'subscription.plan_free',
-  plan_limit: 'subscription.purchase_limit',
-} as const;
 
 export default async function subscriptionRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = app.ctx;
   const { db, options, bus } = ctx;
   await app.register(spendCapRoutes);
+  await app.register(subscriptionCardRoutes);
   const changed = (userId: number) => {
     publishSubscriptionChange(bus, userId);
     publishUserChange(bus, userId);
@@ -127,11 +122,7 @@ export default async function subscriptionRoutes(base: FastifyInstance): Promise
         const user = currentUser(request);
         const type = payType(request.body.payment_method);
         if (!type) throw fail('topup.method_unknown');
-        const plan = await purchasable(db, user.id, request.body.plan_id);
-        if (typeof plan === 'string') {
-          const max = plan === 'plan_limit' ? ((await findPlan(db, request.body.plan_id))?.max_purchase_per_user ?? 0) : 0;
-          throw fail(PURCHASE_REFUSALS[plan], plan === 'plan_limit' ? { max } : undefined);
-        }
+        const plan = await planForPurchase(db, user.id, request.body.plan_id);
         // Prices in dollars are paid in yuan at the top-up rate (Price); others as they are.
         const rate = plan.currency.toUpperCase() === 'USD' ? options.number('Price') : 1;
         const cents = Math.round(Number(plan.price_amount) * rate * 100);

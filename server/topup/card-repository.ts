@@ -17,6 +17,7 @@ import { recordLog } from '../logs/repository.js';
 import { LOG_SYSTEM } from '../logs/types.js';
 import { findUsername } from '../users/repository.js';
 import { ORDER_PENDING, ORDER_SUCCESS } from './repository.js';
+import { endOrderSubscription } from '../subscriptions/repository.js';
 
 export const ORDER_FAILED = 'failed';
 export const ORDER_EXPIRED = 'expired';
@@ -40,9 +41,11 @@ export interface OrderRow {
   payment_method: string;
   status: string;
   gateway_ref: string | null;
+  /** Set when the order bought a subscription plan. */
+  plan_id: number | null;
 }
 
-const COLUMNS = ['id', 'user_id', 'amount', 'money', 'trade_no', 'payment_method', 'status', 'gateway_ref'] as const;
+const COLUMNS = ['id', 'user_id', 'amount', 'money', 'trade_no', 'payment_method', 'status', 'gateway_ref', 'plan_id'] as const;
 
 const toRow = (r: OrderRow): OrderRow => ({ ...r, amount: Number(r.amount), money: Number(r.money) });
 
@@ -112,6 +115,8 @@ export async function reverseOrder(
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return { kind: 'already' };
     const quota = order.amount;
+    // A plan bought by the order ends with it (its group upgrade too); a top-up's quota is taken back.
+    if (order.plan_id !== null) await endOrderSubscription(trx, order.id, now);
     await takeBackCredit(trx, order.user_id, quota);
     await recordLog(trx, kind, {
       user_id: order.user_id,

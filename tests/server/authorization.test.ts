@@ -45,6 +45,8 @@ const RULES: Record<string, Level> = {
   'GET /api/subscription/self': 'user',
   'PUT /api/subscription/self/preference': 'user',
   'POST /api/subscription/epay/pay': 'user',
+  'POST /api/subscription/stripe/pay': 'user',
+  'POST /api/subscription/creem/pay': 'user',
   'GET /api/subscription/epay/notify': 'public',
   'POST /api/subscription/epay/notify': 'public',
   'GET /api/subscription/epay/return': 'public',

@@ -287,6 +287,56 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     expect(await orderOf(handle, disputed.client_reference_id)).toMatchObject({ status: 'disputed' });
   });
 
+  it('sells a plan: one subscription under replays, its group while active, both ended by a refund', async () => {
+    const plan = data(
+      await root.post('/api/subscription/admin/plans', {
+        plan: {
+          title: 'Card plan',
+          price_amount: 5,
+          currency: 'USD',
+          duration_unit: 'month',
+          duration_value: 1,
+          total_amount: 300000,
+          quota_reset_period: 'never',
+          upgrade_group: 'vip',
+          enabled: true,
+        },
+      }),
+    );
+    const cny = data(await root.post('/api/subscription/admin/plans', { plan: { ...plan, id: undefined, currency: 'CNY' } }));
+    expect((await alice.post('/api/subscription/stripe/pay', { plan_id: cny.id })).body).toMatchObject({
+      success: false,
+      code: 'subscription.currency_mismatch',
+    });
+    const before = await quotaOf(handle, aliceId);
+    const { pay_link } = data<{ pay_link: string }>(await alice.post('/api/subscription/stripe/pay', { plan_id: plan.id }));
+    expect(pay_link).toMatch(/\/c\/pay\/cs_test_/);
+    const order = await handle.db.selectFrom('top_ups').selectAll().where('plan_id', '=', plan.id).executeTakeFirstOrThrow();
+    const session = stripe.sessionFor(order.trade_no);
+    expect(session.fields).toMatchObject({ 'line_items[0][price_data][unit_amount]': '500' });
+    const event = stripe.completed(session);
+    const answers = await Promise.all([
+      ...Array.from({ length: 3 }, () => stripe.deliver(hook(), event)),
+      stripe.deliver(hook(), stripe.completed(session)),
+    ]);
+    for (const a of answers) expect(a.status).toBe(200);
+    const subs = () => handle.db.selectFrom('user_subscriptions').selectAll().where('order_id', '=', order.id).execute();
+    expect(await subs()).toMatchObject([{ plan_id: plan.id, status: 'active', amount_total: 300000 }]);
+    expect(await quotaOf(handle, aliceId)).toBe(before); // a plan is not wallet credit
+    const group = async () =>
+      (await handle.db.selectFrom('users').select('group').where('id', '=', aliceId).executeTakeFirstOrThrow()).group;
+    expect(await group()).toBe('vip');
+    const refunds = await Promise.all([
+      stripe.deliver(hook(), stripe.refunded(session)),
+      stripe.deliver(hook(), stripe.refunded(session)),
+    ]);
+    for (const r of refunds) expect(r.status).toBe(200);
+    expect(await subs()).toMatchObject([{ status: 'cancelled' }]);
+    expect(await group()).toBe('default');
+    expect(await orderOf(handle, order.trade_no)).toMatchObject({ status: 'refunded' });
+    expect(await quotaOf(handle, aliceId)).toBe(before);
+  });
+
   it('lets an admin complete a pending order once, audited, and filter orders by method and status', async () => {
     const tradeNo = await buy(alice, 2);
     expect((await alice.post('/api/user/topup/complete', { trade_no: tradeNo })).body).toMatchObject({
@@ -306,7 +356,7 @@ describe('Stripe top-up on SQLite, the gateway a process', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ outcome: 'ok', subject: 'user', subject_id: String(aliceId) });
     const refunded = data(await root.get('/api/user/topup?payment_method=stripe&status=refunded')).items;
-    expect(refunded.length).toBe(1);
+    expect(refunded.length).toBe(2); // the top-up and the plan refunded above
     expect(data(await root.get('/api/user/topup?payment_method=alipay')).items.length).toBe(1);
   });
 

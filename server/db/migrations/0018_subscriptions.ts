@@ -57,6 +57,8 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .addColumn('next_reset_time', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('upgrade_group', text(64), (c) => c.notNull().defaultTo(''))
     .addColumn('prev_user_group', text(64), (c) => c.notNull().defaultTo(''))
+    // The paid order it came from (null: bound by an admin), so a refunded order ends it.
+    .addColumn('order_id', 'integer')
     .addColumn('created_at', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('updated_at', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();

@@ -77,25 +77,30 @@ export async function creemCheckout(ctx: GatewayContext, order: CardOrder, produ
   });
 }
 
+/**
+ * A checkout the provider would not make is the wallet's refusal (why is in the server log only),
+ * and its order, made first so no webhook can arrive before it, ends as failed.
+ */
+export async function checkoutOrder<T>(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  tradeNo: string,
+  make: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await make();
+  } catch (err) {
+    request.log.warn({ trade_no: tradeNo, err: err instanceof Error ? err.message : String(err) }, 'payment checkout failed');
+    const order = await findOrder(ctx.db, tradeNo);
+    if (order) await closeOrder(ctx.db, order.id, ORDER_FAILED, nowSeconds());
+    throw fail('topup.checkout_failed');
+  }
+}
+
 export default async function cardPaymentRoutes(base: FastifyInstance): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = app.ctx;
   const { db, options } = ctx;
-
-  /**
-   * A checkout the provider would not make is the wallet's refusal (why is in the server log only),
-   * and its order, made first so no webhook can arrive before it, ends as failed.
-   */
-  async function checkout<T>(request: FastifyRequest, tradeNo: string, make: () => Promise<T>): Promise<T> {
-    try {
-      return await make();
-    } catch (err) {
-      request.log.warn({ trade_no: tradeNo, err: err instanceof Error ? err.message : String(err) }, 'payment checkout failed');
-      const order = await findOrder(db, tradeNo);
-      if (order) await closeOrder(db, order.id, ORDER_FAILED, nowSeconds());
-      throw fail('topup.checkout_failed');
-    }
-  }
 
   app.post(
     '/api/user/stripe/amount',
@@ -121,7 +126,7 @@ export default async function cardPaymentRoutes(base: FastifyInstance): Promise<
         const now = nowSeconds();
         const tradeNo = newTradeNo(user.id, now);
         await insertOrder(db, { userId: user.id, quota, cents, tradeNo, paymentMethod: 'stripe', now });
-        const payLink = await checkout(request, tradeNo, () =>
+        const payLink = await checkoutOrder(ctx, request, tradeNo, () =>
           stripeCheckout(ctx, { tradeNo, cents, user }, `TUC${amount}`, amount),
         );
         return { data: { pay_link: payLink } };
@@ -145,7 +150,7 @@ export default async function cardPaymentRoutes(base: FastifyInstance): Promise<
         const tradeNo = newTradeNo(user.id, now);
         const cents = Math.round(product.price * 100);
         await insertOrder(db, { userId: user.id, quota: product.quota, cents, tradeNo, paymentMethod: 'creem', now });
-        const url = await checkout(request, tradeNo, () => creemCheckout(ctx, { tradeNo, cents, user }, product));
+        const url = await checkoutOrder(ctx, request, tradeNo, () => creemCheckout(ctx, { tradeNo, cents, user }, product));
         return { data: { checkout_url: url, order_id: tradeNo } };
       }),
   );

@@ -379,6 +379,8 @@ export const server_errors = {
     plan_not_found: 'The plan does not exist',
     plan_disabled: 'This plan is not on sale',
     plan_free: 'This plan is free: ask an administrator to bind it',
+    currency_mismatch: 'The plan is priced in %{plan}, this payment method takes %{method}',
+    no_creem_product: 'This plan has no Creem product',
     purchase_limit: 'You have reached the purchase limit of this plan (%{max})',
     plan_invalid: 'Invalid plan settings: %{detail}',
     not_found: 'The subscription does not exist',
