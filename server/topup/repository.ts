@@ -82,7 +82,12 @@ export async function completeOrder(
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return { kind: 'already' };
     if (order.plan_id !== null) {
-      await subscribeFromOrder(trx, kind, { id: order.id, user_id: order.user_id, plan_id: order.plan_id, money: Number(order.money) }, now);
+      await subscribeFromOrder(
+        trx,
+        kind,
+        { id: order.id, user_id: order.user_id, plan_id: order.plan_id, money: Number(order.money) },
+        now,
+      );
       return { kind: 'credited', userId: order.user_id, quota: 0 };
     }
     const quota = Number(order.amount);
