@@ -1,10 +1,15 @@
 /**
  * Subscription calls, as custom dataProvider methods (spread into customMethods): the caller's
  * subscriptions and billing preference; an admin's view, binding and invalidation of a user's
- * subscriptions; spend caps of tokens and users.
+ * subscriptions; spend caps of tokens and users; the plans on sale and buying one.
  */
 import type { PlanView, SelfView, SubscriptionSummary } from '../../server/subscriptions/schemas';
+import type { PayForm } from '../../server/topup/schemas';
 import { api } from './client';
+import { checkoutLink, epayForm } from './walletMethods';
+
+/** An EPay method as /api/user/topup/info names it. */
+export type EpayType = 'alipay' | 'wxpay';
 
 export type BillingPreference = 'subscription_first' | 'wallet_first' | 'subscription_only' | 'wallet_only';
 export type CapPeriod = 'daily' | 'weekly' | 'monthly';
@@ -14,6 +19,22 @@ export interface SpendCapView {
 }
 
 export const subscriptionMethods = {
+  /** The enabled plans, unwrapped from the family's `{plan}`. */
+  async getPlansOnSale(): Promise<PlanView[]> {
+    return (await api.get<Array<{ plan: PlanView }>>('/api/subscription/plans')).map((p) => p.plan);
+  },
+  /** The signed EPay form that buys plan `planId`. */
+  buyPlanByEpay(planId: number, method: EpayType): Promise<PayForm> {
+    return epayForm('/api/subscription/epay/pay', { plan_id: planId, payment_method: method });
+  },
+  /** The Stripe Checkout page that buys plan `planId`. */
+  buyPlanByStripe(planId: number): Promise<string> {
+    return checkoutLink('/api/subscription/stripe/pay', { plan_id: planId }, 'pay_link');
+  },
+  /** The Creem checkout page that buys plan `planId`. */
+  buyPlanByCreem(planId: number): Promise<string> {
+    return checkoutLink('/api/subscription/creem/pay', { plan_id: planId }, 'checkout_url');
+  },
   getMySubscriptions(): Promise<SelfView> {
     return api.get<SelfView>('/api/subscription/self');
   },

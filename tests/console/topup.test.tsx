@@ -51,6 +51,7 @@ const server = setupServer(
   ok('get', '/api/user/topup/self', { items: [], total: 0, page: 1, page_size: 10 }),
   ok('get', '/api/user/topup/info', topUpInfo()),
   ok('get', '/api/subscription/self', { billing_preference: 'subscription_first', subscriptions: [], all_subscriptions: [] }),
+  ok('get', '/api/subscription/plans', []),
 );
 
 /** GET /api/user/topup/info with the card methods off unless `extra` turns them on. */

@@ -14,7 +14,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useGateway } from '../../api/customMethods';
 import { errorMessage } from '../shared/errors';
-import { normalizeAmount } from './topupForm';
+import { followCheckout, normalizeAmount } from './topupForm';
 
 interface Product {
   productId: string;
@@ -30,13 +30,6 @@ function productsOf(text: string | undefined): Product[] {
   } catch {
     return [];
   }
-}
-
-/** Only a provider's web page is followed. */
-function go(url: string): boolean {
-  if (!/^https?:\/\//i.test(url)) return false;
-  window.location.assign(url);
-  return true;
 }
 
 export function CardTopUpCard() {
@@ -56,7 +49,7 @@ export function CardTopUpCard() {
   });
   const failed = (err: unknown) => notify(errorMessage(err), { type: 'error' });
   const follow = (url: string) => {
-    if (!go(url)) notify('wallet.online.bad_url', { type: 'error' });
+    if (!followCheckout(url)) notify('wallet.online.bad_url', { type: 'error' });
   };
   const stripe = useMutation({ mutationFn: () => gateway.startStripePayment(amount), onSuccess: follow, onError: failed });
   const creem = useMutation({ mutationFn: (id: string) => gateway.startCreemPayment(id), onSuccess: follow, onError: failed });

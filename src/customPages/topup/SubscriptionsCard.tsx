@@ -42,7 +42,7 @@ export function SubscriptionsCard({ quotaPerUnit }: { quotaPerUnit?: number | un
     <Card variant="outlined">
       <CardContent>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} justifyContent="space-between" sx={{ mb: 1 }}>
-          <Typography variant="h6" component="h2">
+          <Typography variant="h6" component="h2" sx={{ flexShrink: 0 }}>
             {translate(`${T}.title`)}
           </Typography>
           {data && (

@@ -1,4 +1,4 @@
-/** /topup, the wallet: the balance, one's subscriptions, redeeming a code, online top-up (EPay, and Stripe or Creem when on), and one's top-up orders. */
+/** /topup, the wallet: the balance, one's subscriptions, the plans on sale, redeeming a code, online top-up (EPay, and Stripe or Creem when on), and one's top-up orders. */
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
@@ -13,6 +13,7 @@ import { errorMessage } from '../shared/errors';
 import { CardTopUpCard } from './CardTopUpCard';
 import { MyOrdersCard } from './MyOrdersCard';
 import { OnlineTopUpCard } from './OnlineTopUpCard';
+import { PlanShopCard } from './PlanShopCard';
 import { RedeemCard } from './RedeemCard';
 import { SubscriptionsCard } from './SubscriptionsCard';
 
@@ -46,6 +47,7 @@ export default function TopUpPage() {
         </CardContent>
       </Card>
       <SubscriptionsCard quotaPerUnit={status?.quota_per_unit || undefined} />
+      <PlanShopCard quotaPerUnit={status?.quota_per_unit || undefined} />
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 6 }}>
           <RedeemCard topUpLink={status?.top_up_link ?? ''} onRedeemed={load} />

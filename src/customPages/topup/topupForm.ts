@@ -1,6 +1,7 @@
 /**
  * The wallet's online top-up as pure functions: the amount rules (a whole number; below 1
- * becomes 1), what an amount credits, and handing the signed form to the payment provider.
+ * becomes 1), what an amount credits, and handing the person to the payment provider (a signed
+ * form for EPay, a checkout page for Stripe and Creem), for top-ups and plans alike.
  */
 
 /** The typed amount as a whole number of at least 1. */
@@ -46,3 +47,13 @@ export function submitPayment(url: string, fields: Record<string, string>): bool
   form.submit();
   return true;
 }
+
+/** Sends the person to a card provider's checkout page; only an http(s) page is followed. */
+export function followCheckout(url: string): boolean {
+  if (!/^https?:\/\//i.test(url)) return false;
+  window.location.assign(url);
+  return true;
+}
+
+/** The wallet's label for an EPay method named as /api/user/topup/info names it (alipay, wxpay). */
+export const EPAY_LABELS: Record<string, string> = { alipay: 'wallet.online.alipay', wxpay: 'wallet.online.wechat' };
