@@ -66,8 +66,15 @@ function englishLeftovers(): string[] {
   // Product and protocol names, the labels other sites show (GitHub's "OAuth App", "Homepage URL"),
   // parameter and mode names (Midjourney's fast/relax/turbo, model suffixes) and example values.
   const allowed =
-    /^(AI|API|ID|IP|URL|USD|JSON|HTTP|Token|tokens?|Tokens|OpenAI|Claude|Gemini|GitHub|github|OIDC|oidc|OAuth|oauth|Okta|Auth|App|Homepage|Authorization|callback|well-known|openid-configuration|LinuxDO|linuxdo|Linux|DO|Telegram|Turnstile|SMTP|SSL|Webhook|HTML|Markdown|Logo|Bot|Client|Secret|Key|Well-Known|Worker|EPay|Epay|QPS|RPM|TPM|CSV|Midjourney|AccountFilter|fast|relax|turbo|beta|thinking|nothinking|vip|Suno|UTC|Root|root|Chat|Gateway|Base|sk|gpt|mini|default|https?|www|com|[A-Za-z]*\d[\w.-]*|[a-z]+(_[a-z]+)+|[A-Za-z]+(\.[a-z_]+)+)$/;
-  const words = (document.querySelector('main') ?? document.body).innerText.match(/[A-Za-z][A-Za-z.\-_]{2,}/g) ?? [];
+    /^(AI|API|ID|IP|URL|USD|JSON|HTTP|Token|tokens?|Tokens|OpenAI|Claude|Gemini|GitHub|github|OIDC|oidc|OAuth|oauth|Okta|Auth|App|Homepage|Authorization|callback|well-known|openid-configuration|LinuxDO|linuxdo|Linux|DO|Telegram|Turnstile|SMTP|SSL|Webhook|Stripe|Creem|Redis|HTML|Markdown|Logo|Bot|Client|Secret|Key|Well-Known|Worker|EPay|Epay|QPS|RPM|TPM|CSV|Midjourney|AccountFilter|fast|relax|turbo|beta|thinking|nothinking|vip|Suno|UTC|Root|root|Chat|Gateway|Base|sk|gpt|mini|default|https?|www|com|[A-Za-z]*\d[\w.-]*|[a-z]+(_[a-z]+)+|[a-z]+[A-Z]\w*|[A-Za-z]+(\.[a-z_]+)+)$/;
+  // Code is not prose: addresses, quoted values, JSON fragments and a key explained in parentheses.
+  let text = (document.querySelector('main') ?? document.body).innerText.replace(/https?:\/\/\S+/g, ' ').replace(/"[^"\n]*"/g, ' ');
+  for (let before = ''; before !== text; ) {
+    before = text;
+    text = text.replace(/\{[^{}]*\}|\[[^[\]]*\]/g, ' ');
+  }
+  text = text.replace(/[A-Za-z_]+（/g, '（');
+  const words = text.match(/[A-Za-z][A-Za-z.\-_]{2,}/g) ?? [];
   return [...new Set(words.filter((w) => !allowed.test(w)))];
 }
 

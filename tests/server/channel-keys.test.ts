@@ -111,7 +111,12 @@ await forEachDatabase('multi-key channels', (kind) => {
       await chat(model);
       await f.tg.gateway.ctx.channelKeys.reload();
     }
-    const data = await view(id);
+    // Keys are disabled beside the answer, not before it: on a loaded machine the last write may still be on its way.
+    let data = await view(id);
+    for (let i = 0; i < 50 && data.status !== 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      data = await view(id);
+    }
     expect(data.status).toBe(3);
     expect(data.health.state).toBe('disabled');
     expect(data.health.reason).toContain('所有密钥均已禁用');

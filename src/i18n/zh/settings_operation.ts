@@ -184,7 +184,7 @@ export const settings_operation = {
     general_setting_ping_interval_seconds: '最小 1 秒',
     global_pass_through_request_enabled: '开启后请求体原样转发给上游，不做任何处理',
     relay_model_capabilities:
-      'JSON 对象，模型名前缀 → 能力，补充或修正内置表：reasons（是否推理）、tokenField（max_tokens 或 max_completion_tokens）、sampling（接受的采样参数列表，null 为全部）、oneSampler、thinking（none、effort、budget、level）、outputLimit（最大输出 Token 数）',
+      'JSON 对象，模型名前缀 → 能力，补充或修正内置表：reasons（是否推理）、tokenField（max_tokens 或 max_completion_tokens）、sampling（接受的采样参数列表，"null" 为全部）、oneSampler、thinking（"none"、"effort"、"budget"、"level"）、outputLimit（最大输出 Token 数）',
     relay_fit_native_requests:
       '与上游同格式的 OpenAI Chat 与 Claude 请求也去掉或改写模型拒收的参数（如推理模型的 max_tokens），改动记入日志详情',
   },

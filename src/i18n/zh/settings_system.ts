@@ -40,7 +40,7 @@ export const settings_system = {
     webhook_secret: 'Webhook 签名密钥',
     unit_price: '充值价格（x 货币单位/美金）',
     min_topup: '最低充值美元数量',
-    currency: '币种（如 usd）',
+    currency: '币种（如 "usd"）',
     promotion_codes: '允许使用促销码',
   },
   creem: {
