@@ -9,6 +9,7 @@
  */
 import type { Bus } from '../cache/bus.js';
 import type { Db } from '../db/index.js';
+import type { Clock } from './clock.js';
 import { activeSubscriptions, billingPreference, resetIfDue, type BillingPreference } from './repository.js';
 
 export const SUBSCRIPTION_TOPIC = 'subscription';
@@ -42,6 +43,7 @@ export class SubscriptionCache {
   constructor(
     private readonly db: Db,
     bus: Bus,
+    private readonly clock: Clock,
   ) {
     bus.on(SUBSCRIPTION_TOPIC, (payload) => {
       if (payload === '') {
@@ -62,7 +64,7 @@ export class SubscriptionCache {
   }
 
   async get(userId: number): Promise<UserSubs> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.clock.now();
     const held = this.entries.get(userId);
     const hit = held && held.expires > Date.now() ? held.value : undefined;
     if (hit && !hit.subs.some((s) => due(s, now))) return hit;
@@ -80,7 +82,7 @@ export class SubscriptionCache {
   }
 
   private async load(userId: number): Promise<UserSubs> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.clock.now();
     let rows = await activeSubscriptions(this.db, userId, now);
     if (rows.some((r) => r.next_reset_time > 0 && r.next_reset_time <= now)) {
       for (const r of rows) await resetIfDue(this.db, r, now);

@@ -69,7 +69,7 @@ export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number,
   await ctx.caps.check(payer.userId, payer.tokenId);
   const state = await ctx.subscriptions.get(payer.userId);
   const payers =
-    state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, nowSeconds());
+    state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, ctx.clock.now());
   for (const candidate of payers) {
     const taken = await ctx.holds.take(candidate, amount, record);
     if (taken.ok) return taken.hold;
@@ -79,8 +79,6 @@ export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number,
   }
   throw relayErrors.userQuota();
 }
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** After a settlement: the hourly totals, and a low-balance warning when one is due (in the background). */
 export function afterSettle(
