@@ -63,6 +63,24 @@ export class SubscriptionCache {
     this.pending.delete(userId);
   }
 
+  /**
+   * After a reservation from `tried` fell short: reads the user's subscriptions again (one read
+   * shared by the calls that fell short together) and returns that subscription's newer period
+   * when it has one with something left.
+   */
+  async renewed(
+    userId: number,
+    tried: { id: number; period: number },
+    now: number,
+  ): Promise<{ id: number; period: number } | undefined> {
+    const held = this.entries.get(userId)?.value;
+    if (held?.subs.some((s) => s.id === tried.id && s.period === tried.period)) this.entries.delete(userId);
+    const fresh = (await this.get(userId)).subs.find((s) => s.id === tried.id);
+    return fresh && fresh.period > tried.period && fresh.quotaLeft > 0 && fresh.endTime > now
+      ? { id: fresh.id, period: fresh.period }
+      : undefined;
+  }
+
   async get(userId: number): Promise<UserSubs> {
     const now = this.clock.now();
     const held = this.entries.get(userId);

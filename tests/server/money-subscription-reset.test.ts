@@ -3,13 +3,21 @@
  * flight together while the period rolls over (25 reserved in the old period and still streaming
  * when the clock crosses its end, 25 reserved in the new one) are each charged once, to the
  * subscription, and only the new period's calls draw on the new period; the old period's calls
- * settling late leave it alone. The log rows add up to what the subscription and the wallet lost.
+ * settling late leave it alone. The log rows add up to what the subscription and the wallet lost. A
+ * call that read the old period but reserves after another call or process reset it is served from
+ * the new period, not refused.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachDatabase, type DbName } from '../helpers/databases.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { readMoney, setOptions, streamChat, tokenWith } from '../helpers/money.js';
-import { createSubscription, findPlan, insertPlan, setBillingPreference } from '../../server/subscriptions/repository.js';
+import {
+  createSubscription,
+  findPlan,
+  insertPlan,
+  resetIfDue,
+  setBillingPreference,
+} from '../../server/subscriptions/repository.js';
 
 await forEachDatabase('subscription reset boundary', (kind: DbName) => resetBoundary(kind));
 
@@ -49,7 +57,7 @@ function resetBoundary(kind: DbName): void {
     }
   }
 
-  it('charges 50 parallel calls across a reset once each, to the period each reserved from', async () => {
+  async function subscribe(preference: 'subscription_first' | 'subscription_only'): Promise<number> {
     const now = ctx().clock.now();
     const planId = await insertPlan(
       ctx().db,
@@ -68,8 +76,19 @@ function resetBoundary(kind: DbName): void {
     const subId = await ctx()
       .db.transaction()
       .execute((trx) => createSubscription(trx, f.userId, plan, 'admin', now));
-    await setBillingPreference(ctx().db, f.userId, 'subscription_first');
+    await setBillingPreference(ctx().db, f.userId, preference);
+    await ctx()
+      .db.updateTable('user_subscriptions')
+      .set({ status: 'cancelled' })
+      .where('user_id', '=', f.userId)
+      .where('id', '!=', subId)
+      .execute();
     ctx().subscriptions.drop(f.userId);
+    return subId;
+  }
+
+  it('charges 50 parallel calls across a reset once each, to the period each reserved from', async () => {
+    const subId = await subscribe('subscription_first');
     const first = (await sub(subId)).period;
     const token = await tokenWith(f, { remain_quota: 0, unlimited_quota: true });
 
@@ -101,5 +120,48 @@ function resetBoundary(kind: DbName): void {
     expect(m.user.quota).toBe(WALLET);
     expect(m.logged).toBe(s.usedTotal + (WALLET - m.user.quota));
     expect(m.reservations).toBe(0);
+  });
+
+  it('serves every call when the clock crosses the period’s end during admission', async () => {
+    const subId = await subscribe('subscription_only');
+    const first = (await sub(subId)).period;
+    const token = await tokenWith(f, { remain_quota: 0, unlimited_quota: true });
+    // The clock crosses the period's end while the first 25 calls are being admitted (those that read
+    // the old period and reserve after the reset must move to the new one), and the next 25 reset it.
+    const call = () => streamChat(f.tg.url, token.key, 'drip-60');
+    const before = Array.from({ length: 25 }, call);
+    await until(async () => (await heldIn(subId, first)) > 0);
+    ctx().clock.advance(PERIOD);
+    const done = await Promise.all([...before, ...Array.from({ length: 25 }, call)]);
+    await f.flush();
+    expect(done.filter((c) => c.status !== 200)).toEqual([]);
+    const m = await readMoney(ctx().db, f.userId, token.id, ctx().logDb);
+    expect(m.consume).toHaveLength(50);
+    const cost = Number(m.consume[0]!.quota);
+    const s = await sub(subId);
+    expect(s.period).toBe(first + PERIOD);
+    expect(s.usedTotal).toBe(m.logged);
+    expect(m.logged).toBe(50 * cost);
+    expect((TOTAL - s.quotaLeft) % cost).toBe(0);
+    expect(m.user.quota).toBe(WALLET);
+    expect(m.reservations).toBe(0);
+  });
+
+  it('draws on the new period when another process reset it first', async () => {
+    const subId = await subscribe('subscription_only');
+    const first = (await sub(subId)).period;
+    const token = await tokenWith(f, { remain_quota: 0, unlimited_quota: true });
+    expect((await streamChat(f.tg.url, token.key, 'drip-60')).status).toBe(200);
+    // A process whose clock runs a little ahead resets the period; this one still holds the old one.
+    const row = await ctx().db.selectFrom('user_subscriptions').selectAll().where('id', '=', subId).executeTakeFirstOrThrow();
+    expect(await resetIfDue(ctx().db, row, first + PERIOD)).toBe(true);
+    expect((await streamChat(f.tg.url, token.key, 'drip-60')).status).toBe(200);
+    await f.flush();
+    const m = await readMoney(ctx().db, f.userId, token.id, ctx().logDb);
+    const cost = Number(m.consume[0]!.quota);
+    expect(m.consume.map((l) => Number(l.quota))).toEqual([cost, cost]);
+    const s = await sub(subId);
+    expect(s).toEqual({ period: first + PERIOD, quotaLeft: TOTAL - cost, usedTotal: 2 * cost });
+    expect(m.user.quota).toBe(WALLET);
   });
 }

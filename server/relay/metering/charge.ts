@@ -70,12 +70,17 @@ export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number,
   const state = await ctx.subscriptions.get(payer.userId);
   const payers =
     state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, ctx.clock.now());
-  for (const candidate of payers) {
+  for (let i = 0; i < payers.length; i++) {
+    const candidate = payers[i]!;
     const taken = await ctx.holds.take(candidate, amount, record);
     if (taken.ok) return taken.hold;
     if (taken.reason === 'token_quota') throw relayErrors.tokenQuota();
-    // A subscription that fell short was read stale: the next call reads it again.
-    if (taken.reason === 'subscription_quota') ctx.subscriptions.drop(payer.userId);
+    // A subscription that fell short was read stale; if its period was reset meanwhile (by another
+    // call or process), the new period is tried next.
+    if (taken.reason === 'subscription_quota' && candidate.subscription) {
+      const renewed = await ctx.subscriptions.renewed(payer.userId, candidate.subscription, ctx.clock.now());
+      if (renewed) payers.splice(i + 1, 0, { ...payer, subscription: renewed });
+    }
   }
   throw relayErrors.userQuota();
 }
