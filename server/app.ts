@@ -1,5 +1,6 @@
 import { SubscriptionCache } from './subscriptions/cache.js';
 import { SpendCaps } from './subscriptions/caps.js';
+import { Clock } from './subscriptions/clock.js';
 import { startSubscriptionExpiry } from './subscriptions/expiry.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -148,6 +149,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     },
     onCommitted: (seconds) => metrics.journalFlush.observe(seconds),
   });
+  const clock = new Clock();
   const ctx: GatewayContext = {
     config,
     log,
@@ -172,8 +174,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     channelKeys,
     journal,
     holds: new Holds(journal),
-    subscriptions: new SubscriptionCache(handle.db, bus),
-    caps: new SpendCaps(handle.db, logHandle?.db ?? handle.db, bus),
+    subscriptions: new SubscriptionCache(handle.db, bus, clock),
+    caps: new SpendCaps(handle.db, logHandle?.db ?? handle.db, bus, clock),
+    clock,
     totals: new HourlyTotals(handle.db, handle.kind, (err) => log.error({ err }, 'hourly totals write failed'), options),
     metrics,
     leader: NEVER_LEADER,

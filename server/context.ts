@@ -22,6 +22,7 @@ import type { Metrics } from './ops/metrics.js';
 import type { Leadership } from './cluster/leader.js';
 import type { SubscriptionCache } from './subscriptions/cache.js';
 import type { SpendCaps } from './subscriptions/caps.js';
+import type { Clock } from './subscriptions/clock.js';
 
 /** Everything a route needs, built once at start-up and reached as `app.ctx`. */
 export interface GatewayContext {
@@ -59,6 +60,8 @@ export interface GatewayContext {
   subscriptions: SubscriptionCache;
   /** Spend caps of tokens and users per period, checked before each call from memory. */
   caps: SpendCaps;
+  /** The time subscription periods and spend caps are counted in (tests move it). */
+  clock: Clock;
   /** Hourly usage totals (dashboard, channel statistics), written every DataExportInterval. */
   totals: HourlyTotals;
   metrics: Metrics;

@@ -151,7 +151,7 @@ export async function commitBatch(
     }
   }
   if (subs.size > 0) {
-    const ok = await subs.apply(trx, now);
+    const ok = await subs.apply(trx, st, now);
     for (const r of reserves) {
       if (!r.hold.payer.subscription) continue;
       if (ok.has(r)) userOk.add(r);

@@ -9,6 +9,8 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
+import type { PreparedStatements } from '../db/prepared.js';
+import { SUB_ACTIVE } from '../subscriptions/repository.js';
 import type { LogRow, Payer, ReserveOp } from './journal-ops.js';
 
 type Trx = Transaction<Database>;
@@ -49,57 +51,79 @@ export class SubscriptionAccounts {
    * Writes every account, by subscription id; returns the reservations taken. Like the wallet's
    * accounts, the settlements and all the reservations of one account go in one conditional
    * statement when the period covers them all; else the settlements, then each reservation while
-   * the period lasts.
+   * the period lasts. The statements are compiled once (`st`), as the wallet's are.
    */
-  async apply(trx: Trx, now: number): Promise<Set<ReserveOp>> {
+  async apply(trx: Trx, st: PreparedStatements, now: number): Promise<Set<ReserveOp>> {
     const taken = new Set<ReserveOp>();
-    const accounts = [...this.map.values()].sort((a, b) => a.id - b.id || a.period - b.period);
+    const accounts =
+      this.map.size === 1 ? this.map.values() : [...this.map.values()].sort((a, b) => a.id - b.id || a.period - b.period);
     for (const a of accounts) {
-      const held = a.reserves.reduce((sum, r) => sum + (r.row.amount ?? 0), 0);
-      if (held > 0 && (await takeAll(trx, a, held, now))) {
+      let held = 0;
+      for (const r of a.reserves) held += r.row.amount ?? 0;
+      if (held > 0 && (await takeAll(trx, st, a, held, now))) {
         for (const r of a.reserves) taken.add(r);
         continue;
       }
-      if (a.delta !== 0 || a.used !== 0) await settle(trx, a);
-      for (const r of a.reserves) if (await takeOne(trx, a, r.row.amount ?? 0, now)) taken.add(r);
+      if (a.delta !== 0 || a.used !== 0) await settle(trx, st, a);
+      for (const r of a.reserves) if (await takeOne(trx, st, a, r.row.amount ?? 0, now)) taken.add(r);
     }
     return taken;
   }
 }
 
-const open = (trx: Trx, a: SubAccount, now: number) =>
+type Placeholder = (name: string) => never;
+
+/** The update of a subscription still in the period `period`, active and not ended at `now`. */
+const open = (trx: Trx, p: Placeholder) =>
   trx
     .updateTable('user_subscriptions')
-    .where('id', '=', a.id)
-    .where('last_reset_time', '=', a.period)
-    .where('status', '=', 'active')
-    .where('end_time', '>', now);
+    .where('id', '=', p('id'))
+    .where('last_reset_time', '=', p('period'))
+    .where('status', '=', p('active'))
+    .where('end_time', '>', p('now'));
 
-async function takeAll(trx: Trx, a: SubAccount, held: number, now: number): Promise<boolean> {
-  const result = await open(trx, a, now)
-    .set({ quota_left: sql`quota_left + ${a.delta - held}`, used_total: sql`used_total + ${a.used}` })
-    .where(sql<boolean>`quota_left + ${a.delta} >= ${held}`)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+const updated = (result: { numAffectedRows?: bigint }): boolean => Number(result.numAffectedRows ?? 0) === 1;
+
+async function takeAll(trx: Trx, st: PreparedStatements, a: SubAccount, held: number, now: number): Promise<boolean> {
+  const result = await st.run(
+    trx,
+    'subscriptions.settle-reserve',
+    (p) =>
+      open(trx, p)
+        .set({ quota_left: sql`quota_left + ${p('change')}`, used_total: sql`used_total + ${p('used')}` })
+        .where(sql<boolean>`quota_left + ${p('delta')} >= ${p('held')}`),
+    { id: a.id, period: a.period, active: SUB_ACTIVE, now, change: a.delta - held, used: a.used, delta: a.delta, held },
+  );
+  return updated(result);
 }
 
-async function takeOne(trx: Trx, a: SubAccount, amount: number, now: number): Promise<boolean> {
-  const result = await open(trx, a, now)
-    .set({ quota_left: sql`quota_left - ${amount}` })
-    .where('quota_left', '>=', amount)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+async function takeOne(trx: Trx, st: PreparedStatements, a: SubAccount, amount: number, now: number): Promise<boolean> {
+  const result = await st.run(
+    trx,
+    'subscriptions.reserve',
+    (p) =>
+      open(trx, p)
+        .set({ quota_left: sql`quota_left - ${p('amount')}` })
+        .where('quota_left', '>=', p('amount')),
+    { id: a.id, period: a.period, active: SUB_ACTIVE, now, amount },
+  );
+  return updated(result);
 }
 
-async function settle(trx: Trx, a: SubAccount): Promise<void> {
-  await trx
-    .updateTable('user_subscriptions')
-    .set({
-      quota_left: sql`CASE WHEN last_reset_time = ${a.period} THEN quota_left + ${a.delta} ELSE quota_left END`,
-      used_total: sql`used_total + ${a.used}`,
-    })
-    .where('id', '=', a.id)
-    .execute();
+async function settle(trx: Trx, st: PreparedStatements, a: SubAccount): Promise<void> {
+  await st.run(
+    trx,
+    'subscriptions.settle',
+    (p) =>
+      trx
+        .updateTable('user_subscriptions')
+        .set({
+          quota_left: sql`CASE WHEN last_reset_time = ${p('period')} THEN quota_left + ${p('delta')} ELSE quota_left END`,
+          used_total: sql`used_total + ${p('used')}`,
+        })
+        .where('id', '=', p('id')),
+    { id: a.id, period: a.period, delta: a.delta, used: a.used },
+  );
 }
 
 /** Gives back a reservation the token refused (its subscription part was taken). */

@@ -9,6 +9,7 @@
  */
 import type { Bus } from '../cache/bus.js';
 import type { Db } from '../db/index.js';
+import type { Clock } from './clock.js';
 import { activeSubscriptions, billingPreference, resetIfDue, type BillingPreference } from './repository.js';
 
 export const SUBSCRIPTION_TOPIC = 'subscription';
@@ -42,6 +43,7 @@ export class SubscriptionCache {
   constructor(
     private readonly db: Db,
     bus: Bus,
+    private readonly clock: Clock,
   ) {
     bus.on(SUBSCRIPTION_TOPIC, (payload) => {
       if (payload === '') {
@@ -61,8 +63,26 @@ export class SubscriptionCache {
     this.pending.delete(userId);
   }
 
+  /**
+   * After a reservation from `tried` fell short: reads the user's subscriptions again (one read
+   * shared by the calls that fell short together) and returns that subscription's newer period
+   * when it has one with something left.
+   */
+  async renewed(
+    userId: number,
+    tried: { id: number; period: number },
+    now: number,
+  ): Promise<{ id: number; period: number } | undefined> {
+    const held = this.entries.get(userId)?.value;
+    if (held?.subs.some((s) => s.id === tried.id && s.period === tried.period)) this.entries.delete(userId);
+    const fresh = (await this.get(userId)).subs.find((s) => s.id === tried.id);
+    return fresh && fresh.period > tried.period && fresh.quotaLeft > 0 && fresh.endTime > now
+      ? { id: fresh.id, period: fresh.period }
+      : undefined;
+  }
+
   async get(userId: number): Promise<UserSubs> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.clock.now();
     const held = this.entries.get(userId);
     const hit = held && held.expires > Date.now() ? held.value : undefined;
     if (hit && !hit.subs.some((s) => due(s, now))) return hit;
@@ -80,7 +100,7 @@ export class SubscriptionCache {
   }
 
   private async load(userId: number): Promise<UserSubs> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.clock.now();
     let rows = await activeSubscriptions(this.db, userId, now);
     if (rows.some((r) => r.next_reset_time > 0 && r.next_reset_time <= now)) {
       for (const r of rows) await resetIfDue(this.db, r, now);

@@ -8,6 +8,7 @@
  */
 import type { Bus } from '../cache/bus.js';
 import type { Db } from '../db/index.js';
+import type { Clock } from './clock.js';
 import type { SpendCap } from '../db/types.js';
 import { relayErrors } from '../relay/errors.js';
 import { spentSince } from '../logs/list-repository.js';
@@ -37,6 +38,7 @@ export class SpendCaps {
     private readonly db: Db,
     private readonly logDb: Db,
     bus: Bus,
+    private readonly clock: Clock,
   ) {
     bus.on(SPEND_CAP_TOPIC, () => this.configs.clear());
   }
@@ -45,7 +47,7 @@ export class SpendCaps {
   async check(userId: number, tokenId: number): Promise<void> {
     const caps = await this.capsOf(userId, tokenId);
     if (caps.length === 0) return;
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.clock.now();
     for (const cap of caps) {
       const counter = await this.counter(cap, userId, tokenId, now);
       if (counter.spent >= Number(cap.cap_limit)) {

@@ -1,8 +1,9 @@
 /**
  * Spend caps: a token capped per day is refused past its cap with 429 in the caller's format and a
  * Retry-After at the period's end, then served again once the cap is raised (as a new period
- * would); a user's cap (set by an admin, audited) holds across all their tokens; bad caps are
- * refused; another user's token cannot be capped.
+ * would) and again after the period resets (on the gateway's test clock); a user's cap (set by an
+ * admin, audited) holds across all their tokens; bad caps are refused; another user's token cannot
+ * be capped.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachDatabase, type DbName } from '../helpers/databases.js';
@@ -90,5 +91,23 @@ await forEachDatabase('spend caps', (kind: DbName) => {
         .where('subject', '=', 'token')
         .execute(),
     ).toEqual([]);
+  });
+
+  // Last: it moves this gateway's clock a day on.
+  it('serves a capped token again once its period resets, and caps it again in the new period', async () => {
+    const token = await tokenWith(f, { remain_quota: 0, unlimited_quota: true });
+    await f.user.put(`/api/spend_cap/token/${token.id}`, { period: 'daily', limit: 1000 });
+    for (let i = 0; i < 2; i++) expect((await streamChat(f.tg.url, token.key, 'drip-20')).status).toBe(200);
+    await f.flush();
+    expect(await streamChat(f.tg.url, token.key, 'drip-20')).toMatchObject({ status: 429, code: 'spend_cap_reached' });
+    // One second past the next midnight in the site's time zone.
+    const clock = f.tg.gateway.ctx.clock;
+    const midnight = new Date(clock.now() * 1000);
+    midnight.setHours(24, 0, 0, 0);
+    clock.advance(midnight.getTime() / 1000 - clock.now() + 1);
+    for (let i = 0; i < 2; i++) expect((await streamChat(f.tg.url, token.key, 'drip-20')).status).toBe(200);
+    await f.flush();
+    const refused = await streamChat(f.tg.url, token.key, 'drip-20');
+    expect(refused).toMatchObject({ status: 429, code: 'spend_cap_reached' });
   });
 });

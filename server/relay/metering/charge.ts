@@ -69,18 +69,21 @@ export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number,
   await ctx.caps.check(payer.userId, payer.tokenId);
   const state = await ctx.subscriptions.get(payer.userId);
   const payers =
-    state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, nowSeconds());
-  for (const candidate of payers) {
+    state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, ctx.clock.now());
+  for (let i = 0; i < payers.length; i++) {
+    const candidate = payers[i]!;
     const taken = await ctx.holds.take(candidate, amount, record);
     if (taken.ok) return taken.hold;
     if (taken.reason === 'token_quota') throw relayErrors.tokenQuota();
-    // A subscription that fell short was read stale: the next call reads it again.
-    if (taken.reason === 'subscription_quota') ctx.subscriptions.drop(payer.userId);
+    // A subscription that fell short was read stale; if its period was reset meanwhile (by another
+    // call or process), the new period is tried next.
+    if (taken.reason === 'subscription_quota' && candidate.subscription) {
+      const renewed = await ctx.subscriptions.renewed(payer.userId, candidate.subscription, ctx.clock.now());
+      if (renewed) payers.splice(i + 1, 0, { ...payer, subscription: renewed });
+    }
   }
   throw relayErrors.userQuota();
 }
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** After a settlement: the hourly totals, and a low-balance warning when one is due (in the background). */
 export function afterSettle(
