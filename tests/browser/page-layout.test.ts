@@ -68,8 +68,10 @@ function englishLeftovers(): string[] {
   const allowed =
     /^(AI|API|ID|IP|URL|USD|JSON|HTTP|Token|tokens?|Tokens|OpenAI|Claude|Gemini|GitHub|github|OIDC|oidc|OAuth|oauth|Okta|Auth|App|Homepage|Authorization|callback|well-known|openid-configuration|LinuxDO|linuxdo|Linux|DO|Telegram|Turnstile|SMTP|SSL|Webhook|Stripe|Creem|Redis|HTML|Markdown|Logo|Bot|Client|Secret|Key|Well-Known|Worker|EPay|Epay|QPS|RPM|TPM|CSV|Midjourney|AccountFilter|fast|relax|turbo|beta|thinking|nothinking|vip|Suno|UTC|Root|root|Chat|Gateway|Base|sk|gpt|mini|default|https?|www|com|[A-Za-z]*\d[\w.-]*|[a-z]+(_[a-z]+)+|[a-z]+[A-Z]\w*|[A-Za-z]+(\.[a-z_]+)+)$/;
   // Code is not prose: addresses, quoted values, JSON fragments and a key explained in parentheses.
-  let text = (document.querySelector('main') ?? document.body).innerText.replace(/https?:\/\/\S+/g, ' ').replace(/"[^"\n]*"/g, ' ');
-  for (let before = ''; before !== text; ) {
+  let text = (document.querySelector('main') ?? document.body).innerText
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/"[^"\n]*"/g, ' ');
+  for (let before = ''; before !== text;) {
     before = text;
     text = text.replace(/\{[^{}]*\}|\[[^[\]]*\]/g, ' ');
   }
