@@ -50,7 +50,7 @@ export const settings_system = {
     webhook_secret: 'Webhook 密钥',
     test_mode: '测试模式',
     products: '产品列表',
-    products_hint: 'JSON 数组，每项为 {"productId","name","price","currency","quota"}：price 为售价，quota 为充值额度',
+    products_hint: 'JSON 数组，每项为 {"productId","name","price","currency","quota"}："price" 为售价，"quota" 为充值额度',
   },
   card: {
     no_address: '（请先设置服务器地址）',
