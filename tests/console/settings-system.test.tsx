@@ -394,7 +394,7 @@ describe('system settings tab', () => {
     }
     expect(within(section('Stripe 设置')).getByText(/\/api\/stripe\/webhook/)).toBeTruthy();
     await retype(field('Stripe 设置', 'Webhook 签名密钥'), 'whsec_new');
-    await retype(field('Stripe 设置', '币种（如 usd）'), 'EUR');
+    await retype(field('Stripe 设置', '币种（如 "usd"）'), 'EUR');
     await saveIn('Stripe 设置');
     expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(puts()).toEqual([
