@@ -12,6 +12,7 @@ import { providerFor } from '../relay/providers/registry.js';
 import type { Caller } from '../relay/entry/identify-caller.js';
 import { withKey } from '../channels/keys/picker.js';
 import { withHeaderOverride } from '../channels/header-override.js';
+import { withoutInline } from './video/inline-file.js';
 
 export const MIDJOURNEY_TYPES: ReadonlySet<number> = new Set([2, 5]);
 export const SUNO_TYPES: ReadonlySet<number> = new Set([36]);
@@ -62,13 +63,17 @@ export interface UpstreamAnswer {
 
 const ANSWER_LIMIT = 8 * 1024 * 1024;
 
-/** One call to a task platform: a JSON body or a multipart form (or none for GET), the whole answer read as text. */
+/**
+ * One call to a task platform: a JSON body or a multipart form (or none for GET), the whole answer
+ * read as text — less the string values of `inline`, a file the vendor sends in its answer.
+ */
 export async function callPlatform(
   url: string,
   headers: Record<string, string>,
   body: unknown,
   timeoutMs: number,
   signal?: AbortSignal,
+  inline?: string,
 ): Promise<UpstreamAnswer> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const json = body !== undefined && !(body instanceof FormData);
@@ -88,7 +93,7 @@ export async function callPlatform(
   });
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of res.body) {
+  for await (const chunk of inline ? withoutInline(res.body, inline) : res.body) {
     size += (chunk as Buffer).length;
     if (size > ANSWER_LIMIT) {
       res.body.destroy();

@@ -50,7 +50,7 @@ export interface Submission<T> {
   url: (channel: Channel) => string;
   body: unknown;
   /** The whole call for a channel, where it depends on the channel's vendor (videos); replaces `url` and `body`. */
-  call?: (channel: Channel) => { url: string; headers: Record<string, string>; body?: unknown };
+  call?: (channel: Channel) => Promise<{ url: string; headers: Record<string, string>; body?: unknown }>;
   /** Reads one channel's answer, settling the charge through `settle` when the answer decides it. */
   answered: (channel: Channel, answer: UpstreamAnswer, settle: Settle) => Promise<Attempt<T>>;
 }
@@ -98,7 +98,7 @@ export async function submitToChannels<T>(ctx: GatewayContext, s: Submission<T>)
       let answer;
       const sentAt = performance.now();
       try {
-        const own = s.call?.(channel);
+        const own = await s.call?.(channel);
         const c = own
           ? { ...own, headers: withHeaderOverride(own.headers, channel) }
           : { url: s.url(channel), headers: platformHeaders(channel), body: s.body };

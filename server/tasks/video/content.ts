@@ -3,6 +3,7 @@
  * server chunk by chunk (never held whole, never a redirect to the vendor: its URLs may carry
  * credentials). A redirect the vendor answers is followed here, without the channel's credentials.
  */
+import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { FastifyReply } from 'fastify';
 import type { GatewayContext } from '../../context.js';
@@ -16,7 +17,8 @@ import { taskErrors } from '../errors.js';
 import { STATUS_SUCCESS } from '../status.js';
 import { videoPlatformOf } from './platforms.js';
 import { videoProperties, type VideoProperties } from './view.js';
-import type { VideoPlatform } from './platform.js';
+import type { PlatformCall, VideoPlatform } from './platform.js';
+import { inlineBytes } from './inline-file.js';
 import type { Channel } from '../../db/types.js';
 import { AppError } from '../../http/errors.js';
 import { callPlatform, parseJson } from '../channel.js';
@@ -26,13 +28,16 @@ const HEADERS_TIMEOUT_MS = 60_000;
 const LOCATE_TIMEOUT_MS = 30_000;
 const PASSED = ['content-type', 'content-length', 'last-modified', 'etag'] as const;
 
-async function open(url: string, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
-  let target = url;
+async function open(call: PlatformCall, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
+  let target = call.url;
   let sent = headers;
+  // A vendor answering the file inside a JSON answer is asked by POST (Vertex's fetchPredictOperation).
+  const json = call.body === undefined ? undefined : JSON.stringify(call.body);
   for (let hop = 0; ; hop++) {
     const res = await request(target, {
-      method: 'GET',
-      headers: sent,
+      method: json === undefined || hop > 0 ? 'GET' : 'POST',
+      headers: json === undefined || hop > 0 ? sent : { ...sent, 'content-type': 'application/json' },
+      body: hop > 0 ? undefined : json,
       dispatcher: upstreamAgent,
       headersTimeout: HEADERS_TIMEOUT_MS,
     });
@@ -56,6 +61,11 @@ async function locate(channel: Channel, how: NonNullable<VideoPlatform['locate']
   return address;
 }
 
+async function* prepend(head: Buffer, rest: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  yield head;
+  yield* rest;
+}
+
 export async function streamVideo(ctx: GatewayContext, row: Task, reply: FastifyReply): Promise<FastifyReply> {
   if (row.status !== STATUS_SUCCESS) throw taskErrors.statusNotSuccess();
   const stored = await channelOf(ctx, row.channel_id);
@@ -64,11 +74,12 @@ export async function streamVideo(ctx: GatewayContext, row: Task, reply: Fastify
   if (!channel || !platform) throw taskErrors.channelGone();
   const p = videoProperties(row);
   let res: Dispatcher.ResponseData;
+  let call: PlatformCall;
   try {
     const file = platform.locate ? await locate(channel, platform.locate, p) : p.file;
-    const call = platform.content(channel, p.upstream_id, file);
+    call = await platform.content(channel, p.upstream_id, file);
     // A signed address gets no headers at all: an override may hold the key (`{api_key}`).
-    res = await open(call.url, Object.keys(call.headers).length ? withHeaderOverride(call.headers, channel) : {});
+    res = await open(call, Object.keys(call.headers).length ? withHeaderOverride(call.headers, channel) : {});
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw relayErrors.connection((err as Error).message);
@@ -78,11 +89,22 @@ export async function streamVideo(ctx: GatewayContext, row: Task, reply: Fastify
     await res.body.dump().catch(() => undefined);
     throw relayErrors.upstream(res.statusCode === 404 ? 404 : 502, `video content: the vendor answered ${res.statusCode}`);
   }
+  reply.header('cache-control', 'private, no-store');
+  if (call.inline) {
+    // The vendor's headers describe its JSON answer, not the file decoded out of it.
+    reply.header('content-type', 'video/mp4');
+    const bytes = inlineBytes(res.body, call.inline);
+    const first = await bytes.next().catch(() => null);
+    if (!first || first.done) {
+      res.body.destroy();
+      throw relayErrors.upstream(502, 'video content: no file in the vendor answer');
+    }
+    return reply.send(Readable.from(prepend(first.value, bytes)));
+  }
   for (const name of PASSED) {
     const value = res.headers[name];
     if (typeof value === 'string') reply.header(name, value);
   }
   if (typeof res.headers['content-type'] !== 'string') reply.header('content-type', 'video/mp4');
-  reply.header('cache-control', 'private, no-store');
   return reply.send(res.body);
 }

@@ -23,7 +23,15 @@ export interface PlatformCall {
   headers: Record<string, string>;
   /** JSON (sent as such) or a multipart form; absent for GET. */
   body?: unknown;
+  /**
+   * For a vendor answering the finished file inline: the JSON key whose string value is the file in
+   * base64 (inline-file.ts). Dropped when a state is read, decoded when the file is served.
+   */
+  inline?: string;
 }
+
+/** A call built at once, or after an asynchronous step (a vendor's OAuth token). */
+export type Pending<T> = T | Promise<T>;
 
 export type VideoStatus = 'queued' | 'in_progress' | 'completed' | 'failed';
 
@@ -42,13 +50,13 @@ export interface VideoState {
 export interface VideoPlatform {
   /** Shown in logs and the console. */
   name: string;
-  submit(channel: Channel, req: VideoRequest): PlatformCall;
+  submit(channel: Channel, req: VideoRequest): Pending<PlatformCall>;
   /**
    * The vendor's task id in an answer to `submit` (of `req`), or the vendor's own refusal message
    * (with the HTTP status it amounts to, for a vendor that refuses inside a 200).
    */
   submitted(status: number, answer: unknown, req: VideoRequest): { id: string } | { error: string; status?: number };
-  query(channel: Channel, id: string): PlatformCall;
+  query(channel: Channel, id: string): Pending<PlatformCall>;
   /** The state in an answer to `query`; null for an answer it cannot read. */
   state(status: number, answer: unknown): VideoState | null;
   /**
@@ -62,7 +70,7 @@ export interface VideoPlatform {
   /** For a vendor that keeps files until told: the call deleting one (made when its owner deletes the video). */
   remove?(channel: Channel, id: string): PlatformCall;
   /** The call that streams the finished file (`file` is the address `locate` found, when it did). */
-  content(channel: Channel, id: string, file: string | undefined): PlatformCall;
+  content(channel: Channel, id: string, file: string | undefined): Pending<PlatformCall>;
 }
 
 /** The channel's base URL without trailing slashes, or the vendor's own when none is set. */

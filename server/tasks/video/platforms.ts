@@ -4,11 +4,13 @@ import { veoVideo } from '../../relay/providers/veo/video.js';
 import { klingVideo } from '../../relay/providers/kling/video.js';
 import { seedanceVideo } from '../../relay/providers/seedance/video.js';
 import { hailuoVideo } from '../../relay/providers/hailuo/video.js';
+import { vertexVideo } from '../../relay/providers/vertex/video.js';
 import type { VideoPlatform } from './platform.js';
 
 export const VIDEO_PLATFORMS = {
   24: veoVideo,
   35: hailuoVideo,
+  41: vertexVideo,
   45: seedanceVideo,
   50: klingVideo,
   54: seedanceVideo,

@@ -28,8 +28,9 @@ export async function refreshVideo(ctx: GatewayContext, row: Task, now: number, 
   const channel = stored && withKey(ctx, stored, 0);
   const platform = channel && videoPlatformOf(channel.type);
   if (!channel || !platform) return (await fail(ctx, row, '渠道已删除', now)) ? 'refunded' : 'unchanged';
-  const call = platform.query(channel, videoProperties(row).upstream_id);
-  const answer = await callPlatform(call.url, withHeaderOverride(call.headers, channel), undefined, QUERY_TIMEOUT_MS, signal);
+  const call = await platform.query(channel, videoProperties(row).upstream_id);
+  const headers = withHeaderOverride(call.headers, channel);
+  const answer = await callPlatform(call.url, headers, call.body, QUERY_TIMEOUT_MS, signal, call.inline);
   const state = platform.state(answer.status, parseJson(answer.text));
   if (!state) throw new Error(`channel ${channel.id}: ${platform.name} answered ${answer.status}: ${answer.text.slice(0, 200)}`);
   if (state.status === 'failed')

@@ -45,10 +45,10 @@ export async function submitVideo(ctx: GatewayContext, request: FastifyRequest, 
     origin: undefined,
     url: () => '',
     body: undefined,
-    call: (channel) => {
+    call: async (channel) => {
       // The channel's model mapping names the vendor's model; the client's name stays on the bill.
       const mapped = mapModel(channel.model_mapping, req.model);
-      return videoPlatformOf(channel.type)!.submit(channel, { ...req, model: mapped.ok ? mapped.model : req.model });
+      return await videoPlatformOf(channel.type)!.submit(channel, { ...req, model: mapped.ok ? mapped.model : req.model });
     },
     started,
     clientIp: request.ip,

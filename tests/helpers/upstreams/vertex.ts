@@ -4,7 +4,7 @@
  * account it names (test key pairs) and its claims (audience, scope, times) before issuing an
  * access token; the model endpoints accept only tokens it issued, for the right project. Answers
  * replay tests/fixtures/providers/vertex/ (Gemini generateContent and Claude rawPredict, whole or
- * SSE).
+ * SSE); Veo's predictLongRunning and fetchPredictOperation are vertex-veo.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from './openai.js';
+import { createVeoOperations, type VeoOperations } from './vertex-veo.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/providers/vertex/', import.meta.url));
 const fixture = (name: string) => readFileSync(dir + name, 'utf8');
@@ -38,6 +39,8 @@ export interface VertexStandIn {
   tokenUri: string;
   requests: VertexCall[];
   tokenRequests: TokenCall[];
+  /** Veo's long-running predictions (vertex-veo.ts). */
+  veo: VeoOperations;
   close(): Promise<void>;
 }
 
@@ -91,6 +94,7 @@ export async function startVertexStandIn(opts: VertexStandInOptions): Promise<Ve
   const requests: VertexCall[] = [];
   const tokenRequests: TokenCall[] = [];
   const issued = new Set<string>();
+  const veo = createVeoOperations();
   let url = '';
 
   const grant = (form: URLSearchParams): { status: number; text: string } => {
@@ -155,6 +159,7 @@ export async function startVertexStandIn(opts: VertexStandInOptions): Promise<Ve
         return json(res, 404, JSON.stringify({ error: { code: 404, message: `Not found: ${path}`, status: 'NOT_FOUND' } }));
       }
       const payload = (body ?? {}) as Record<string, unknown>;
+      if (call.publisher === 'google' && veo.handles(call.action)) return veo.answer(call, payload, res);
       if (call.publisher === 'google') {
         if (!Array.isArray(payload.contents) || 'model' in payload) {
           return json(
@@ -196,6 +201,7 @@ export async function startVertexStandIn(opts: VertexStandInOptions): Promise<Ve
     tokenUri: `${url}/token`,
     requests,
     tokenRequests,
+    veo,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -57,7 +57,7 @@ function readRaw(req: IncomingMessage): Promise<Buffer> {
 
 type Phase = 'queued' | 'in_progress' | 'completed' | 'failed';
 
-function phase(t: VideoStandInTask): Phase {
+export function phase(t: VideoStandInTask): Phase {
   if (t.prompt.includes('fail-now') && t.step >= 1) return 'failed';
   if (t.step === 0) return 'queued';
   if (t.step === 1) return 'in_progress';

@@ -4,7 +4,7 @@
  * with the key in the `x-goog-api-key` header — never in a URL anyone sees; the URI stays server-side.
  */
 import type { Channel } from '../../../db/types.js';
-import { baseOf, rec, text, type PlatformCall, type VideoPlatform } from '../../../tasks/video/platform.js';
+import { baseOf, rec, text, type PlatformCall, type VideoPlatform, type VideoRequest } from '../../../tasks/video/platform.js';
 
 const BASE = 'https://generativelanguage.googleapis.com';
 /** Operation names are paths the vendor made (`models/veo-…/operations/…`): nothing else is followed. */
@@ -17,17 +17,22 @@ function shape(size: string): { aspectRatio: string; resolution: string } {
   return { aspectRatio: w >= h ? '16:9' : '9:16', resolution: Math.max(w, h) >= 1920 ? '1080p' : '720p' };
 }
 
+/** Veo's `predictLongRunning` body, which Vertex AI takes too. */
+export function veoPrediction(req: VideoRequest): { instances: unknown[]; parameters: Record<string, unknown> } {
+  const image = req.image && { bytesBase64Encoded: req.image.data.toString('base64'), mimeType: req.image.mime };
+  return {
+    instances: [{ prompt: req.prompt, ...(image ? { image } : {}) }],
+    parameters: { durationSeconds: req.seconds, ...shape(req.size) },
+  };
+}
+
 export const veoVideo: VideoPlatform = {
   name: 'Veo',
   submit(channel, req): PlatformCall {
-    const image = req.image && { bytesBase64Encoded: req.image.data.toString('base64'), mimeType: req.image.mime };
     return {
       url: `${baseOf(channel, BASE)}/v1beta/models/${encodeURIComponent(req.model)}:predictLongRunning`,
       headers: auth(channel),
-      body: {
-        instances: [{ prompt: req.prompt, ...(image ? { image } : {}) }],
-        parameters: { durationSeconds: req.seconds, ...shape(req.size) },
-      },
+      body: veoPrediction(req),
     };
   },
   submitted(status, answer) {

@@ -2,6 +2,8 @@ import type { ChannelTypeManifest } from '../manifest.js';
 import { CLAUDE_MODELS } from '../claude/channel-type.js';
 import { GEMINI_MODELS } from '../gemini/channel-type.js';
 
+const VEO_MODELS = ['veo-3.0-generate-001', 'veo-3.0-fast-generate-001'];
+
 export const vertexType = {
   name: 'Vertex AI',
   defaultBaseUrl: '',
@@ -10,7 +12,7 @@ export const vertexType = {
   keys: 'json-array',
   keyFormatHint: true,
   other: { label: 'vertex', placeholder: 'us-central1' },
-  // Vertex AI serves Gemini chat (not embeddings) and Claude.
-  models: [...GEMINI_MODELS.filter((m) => !m.includes('embedding')), ...CLAUDE_MODELS],
+  // Vertex AI serves Gemini chat (not embeddings), Claude, and Veo videos (server/tasks/video/).
+  models: [...GEMINI_MODELS.filter((m) => !m.includes('embedding')), ...CLAUDE_MODELS, ...VEO_MODELS],
   promptCache: true,
 } as const satisfies ChannelTypeManifest;

@@ -53,13 +53,30 @@ function originFor(channel: ChannelAccess, region: string): string {
   return region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
 }
 
+/** Where a publisher model is: its project and region, and the publisher and model names in the URL. */
+export interface ModelPlace {
+  project: string;
+  region: string;
+  publisher: string;
+  model: string;
+}
+
 /** `{origin}/v1/projects/{project}/locations/{region}/publishers/{publisher}/models/{model}:{action}`. */
-function modelUrl(channel: ChannelAccess, publisher: string, routeModel: string, urlModel: string, action: string): string {
-  const region = vertexRegion(channel.other, routeModel);
-  const project = encodeURIComponent(projectOf(channel.key));
-  const path = `/v1/projects/${project}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/`;
+export function publisherModelUrl(channel: ChannelAccess, place: ModelPlace, action: string): string {
+  const { project, region, publisher, model } = place;
+  const path = `/v1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/`;
   // `@` is kept as Google writes it (claude-…@20240620); it needs no escaping in a path.
-  return `${originFor(channel, region)}${path}${encodeURIComponent(urlModel).replace(/%40/g, '@')}:${action}`;
+  return `${originFor(channel, region)}${path}${encodeURIComponent(model).replace(/%40/g, '@')}:${action}`;
+}
+
+function modelUrl(channel: ChannelAccess, publisher: string, routeModel: string, urlModel: string, action: string): string {
+  const place = { project: projectOf(channel.key), region: vertexRegion(channel.other, routeModel), publisher, model: urlModel };
+  return publisherModelUrl(channel, place, action);
+}
+
+/** A Google model's long-running prediction (Veo), started under the channel's project and region. */
+export function predictLongRunningUrl(channel: ChannelAccess, model: string): string {
+  return modelUrl(channel, 'google', model, model, 'predictLongRunning');
 }
 
 /** Gemini's generateContent, or its SSE stream. */
