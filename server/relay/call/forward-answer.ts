@@ -13,6 +13,14 @@ import type { UpstreamResponse } from './call-upstream.js';
 import type { FrameDecoder } from '../providers/types.js';
 import { readText } from './call-upstream.js';
 
+/**
+ * Milliseconds from `started` to the first chunk, at least 1: 0 means no chunk came, and a local
+ * upstream can send its first chunk within the same millisecond.
+ */
+export function firstTokenAfter(started: number): number {
+  return Math.max(1, Math.round(performance.now() - started));
+}
+
 export interface ForwardResult {
   usage: Usage | null;
   /** Locally counted completion tokens (used when `usage` is null). */
@@ -223,7 +231,7 @@ async function relayStream(
   let interrupted: string | undefined;
   try {
     for await (const chunk of upstream.body) {
-      if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
+      if (firstTokenMs === 0) firstTokenMs = firstTokenAfter(started);
       const text = renderAll(sse.push(chunk as Buffer));
       if (text !== '') {
         if (isClientGone()) {
@@ -328,7 +336,7 @@ export async function forwardBinary(upstream: UpstreamResponse, out: ServerRespo
   out.writeHead(upstream.statusCode, headers);
   let firstTokenMs = 0;
   for await (const chunk of upstream.body) {
-    if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
+    if (firstTokenMs === 0) firstTokenMs = firstTokenAfter(started);
     if (!out.write(chunk)) await drained(out);
   }
   return { usage: null, completionTokens: 0, firstTokenMs, clientAborted: false, finish: () => out.end() };

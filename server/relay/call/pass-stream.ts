@@ -12,6 +12,7 @@ import { SseParser, type SseEvent } from '../wire/sse.js';
 import type { UpstreamResponse } from './call-upstream.js';
 import {
   drained,
+  firstTokenAfter,
   frame,
   isClosing,
   StreamTally,
@@ -177,7 +178,7 @@ export async function passStream(
   let parser: SseParser | null = null;
   try {
     for await (const chunk of upstream.body) {
-      if (firstTokenMs === 0) firstTokenMs = Math.round(performance.now() - started);
+      if (firstTokenMs === 0) firstTokenMs = firstTokenAfter(started);
       const buffer = chunk as Buffer;
       let payload: string | Buffer = '';
       if (parser) payload = parsed(parser.push(buffer));
