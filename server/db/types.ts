@@ -2,13 +2,12 @@
  * Table types: the one source of truth for rows, used by the server's repositories and, through
  * `import type`, by the console. Booleans are stored as 0/1 integers on every database.
  */
-import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { D, Flag, Id } from './column-types.js';
+import type { PaymentEventsTable, SpendCapsTable, SubscriptionPlansTable, UserSubscriptionsTable } from './commerce-types.js';
 
-type Id = Generated<number>;
-/** A column with a database default: optional on insert. */
-type D<T> = ColumnType<T, T | undefined, T>;
-/** 0 or 1 */
-export type Flag = number;
+export type { Flag };
+export type * from './commerce-types.js';
 
 export interface UsersTable {
   id: Id;
@@ -231,17 +230,6 @@ export interface TopUpsTable {
   gateway_ref: string | null;
   /** Set when the order buys a subscription plan rather than quota. */
   plan_id: D<number | null>;
-}
-
-/** Payment provider events taken (webhooks), once per provider and event id. */
-export interface PaymentEventsTable {
-  id: Id;
-  provider: string;
-  event_id: string;
-  event_type: D<string>;
-  trade_no: D<string>;
-  outcome: D<string>;
-  created_at: number;
 }
 
 /** Drawing (Midjourney) tasks. submit_time, start_time and finish_time are milliseconds. */
@@ -610,65 +598,3 @@ export type { ColumnType };
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's schema builder needs an open table map here
 export type MigrationDb = Kysely<any>;
-
-export interface SubscriptionPlansTable {
-  id: Id;
-  title: string;
-  subtitle: D<string>;
-  price_amount: D<number>;
-  currency: D<string>;
-  duration_unit: D<string>;
-  duration_value: D<number>;
-  custom_seconds: D<number>;
-  enabled: D<Flag>;
-  sort_order: D<number>;
-  stripe_price_id: D<string>;
-  creem_product_id: D<string>;
-  max_purchase_per_user: D<number>;
-  total_amount: D<number>;
-  upgrade_group: D<string>;
-  quota_reset_period: D<string>;
-  quota_reset_custom_seconds: D<number>;
-  created_at: D<number>;
-  updated_at: D<number>;
-}
-
-/** A user's subscription; `quota_left` is what its current period has left. */
-export interface UserSubscriptionsTable {
-  id: Id;
-  user_id: number;
-  plan_id: number;
-  amount_total: D<number>;
-  quota_left: D<number>;
-  used_total: D<number>;
-  start_time: number;
-  end_time: number;
-  status: D<string>;
-  source: D<string>;
-  quota_reset_period: D<string>;
-  quota_reset_custom_seconds: D<number>;
-  last_reset_time: D<number>;
-  next_reset_time: D<number>;
-  upgrade_group: D<string>;
-  prev_user_group: D<string>;
-  /** The paid order it came from; null when an admin bound it. */
-  order_id: D<number | null>;
-  created_at: D<number>;
-  updated_at: D<number>;
-}
-
-export type SubscriptionPlan = Selectable<SubscriptionPlansTable>;
-export type UserSubscription = Selectable<UserSubscriptionsTable>;
-
-/** A token's or a user's spend limit per period. */
-export interface SpendCapsTable {
-  id: Id;
-  /** 'token' or 'user'. */
-  subject: string;
-  subject_id: number;
-  /** daily, weekly or monthly. */
-  period: string;
-  cap_limit: number;
-  updated_at: D<number>;
-}
-export type SpendCap = Selectable<SpendCapsTable>;
