@@ -84,7 +84,7 @@ const dataOf = (text: string) =>
   text
     .split(/\r?\n\r?\n/)
     .map((e) => /^data: (.*)$/m.exec(e)?.[1])
-    .filter((d): d is string => d !== undefined)
+    .filter((d): d is string => d !== undefined && d !== '[DONE]')
     .map((d) => JSON.parse(d) as Record<string, any>);
 
 // Claude and Gemini streams to channels of their own protocol pass through the same way: the bytes
@@ -117,8 +117,9 @@ describe('same-format Claude and Gemini streams', () => {
     const ratios = JSON.parse(f.tg.gateway.ctx.options.raw('ModelRatio'));
     await f.root.put('/api/option/', {
       key: 'ModelRatio',
-      value: JSON.stringify({ ...ratios, 'claude-sonnet-4-20250514': 1.5, 'gemini-2.5-flash': 0.15 }),
+      value: JSON.stringify({ ...ratios, 'claude-sonnet-4-20250514': 1.5, 'gemini-2.5-flash': 0.15, 'gpt-4.1-scripted': 1 }),
     });
+    await f.addChannel({ type: 1, name: 'openai-scripted', key: 'sk-up', base_url: url, models: 'gpt-4.1-scripted' });
     await f.addChannel({ type: 14, name: 'claude', key: 'sk-ant-up', base_url: url, models: 'claude-sonnet-4-20250514' });
     await f.addChannel({ type: 24, name: 'gemini', key: 'AIza-up', base_url: url, models: 'gemini-2.5-flash' });
   });
@@ -152,6 +153,20 @@ describe('same-format Claude and Gemini streams', () => {
     expect(res.status).toBe(200);
     return Buffer.from(await res.arrayBuffer());
   };
+
+  const openai = async (path: string, chunks: Buffer[], extra: Record<string, unknown> = {}) => {
+    next = chunks;
+    const res = await fetch(`${f.tg.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${f.key}` },
+      body: JSON.stringify({ model: 'gpt-4.1-scripted', stream: true, ...extra }),
+    });
+    expect(res.status).toBe(200);
+    return Buffer.from(await res.arrayBuffer());
+  };
+  /** OpenAI's chat stream as sent when usage was asked for, with multi-byte text. */
+  const chatStream = () =>
+    fixture('openai/chat-completion-stream.chunks.txt').toString('utf8').replace('"content":"Hello"', '"content":"你好 🌤 Hello"');
 
   /** Claude's usage as its stream reports it: message_start's, each message_delta's fields on top. */
   const claudeUsage = (bytes: Buffer) => {
@@ -208,6 +223,59 @@ describe('same-format Claude and Gemini streams', () => {
       await set('CheckSensitiveEnabled', 'false');
       await set('SensitiveWords', '');
     }
+  });
+
+  for (const size of ['event', 7, 64] as const) {
+    it(`passes OpenAI's chat stream cut ${size === 'event' ? 'per event' : `every ${size} bytes`} to a client that asked for usage byte for byte`, async () => {
+      const text = chatStream();
+      const got = await openai('/v1/chat/completions', pieces(Buffer.from(text), size), {
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream_options: { include_usage: true },
+      });
+      expect(got.toString('utf8')).toBe(text);
+      const usage = dataOf(text).find((c) => c.usage)!.usage;
+      const log = await f.lastLog();
+      expect([log.prompt_tokens, log.completion_tokens]).toEqual([usage.prompt_tokens, usage.completion_tokens]);
+    });
+
+    it(`strips the usage the gateway asked for from OpenAI's chat stream cut ${size === 'event' ? 'per event' : `every ${size} bytes`}`, async () => {
+      const text = chatStream();
+      const got = await openai('/v1/chat/completions', pieces(Buffer.from(text), size), {
+        messages: [{ role: 'user', content: 'Hi' }],
+      });
+      // What the upstream sends a client that asked no usage: no "usage":null, no usage chunk.
+      const expected = text
+        .split('\n\n')
+        .filter((e) => !e.includes('"choices":[]'))
+        .join('\n\n')
+        .replaceAll(',"usage":null', '');
+      expect(got.toString('utf8')).toBe(expected);
+      const usage = dataOf(text).find((c) => c.usage)!.usage;
+      const log = await f.lastLog();
+      expect([log.prompt_tokens, log.completion_tokens]).toEqual([usage.prompt_tokens, usage.completion_tokens]);
+    });
+
+    it(`passes a Responses stream cut ${size === 'event' ? 'per event' : `every ${size} bytes`} byte for byte, billed on response.completed`, async () => {
+      const text = fixture('openai/response-stream.chunks.txt').toString('utf8');
+      const got = await openai('/v1/responses', pieces(Buffer.from(text), size), { input: 'Hi' });
+      expect(got.toString('utf8')).toBe(text);
+      const usage = dataOf(text).find((c) => c.type === 'response.completed')!.response.usage;
+      const log = await f.lastLog();
+      expect([log.prompt_tokens, log.completion_tokens]).toEqual([usage.input_tokens, usage.output_tokens]);
+    });
+  }
+
+  it('reads a usage written with spaces around its colon, and passes "usage": null untouched', async () => {
+    const text = chatStream().replaceAll('"usage":null', '"usage" : null').replace('"usage":{', '"usage" :\t{');
+    expect(text).toContain('"usage" :\t{');
+    const got = await openai('/v1/chat/completions', pieces(Buffer.from(text), 'event'), {
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream_options: { include_usage: true },
+    });
+    expect(got.toString('utf8')).toBe(text);
+    const log = await f.lastLog();
+    expect(log.completion_tokens).toBe(dataOf(text).find((c) => c.usage)!.usage.completion_tokens);
+    expect(JSON.parse(log.other ?? '{}').local_count).toBeUndefined();
   });
 
   for (const name of ['stream-text', 'stream-function-call'])

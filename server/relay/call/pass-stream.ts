@@ -5,6 +5,11 @@
  * billed — through the same inspection as forwardStream. Which those are is the format's PassRules.
  * The others go out as they came; their text, needed only for checkpoints or when no usage arrives
  * (a cut stream), is counted later from the raw events kept, in order, a bounded batch at a time.
+ *
+ * It works on bytes, read through their latin1 text (one character per byte, so a position in the
+ * text is one in the bytes; JavaScript's string search is much cheaper than a Buffer's for short
+ * events): events end at a blank line, a line end never falls inside a UTF-8 character, and only the
+ * events that are read are decoded.
  */
 import type { ServerResponse } from 'node:http';
 import type { Usage } from '../../billing/pricing.js';
@@ -21,7 +26,7 @@ import {
   type ForwardResult,
 } from './forward-answer.js';
 
-/** Raw events kept for counting, in characters, before they are parsed into the count. */
+/** Raw events kept for counting, in bytes, before they are parsed into the count. */
 const COUNT_BATCH = 64 * 1024;
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -29,8 +34,9 @@ const SSE_HEADERS = {
   connection: 'keep-alive',
   'x-accel-buffering': 'no',
 };
+const EMPTY: Buffer = Buffer.alloc(0);
 
-/** Which raw events of a format's stream a pass-through must read. */
+/** Which raw events of a format's stream a pass-through must read, judged on their latin1 text. */
 export interface PassRules {
   /** Whether text (whole raw events, one or several) may hold an event `matters` picks: a cheap sieve. */
   mayMatter(text: string): boolean;
@@ -43,12 +49,36 @@ export interface PassRules {
   latestUsage?: { key: string; read(raw: string): Usage | null };
 }
 
-/** Whether raw SSE text may hold an event that must be parsed: usage, or a stream's closing. */
-const mayMatter = (raw: string) =>
-  raw.includes('"usage"') || raw.includes('[DONE]') || raw.includes('event: response.') || raw.includes('message_stop');
+const USAGE_KEY = '"usage"';
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
-/** OpenAI's chat and Responses streams: any event naming usage, and the closing ones. */
-export const OPENAI_PASS: PassRules = { mayMatter, matters: mayMatter };
+/**
+ * Whether text names a usage that is not null: OpenAI puts `"usage":null` on every chunk once usage
+ * is asked for, and the Responses API on its opening events, and those need no reading. (Inside a
+ * JSON string a quote is escaped, so `"usage"` followed by a colon is always a key.)
+ */
+export function hasUsage(text: string): boolean {
+  for (let at = text.indexOf(USAGE_KEY); at !== -1; at = text.indexOf(USAGE_KEY, at + USAGE_KEY.length)) {
+    let i = at + USAGE_KEY.length;
+    while (isSpace(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 58) continue;
+    i++;
+    while (isSpace(text.charCodeAt(i))) i++;
+    if (!text.startsWith('null', i)) return true;
+  }
+  return false;
+}
+
+/** OpenAI's chat and Responses streams: usage, and the closing events (held back until billed). */
+const openaiMatters = (text: string) =>
+  hasUsage(text) ||
+  text.includes('[DONE]') ||
+  text.includes('response.completed') ||
+  text.includes('response.incomplete') ||
+  text.includes('response.failed') ||
+  text.includes('message_stop');
+
+export const OPENAI_PASS: PassRules = { mayMatter: openaiMatters, matters: openaiMatters };
 
 /** Line ends other than CRLF in CRLF-framed text (a CR at the very end may be half of one). */
 const NOT_CRLF = /[^\r]\n|^\n|\r[^\n]/;
@@ -57,39 +87,37 @@ const NOT_CRLF = /[^\r]\n|^\n|\r[^\n]/;
  * Where, in whole raw events, the last event holding `key` as a JSON key starts and ends (a key is
  * never preceded by a backslash; the same text inside a string always is).
  */
-function lastEventWith(text: string, key: string, sep: string): string | null {
+function lastEventWith(text: string, key: string, sep: string): [number, number] | null {
   for (let at = text.lastIndexOf(key); at > 0; at = text.lastIndexOf(key, at - 1)) {
     if (text.charCodeAt(at - 1) === 92) continue;
     const start = text.lastIndexOf(sep, at);
     const end = text.indexOf(sep, at);
-    return text.slice(start === -1 ? 0 : start + sep.length, end === -1 ? text.length : end + sep.length);
+    return [start === -1 ? 0 : start + sep.length, end === -1 ? text.length : end + sep.length];
   }
   return null;
 }
 
 /** OpenAI's `"usage": null` on every chunk when the gateway asked for usage in the client's stead. */
 const NULL_USAGE = ',"usage":null}\n\n';
+const OBJECT_END: Buffer = Buffer.from('}\n\n');
 
 /**
- * A one-line chunk without its trailing `"usage":null` (the top-level object's last member: nothing
- * but its closing brace follows), as the client would have had it; null when the event is not that.
+ * Where a one-line chunk's trailing `"usage":null` member starts (the top-level object's last member:
+ * nothing but its closing brace follows), or -1 when the event is not that.
  */
-function withoutNullUsage(raw: string): string | null {
+function nullUsageAt(raw: string): number {
   const cut = raw.length - NULL_USAGE.length;
   // One line, whose only "usage" is that last member (a usage elsewhere is read the long way).
   const one =
     raw.endsWith(NULL_USAGE) &&
     raw.startsWith('data: {') &&
-    raw.indexOf('"usage"') === cut + 1 &&
+    raw.indexOf(USAGE_KEY) === cut + 1 &&
     raw.indexOf('\n') === raw.length - 2;
-  return one ? raw.slice(0, cut) + '}\n\n' : null;
+  return one ? cut : -1;
 }
 
-/** The SSE events of complete raw text. */
-function eventsOf(raw: string): SseEvent[] {
-  const parser = new SseParser();
-  return [...parser.push(Buffer.from(raw)), ...parser.end()];
-}
+/** The SSE events of complete raw bytes. */
+const eventsOf = (raw: Buffer): SseEvent[] => SseParser.eventsIn(raw.toString());
 
 export async function passStream(
   upstream: UpstreamResponse,
@@ -104,71 +132,78 @@ export async function passStream(
 ): Promise<ForwardResult> {
   const { isClientGone, progress } = opts.hooks;
   const rules = opts.rules ?? OPENAI_PASS;
+  const strip = opts.stripNullUsage === true;
   const latest = rules.latestUsage;
   /** The blank line ending events: LF's unless the first line end is a CRLF. */
   let sep = '\n\n';
   let framingKnown = false;
   /** The latest raw event carrying `latest.key`, read when its usage is wanted. */
-  let usageEvent: string | null = null;
+  let usageEvent: Buffer | null = null;
   const readLatest = () => {
-    if (latest && usageEvent !== null) tally.note(latest.read(usageEvent), undefined);
+    if (latest && usageEvent !== null) tally.note(latest.read(usageEvent.toString()), undefined);
   };
   out.writeHead(200, SSE_HEADERS);
   const tally = new StreamTally();
-  const decoder = new TextDecoder();
-  let carry = '';
-  /** Whether everything received so far has been decoded and passed on (or held as events). */
-  let aligned = true;
+  /** Received bytes after the last whole event. */
+  let carry = EMPTY;
   let held = '';
   /** Raw events passed through uncounted. */
-  let uncounted: string[] = [];
-  let uncountedChars = 0;
+  let uncounted: Buffer[] = [];
+  let uncountedBytes = 0;
   const count = () => {
     for (const raw of uncounted) for (const ev of eventsOf(raw)) tally.note(null, opts.inspect(ev).text);
     uncounted = [];
-    uncountedChars = 0;
+    uncountedBytes = 0;
   };
-  const keep = (raw: string) => {
+  /** Raw events (bytes and their latin1 text) passed on unread. */
+  const keep = (raw: Buffer, text: string) => {
     uncounted.push(raw);
-    uncountedChars += raw.length;
-    if (latest) usageEvent = lastEventWith(raw, latest.key, sep) ?? usageEvent;
-    if (uncountedChars >= COUNT_BATCH) count();
+    uncountedBytes += raw.length;
+    const at = latest ? lastEventWith(text, latest.key, sep) : null;
+    if (at) usageEvent = raw.subarray(at[0], at[1]);
+    if (uncountedBytes >= COUNT_BATCH) count();
   };
-  /** What one raw event becomes for the client. */
-  const render = (raw: string): string => {
-    const stripped = opts.stripNullUsage ? withoutNullUsage(raw) : null;
-    if (stripped !== null) {
-      keep(stripped);
-      return stripped;
-    }
-    if (!rules.matters(raw)) {
-      keep(raw);
-      return raw;
-    }
+  /** One raw event read and rendered, as forwardStream renders it (a closing one held). */
+  const read = (raw: Buffer): Buffer => {
     let text = '';
     for (const ev of eventsOf(raw)) {
       const seen = opts.inspect(ev);
       tally.note(seen.usage, seen.text);
       if (seen.drop) continue;
       const framed = seen.data === undefined ? null : frame({ ...ev, data: seen.data });
-      if (isClosing(ev)) held += framed ?? raw;
-      else text += framed ?? raw;
+      if (isClosing(ev)) held += framed ?? raw.toString();
+      else text += framed ?? raw.toString();
     }
-    return text;
+    return Buffer.from(text);
   };
-  /** Complete events of `text`, each kept whole or rendered. */
-  const renderAll = (text: string): string => {
-    if (!rules.mayMatter(text)) {
-      keep(text);
-      return text;
+  /** What whole raw events become for the client: as received, unless one of them is read or stripped. */
+  const passEvents = (bytes: Buffer, text: string): Buffer => {
+    if (!strip && !rules.mayMatter(text)) {
+      keep(bytes, text);
+      return bytes;
     }
-    let rendered = '';
+    const pieces: Buffer[] = [];
+    let changed = false;
     let start = 0;
     for (let end = text.indexOf(sep); end !== -1; end = text.indexOf(sep, start)) {
-      rendered += render(text.slice(start, end + sep.length));
-      start = end + sep.length;
+      const stop = end + sep.length;
+      const raw = bytes.subarray(start, stop);
+      const rawText = text.slice(start, stop);
+      start = stop;
+      const cut = strip ? nullUsageAt(rawText) : -1;
+      if (cut !== -1) {
+        keep(raw, rawText);
+        pieces.push(raw.subarray(0, cut), OBJECT_END);
+        changed = true;
+      } else if (rules.matters(rawText) || (strip && rawText.includes(USAGE_KEY))) {
+        pieces.push(read(raw));
+        changed = true;
+      } else {
+        keep(raw, rawText);
+        pieces.push(raw);
+      }
     }
-    return rendered;
+    return changed ? Buffer.concat(pieces) : bytes;
   };
 
   let firstTokenMs = 0;
@@ -180,10 +215,11 @@ export async function passStream(
     for await (const chunk of upstream.body) {
       if (firstTokenMs === 0) firstTokenMs = firstTokenAfter(started);
       const buffer = chunk as Buffer;
-      let payload: string | Buffer = '';
+      let payload: string | Buffer = EMPTY;
       if (parser) payload = parsed(parser.push(buffer));
       else {
-        const text = carry + decoder.decode(buffer, { stream: true });
+        const bytes = carry.length === 0 ? buffer : Buffer.concat([carry, buffer]);
+        const text = bytes.toString('latin1');
         // Framing is known at the first line end (a CR at the very end may be half of a CRLF).
         if (!framingKnown && /\n|\r./s.test(text)) {
           framingKnown = true;
@@ -191,25 +227,20 @@ export async function passStream(
         }
         if (!framingKnown) {
           // Nothing whole before the first line end: held until it comes.
-          carry = text;
-          aligned = false;
+          carry = bytes;
         } else if (sep === '\n\n' ? text.includes('\r') : NOT_CRLF.test(text)) {
           // From here usage is noted as the parser reads it: the one kept so far is read now.
           readLatest();
           usageEvent = null;
+          carry = EMPTY;
           parser = new SseParser();
-          payload = parsed(parser.push(Buffer.from(text)));
+          payload = parsed(parser.push(bytes));
         } else {
           const last = text.lastIndexOf(sep);
           const end = last === -1 ? 0 : last + sep.length;
-          carry = text.slice(end);
-          // The chunk as received when it is whole events that pass untouched: nothing of an earlier
-          // chunk held back (a partial event, or a character's first bytes in the decoder) and
-          // nothing of its own, as it ends on an event's last LF.
-          const endsAligned = buffer.length > 0 && buffer[buffer.length - 1] === 10 && carry === '';
-          const whole = aligned && endsAligned && !rules.mayMatter(text);
-          aligned = endsAligned;
-          payload = whole ? (keep(text), buffer) : end === 0 ? '' : renderAll(text.slice(0, end));
+          carry = end === bytes.length ? EMPTY : bytes.subarray(end);
+          if (end === bytes.length) payload = passEvents(bytes, text);
+          else if (end > 0) payload = passEvents(bytes.subarray(0, end), text.slice(0, end));
         }
       }
       if (payload.length > 0) {
@@ -227,8 +258,7 @@ export async function passStream(
     }
     if (!clientAborted) {
       // An event the upstream left without its closing blank line.
-      const tail = parser ? '' : carry + decoder.decode();
-      const rest = parsed(parser ? parser.end() : tail ? eventsOf(tail) : []);
+      const rest = parsed(parser ? parser.end() : carry.length > 0 ? eventsOf(carry) : []);
       if (rest !== '') out.write(rest);
     }
   } catch (err) {

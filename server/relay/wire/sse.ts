@@ -9,20 +9,28 @@ export interface SseEvent {
 }
 
 export class SseParser {
-  private decoder = new TextDecoder();
+  /** Made at the first chunk: a decoder costs more to make than a short text costs to parse. */
+  private decoder: InstanceType<typeof TextDecoder> | null = null;
   private buffer = '';
   private event = '';
   private data: string[] = [];
 
+  /** The events of a complete text (a last one without its blank line included). */
+  static eventsIn(text: string): SseEvent[] {
+    const parser = new SseParser();
+    parser.buffer = text;
+    return parser.drain(true);
+  }
+
   /** Parses a chunk; returns the events it completed. */
   push(chunk: Uint8Array): SseEvent[] {
-    this.buffer += this.decoder.decode(chunk, { stream: true });
+    this.buffer += (this.decoder ??= new TextDecoder()).decode(chunk, { stream: true });
     return this.drain(false);
   }
 
   /** Ends the stream; returns a last event left without its blank line. */
   end(): SseEvent[] {
-    this.buffer += this.decoder.decode();
+    if (this.decoder) this.buffer += this.decoder.decode();
     return this.drain(true);
   }
 
