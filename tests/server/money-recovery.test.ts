@@ -70,6 +70,29 @@ await forEachDatabase('recovering holds', (kind) => {
     expect(m.user.used_quota).toBe(700);
   });
 
+  it('settles in one batch a hold a recovery took beside holds still stored, each exactly once', async () => {
+    const ctx = f.tg.gateway.ctx;
+    const before = await moneyOf(f, f.userId, token.id);
+    const taken = await take(500);
+    taken.checkpoint(100, 10, 90, 1);
+    await f.flush();
+    await recoverNode(ctx.db, ctx.dbKind, ctx.holds.node);
+    const stored = await Promise.all([take(300), take(300)]);
+    // Handed over in one turn: one batch deletes two rows that are there and finds one gone.
+    await Promise.all([taken.settle(400, 1, settleLog(400)), ...stored.map((h) => h.settle(200, 1, settleLog(200)))]);
+    const m = await moneyOf(f, f.userId, token.id);
+    expect(m.reservations).toBe(0);
+    expect(
+      m.consume
+        .slice(-3)
+        .map((l) => l.quota)
+        .sort((a, b) => a - b),
+    ).toEqual([200, 200, 300]);
+    expect(m.logged - before.logged).toBe(400 + 200 + 200);
+    expect(before.user.quota - m.user.quota).toBe(800);
+    expect(before.token!.remain_quota - m.token!.remain_quota).toBe(800);
+  });
+
   it('gives back what a recovery charged beyond the final cost, as a refund row', async () => {
     const ctx = f.tg.gateway.ctx;
     const before = await moneyOf(f, f.userId, token.id);
