@@ -119,6 +119,9 @@ function nullUsageAt(raw: string): number {
 /** The SSE events of complete raw bytes. */
 const eventsOf = (raw: Buffer): SseEvent[] => SseParser.eventsIn(raw.toString());
 
+/** The UTF-8 text of bytes read as latin1. */
+const utf8 = (latin1: string): string => Buffer.from(latin1, 'latin1').toString();
+
 export async function passStream(
   upstream: UpstreamResponse,
   out: ServerResponse,
@@ -137,30 +140,33 @@ export async function passStream(
   /** The blank line ending events: LF's unless the first line end is a CRLF. */
   let sep = '\n\n';
   let framingKnown = false;
-  /** The latest raw event carrying `latest.key`, read when its usage is wanted. */
-  let usageEvent: Buffer | null = null;
+  /** The latest raw event carrying `latest.key` (latin1), read when its usage is wanted. */
+  let usageEvent: string | null = null;
   const readLatest = () => {
-    if (latest && usageEvent !== null) tally.note(latest.read(usageEvent.toString()), undefined);
+    if (latest && usageEvent !== null) tally.note(latest.read(utf8(usageEvent)), undefined);
   };
   out.writeHead(200, SSE_HEADERS);
   const tally = new StreamTally();
   /** Received bytes after the last whole event. */
   let carry = EMPTY;
   let held = '';
-  /** Raw events passed through uncounted. */
-  let uncounted: Buffer[] = [];
+  /**
+   * Raw events passed through uncounted, as latin1 text: holding the received bytes instead would
+   * hold each whole read buffer they were cut from until the stream ends.
+   */
+  let uncounted: string[] = [];
   let uncountedBytes = 0;
   const count = () => {
-    for (const raw of uncounted) for (const ev of eventsOf(raw)) tally.note(null, opts.inspect(ev).text);
+    for (const raw of uncounted) for (const ev of SseParser.eventsIn(utf8(raw))) tally.note(null, opts.inspect(ev).text);
     uncounted = [];
     uncountedBytes = 0;
   };
-  /** Raw events (bytes and their latin1 text) passed on unread. */
-  const keep = (raw: Buffer, text: string) => {
-    uncounted.push(raw);
-    uncountedBytes += raw.length;
+  /** Raw events (their latin1 text) passed on unread. */
+  const keep = (text: string) => {
+    uncounted.push(text);
+    uncountedBytes += text.length;
     const at = latest ? lastEventWith(text, latest.key, sep) : null;
-    if (at) usageEvent = raw.subarray(at[0], at[1]);
+    if (at) usageEvent = text.slice(at[0], at[1]);
     if (uncountedBytes >= COUNT_BATCH) count();
   };
   /** One raw event read and rendered, as forwardStream renders it (a closing one held). */
@@ -179,7 +185,7 @@ export async function passStream(
   /** What whole raw events become for the client: as received, unless one of them is read or stripped. */
   const passEvents = (bytes: Buffer, text: string): Buffer => {
     if (!strip && !rules.mayMatter(text)) {
-      keep(bytes, text);
+      keep(text);
       return bytes;
     }
     const pieces: Buffer[] = [];
@@ -192,14 +198,14 @@ export async function passStream(
       start = stop;
       const cut = strip ? nullUsageAt(rawText) : -1;
       if (cut !== -1) {
-        keep(raw, rawText);
+        keep(rawText);
         pieces.push(raw.subarray(0, cut), OBJECT_END);
         changed = true;
       } else if (rules.matters(rawText) || (strip && rawText.includes(USAGE_KEY))) {
         pieces.push(read(raw));
         changed = true;
       } else {
-        keep(raw, rawText);
+        keep(rawText);
         pieces.push(raw);
       }
     }
