@@ -60,15 +60,21 @@ export class ChannelHealth implements RoutingAdvisor {
   /** Half-open subjects whose deciding call is under way in this process, until when. */
   private readonly probes = new Map<string, number>();
   readonly latency = new LatencyTable();
+  /** The policy as the options last gave it: read on every call, made again when one of them changes. */
+  private current: HealthPolicy | null = null;
 
   constructor(
     private readonly options: OptionStore,
     readonly board: CooldownBoard,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    options.on('change', (key: string) => {
+      if (key.startsWith('channel_health.')) this.current = null;
+    });
+  }
 
   policy(): HealthPolicy {
-    return policyOf(this.options);
+    return (this.current ??= policyOf(this.options));
   }
 
   /** Whether a call may go to `subject` now: not while it cools down, nor while its deciding call is out. */
