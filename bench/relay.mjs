@@ -6,12 +6,13 @@
 // and not, for two payers: a large balance (the pre-charge is skipped) and a small one (every call
 // reserves and settles quota). Prints requests/s, the latency the gateway adds, the CPU time per
 // request of the gateway and of the baseline and their ratio, and the gateway's peak memory; then a
-// 60 s soak for memory flatness. Modes `claude` and `gemini` stream Claude's /v1/messages and
-// Gemini's streamGenerateContent to channels of their own protocol (the Claude and Gemini stand-ins),
-// against the floor relaying the same. Needs `npm run build`.
+// 60 s soak for memory flatness. Mode `usage` streams as `stream` does, for a client that asks for
+// usage itself (stream_options.include_usage: every chunk carries "usage":null). Modes `claude` and
+// `gemini` stream Claude's /v1/messages and Gemini's streamGenerateContent to channels of their own
+// protocol (the Claude and Gemini stand-ins), against the floor relaying the same. Needs `npm run build`.
 // Run: `npm run bench` or `node bench/relay.mjs [seconds-per-run]`; BENCH_SQL_DSN=postgres://… runs
 // the gateway on that database instead of a fresh SQLite file (the database must be empty);
-// BENCH_MODES=plain,stream,claude,gemini, BENCH_CONNECTIONS=50,200 and
+// BENCH_MODES=plain,stream,usage,claude,gemini, BENCH_CONNECTIONS=50,200 and
 // BENCH_PAYERS=large,small,subscription,limited,routed narrow the
 // runs (`subscription` pays from a subscription's period: against `small` in the same run). `limited` is the large payer through every limit at once, none of them reached: a token
 // tpm_limit and a channel with rpm_limit and max_concurrency (with REDIS_CONN_STRING set, counted in
@@ -225,6 +226,13 @@ const baselineUrl = (await waitForLine(baseline, /baseline (http:\/\/\S+)/))[1];
 const bodies = {
   plain: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }] }),
   stream: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }], stream: true }),
+  // The client asks for usage itself (as SDKs often do): every chunk then carries "usage":null.
+  usage: JSON.stringify({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: 'Hello!' }],
+    stream: true,
+    stream_options: { include_usage: true },
+  }),
   claude: JSON.stringify({
     model: 'claude-sonnet-4-20250514',
     max_tokens: 256,
@@ -237,12 +245,14 @@ const bodies = {
 const PATHS = {
   plain: '/v1/chat/completions',
   stream: '/v1/chat/completions',
+  usage: '/v1/chat/completions',
   claude: '/v1/messages',
   gemini: '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
 };
 const HEADERS = {
   plain: (key) => ({ authorization: `Bearer ${key}` }),
   stream: (key) => ({ authorization: `Bearer ${key}` }),
+  usage: (key) => ({ authorization: `Bearer ${key}` }),
   claude: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
   gemini: (key) => ({ 'x-goog-api-key': key }),
 };
@@ -290,7 +300,7 @@ async function measureInterleaved(targets, mode, connections) {
 const SLICE = Number(process.env.BENCH_SLICE ?? 2);
 const list = (name, all) => (process.env[name] ? process.env[name].split(',') : all);
 const rows = [];
-for (const mode of list('BENCH_MODES', ['plain', 'stream', 'claude', 'gemini'])) {
+for (const mode of list('BENCH_MODES', ['plain', 'stream', 'usage', 'claude', 'gemini'])) {
   for (const connections of list('BENCH_CONNECTIONS', [50, 200]).map(Number)) {
     const body = bodies[mode];
     const payers = list('BENCH_PAYERS', ['large', 'small', 'subscription', 'limited', 'routed']);
