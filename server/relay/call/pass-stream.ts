@@ -57,7 +57,7 @@ const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
  * is asked for, and the Responses API on its opening events, and those need no reading. (Inside a
  * JSON string a quote is escaped, so `"usage"` followed by a colon is always a key.)
  */
-export function hasUsage(text: string): boolean {
+function hasUsage(text: string): boolean {
   for (let at = text.indexOf(USAGE_KEY); at !== -1; at = text.indexOf(USAGE_KEY, at + USAGE_KEY.length)) {
     let i = at + USAGE_KEY.length;
     while (isSpace(text.charCodeAt(i))) i++;
