@@ -85,3 +85,12 @@ export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): numb
   const rounded = Math.round(exact);
   return rounded === 0 && exact > 0 ? 1 : rounded;
 }
+
+/**
+ * A cost the ledger can hold, or an error: a price list whose product overflows (or an upstream
+ * reporting absurd usage) must fail the settlement, never write a fraction or NaN to a balance.
+ */
+export function billableQuota(quota: number, model: string): number {
+  if (!Number.isSafeInteger(quota) || quota < 0) throw new Error(`the prices of ${model} give a cost of ${quota}`);
+  return quota;
+}

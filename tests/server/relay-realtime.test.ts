@@ -232,6 +232,22 @@ describe('GET /v1/realtime (websocket relay)', () => {
     expect(token.used_quota).toBeGreaterThanOrEqual(spent);
   });
 
+  it('ends a session whose usage no price can bill, writing no cost and keeping the balance whole', async () => {
+    await setQuota(1_000_000);
+    const before = (await consumeLogs()).length;
+    const res = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
+    if (!res.ok) throw new Error(`refused: ${res.status}`);
+    const { client } = res;
+    await client.next('session.created');
+    client.send({ type: 'response.create', response: { instructions: 'absurd usage' } });
+    const error = await client.next('error');
+    expect(error.error).toMatchObject({ code: 'billing_failed' });
+    expect((await client.closed).code).toBe(1011);
+    // The reserve comes back; no consume row carries a cost that is not a whole number.
+    await waitFor(quotaOf, (q) => q === 1_000_000, 'the reserve back');
+    expect((await consumeLogs()).length).toBe(before);
+  });
+
   it('reaches Azure channels on their own realtime path', async () => {
     const res = await open(`${f.tg.url.replace('http:', 'ws:')}/v1/realtime?model=gpt-4o-realtime-azure`, {
       headers: { Authorization: `Bearer ${f.key}` },

@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.js';
-import { quotaFor, type Price, type Usage } from '../../billing/pricing.js';
+import { billableQuota, quotaFor, type Price, type Usage } from '../../billing/pricing.js';
 import type { Hold } from '../../billing/holds.js';
 import type { Channel } from '../../db/types.js';
 import { afterSettle, holdFor, isTrusted, payerOf, priceFor, reservationFor } from '../metering/charge.js';
@@ -307,8 +307,7 @@ async function settleServed(
       promptTokens: await countTokens(promptText(input.endpoint, input.body ?? {})),
       completionTokens: outcome.completionTokens,
     };
-    quota = quotaFor(price, usage, ctx.options.number('QuotaPerUnit')) * call.times;
-    if (!Number.isSafeInteger(quota) || quota < 0) throw new Error(`the prices of ${input.model} give a cost of ${quota}`);
+    quota = billableQuota(quotaFor(price, usage, ctx.options.number('QuotaPerUnit')) * call.times, input.model);
     const log = consumeLog(ctx, {
       requestId: request.id,
       caller,

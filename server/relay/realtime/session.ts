@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
 import type { GatewayContext } from '../../context.js';
 import type { Channel } from '../../db/types.js';
-import { quotaFor, type Price, type Usage } from '../../billing/pricing.js';
+import { billableQuota, quotaFor, type Price, type Usage } from '../../billing/pricing.js';
 import type { Hold } from '../../billing/holds.js';
 import type { Payer } from '../../billing/journal-ops.js';
 import { AppError } from '../../http/errors.js';
@@ -19,6 +19,7 @@ import type { ChannelSlots } from '../../ratelimit/channel-slots.js';
 import { recordModelTokens } from '../../ratelimit/model-limit.js';
 import type { RelayCaller, RelayInput } from '../types.js';
 import { consumeLog, holdRecord } from '../metering/log-rows.js';
+import { relayErrors } from '../errors.js';
 
 /** An upstream websocket just opened; frames that came before the client was upgraded are in `early`. */
 export interface Opened {
@@ -198,7 +199,9 @@ export class RealtimeSession {
       this.toClient(data, isBinary);
       if (short && this.client) {
         this.toClient(errorEvent(short), false);
-        closeWith(this.client, 1008, 'insufficient quota');
+        // 1011: the gateway's own failure to bill; 1008: the balance ran out.
+        if (short.status >= 500) closeWith(this.client, 1011, 'billing failed');
+        else closeWith(this.client, 1008, 'insufficient quota');
         closeWith(this.opened.upstream, 1000, '');
       }
     });
@@ -208,7 +211,14 @@ export class RealtimeSession {
   private async bill(usage: Usage): Promise<AppError | null> {
     const { caller, input, price, payer, reserve, tried } = this.terms;
     const { channel, upstreamModel } = this.opened;
-    const quota = quotaFor(price, usage, this.ctx.options.number('QuotaPerUnit'));
+    let quota: number;
+    try {
+      quota = billableQuota(quotaFor(price, usage, this.ctx.options.number('QuotaPerUnit')), input.model);
+    } catch (err) {
+      // Not billable: the session ends; its hold is settled at the close as for any other end.
+      this.request.log.error({ err, channel: channel.id }, 'realtime settlement failed');
+      return relayErrors.billingFailed();
+    }
     const log = consumeLog(this.ctx, {
       caller,
       input,

@@ -172,7 +172,16 @@ export async function startRealtimeStandIn(): Promise<RealtimeStandIn> {
       send({ type: 'response.output_item.done', response_id: responseId, output_index: 0, item: done });
       send({
         type: 'response.done',
-        response: { ...base, status: 'completed', output: [done], usage: realtimeUsageFor(responses) },
+        // Instructions `absurd usage` report output no price can bill.
+        response: {
+          ...base,
+          status: 'completed',
+          output: [done],
+          usage:
+            options.instructions === 'absurd usage'
+              ? { ...realtimeUsageFor(responses), output_tokens: 1e300 }
+              : realtimeUsageFor(responses),
+        },
       });
       responses += 1;
       send({
