@@ -13,10 +13,8 @@ import { nowSeconds } from '../db/index.js';
 import { ok } from '../http/envelope.js';
 import { fail } from '../http/errors.js';
 import { Envelope } from '../http/schemas.js';
-import { centsToMoney, purchaseForm } from '../topup/epay.js';
 import { onlineTopUpEnabled } from '../topup/pricing.js';
-import { insertOrder, newTradeNo } from '../topup/repository.js';
-import { payType, stringParams, takeEpayNotice } from '../topup/routes.js';
+import { epayCheckout, epayNoticeRoutes, payType } from '../topup/epay-checkout.js';
 import { walletAnswer } from '../topup/wallet-answer.js';
 import { findUserById } from '../users/repository.js';
 import { publishUserChange } from '../users/user-cache.js';
@@ -59,7 +57,6 @@ import spendCapRoutes from './caps-routes.js';
 
 const NOTIFY_PATH = '/api/subscription/epay/notify';
 const RETURN_PATH = '/api/subscription/epay/return';
-const FORM_TYPE = 'application/x-www-form-urlencoded';
 const CreatedAnswer = Envelope(Type.Object({ id: Type.Integer() }));
 const PlanWrappedAnswer = Envelope(Type.Object({ plan: PlanView }));
 
@@ -73,12 +70,6 @@ export default async function subscriptionRoutes(base: FastifyInstance): Promise
     publishSubscriptionChange(bus, userId);
     publishUserChange(bus, userId);
   };
-
-  if (!app.hasContentTypeParser(FORM_TYPE)) {
-    app.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
-  }
 
   async function userSubscriptions(userId: number) {
     const [rows, plans] = await Promise.all([listUserSubscriptions(db, userId), listPlans(db, false)]);
@@ -112,7 +103,6 @@ export default async function subscriptionRoutes(base: FastifyInstance): Promise
   );
 
   // ---- Buying over EPay ----
-  const withoutSlash = (url: string) => url.trim().replace(/\/+$/, '');
   app.post(
     '/api/subscription/epay/pay',
     { onRequest: requireUser, schema: { body: PayBody, response: { 200: PayAnswer } } },
@@ -127,33 +117,20 @@ export default async function subscriptionRoutes(base: FastifyInstance): Promise
         const rate = plan.currency.toUpperCase() === 'USD' ? options.number('Price') : 1;
         const cents = Math.round(Number(plan.price_amount) * rate * 100);
         if (cents < 1) throw fail('topup.money_too_low');
-        const serverAddress = withoutSlash(options.string('ServerAddress'));
-        const callbackAddress = withoutSlash(options.string('CustomCallbackAddress')) || serverAddress;
-        if (!callbackAddress) throw fail('topup.no_server_address');
-        const now = nowSeconds();
-        const tradeNo = newTradeNo(user.id, now);
-        const form = purchaseForm({
-          payAddress: withoutSlash(options.string('PayAddress')),
-          pid: options.string('EpayId'),
-          key: options.string('EpayKey'),
+        return epayCheckout(ctx, {
+          userId: user.id,
           type,
-          tradeNo,
-          notifyUrl: callbackAddress + NOTIFY_PATH,
-          returnUrl: (serverAddress || callbackAddress) + RETURN_PATH,
+          cents,
+          quota: 0,
+          planId: plan.id,
           name: `SUB${plan.id}`,
-          money: centsToMoney(cents),
+          notifyPath: NOTIFY_PATH,
+          returnPath: RETURN_PATH,
         });
-        await insertOrder(db, { userId: user.id, quota: 0, cents, tradeNo, paymentMethod: type, now, planId: plan.id });
-        return { data: form.fields, url: form.url, trade_no: tradeNo };
       }),
   );
 
-  app.get(NOTIFY_PATH, async (request, reply) =>
-    reply.type('text/plain').send(await takeEpayNotice(ctx, request, stringParams(request.query))),
-  );
-  app.post(NOTIFY_PATH, async (request, reply) =>
-    reply.type('text/plain').send(await takeEpayNotice(ctx, request, stringParams(request.body))),
-  );
+  epayNoticeRoutes(app, ctx, NOTIFY_PATH);
   // The person comes back from the provider: to the wallet, where the new subscription shows.
   app.get(RETURN_PATH, async (_request, reply) => reply.redirect('/topup'));
   app.post(RETURN_PATH, async (_request, reply) => reply.redirect('/topup', 303));

@@ -119,6 +119,16 @@ await forEachDatabase('subscriptions over HTTP', (kind) => {
       standIn.pay(res.body.trade_no),
     ]);
     expect(replies).toEqual(['success', 'success', 'success']);
+    // Providers may post the notice as a form, and send the person back by a form post too.
+    const notifyUrl = `${tg.url}/api/subscription/epay/notify`;
+    expect(await standIn.notify(notifyUrl, standIn.paidNotice(res.body.trade_no), { method: 'POST' })).toBe('success');
+    const back = await fetch(`${tg.url}/api/subscription/epay/return`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `out_trade_no=${res.body.trade_no}`,
+      redirect: 'manual',
+    });
+    expect([back.status, back.headers.get('location')]).toEqual([303, '/topup']);
     const self = (await alice.get('/api/subscription/self')).body.data;
     expect(self.billing_preference).toBe('subscription_first');
     expect(self.subscriptions).toHaveLength(1);
