@@ -109,6 +109,15 @@ async function startGateway(main, dbName) {
     models: 'gemini-2.5-flash',
     group: 'default,vip,svip',
   });
+  // Claude's and Gemini's calls priced near gpt-4o-mini's, so that the small payer's balance lasts a
+  // run of every mode as it does for OpenAI's (the price does not change the work of a call).
+  const ratios = JSON.parse(
+    (await api(base, cookie, rootId, 'GET', '/api/option/')).json.data.find((o) => o.key === 'ModelRatio').value,
+  );
+  await api(base, cookie, rootId, 'PUT', '/api/option/', {
+    key: 'ModelRatio',
+    value: JSON.stringify({ ...ratios, 'claude-sonnet-4-20250514': 0.002, 'gemini-2.5-flash': 0.002 }),
+  });
   // The limited payer's group reaches only a channel with limits, far above what the bench sends.
   const MAX = 2147483647;
   await api(base, cookie, rootId, 'POST', '/api/channel/', {
@@ -134,6 +143,8 @@ async function startGateway(main, dbName) {
     rpm_limit: MAX,
     max_concurrency: 100000,
   });
+  /** A new token's key; `tokens` keeps each token by its key, for refills. */
+  const tokens = new Map();
   async function tokenKey(session, userId, remainQuota, extra = {}) {
     const token = (
       await api(base, session, userId, 'POST', '/api/token/', {
@@ -144,7 +155,9 @@ async function startGateway(main, dbName) {
         ...extra,
       })
     ).json.data;
-    return (await api(base, session, userId, 'POST', `/api/token/${token.id}/key`, {})).json.data.key;
+    const key = (await api(base, session, userId, 'POST', `/api/token/${token.id}/key`, {})).json.data.key;
+    tokens.set(key, token);
+    return key;
   }
   const SMALL = 4_000_000;
   const small = (
@@ -202,7 +215,13 @@ async function startGateway(main, dbName) {
   });
   await api(base, cookie, rootId, 'PUT', '/api/option/', { key: 'channel_affinity_setting.enabled', value: 'true' });
   await new Promise((r) => setTimeout(r, 1500)); // the channel cache reloads on the bus at once; leave margin
-  return { proc: gateway, base, keys };
+  /** The small payer's balances back to SMALL: a long run would otherwise spend them. */
+  const refill = async () => {
+    await api(base, cookie, rootId, 'PUT', '/api/user/', { ...small, password: '', quota: SMALL });
+    const token = tokens.get(keys.small);
+    await api(base, smallLogin.cookie, small.id, 'PUT', '/api/token/', { ...token, remain_quota: SMALL });
+  };
+  return { proc: gateway, base, keys, refill };
 }
 
 const current = await startGateway('dist/server/main.js', 'gw.db');
@@ -309,6 +328,7 @@ for (const mode of list('BENCH_MODES', ['plain', 'stream', 'usage', 'claude', 'g
       ...payers.map((payer) => target(payer, base, gateway.pid, keys[payer])),
       ...(before ? payers.map((p) => target(`${p}@before`, before.base, before.proc.pid, before.keys[p])) : []),
     ];
+    for (const gw of before ? [current, before] : [current]) await gw.refill();
     for (const t of targets) await load(`${t.url}${PATHS[mode]}`, headersFor(t.key, mode), body, connections, 2); // warm-up
     const [bl, ...gws] = await measureInterleaved(targets, mode, connections);
     for (const gw of gws) rows.push({ mode, connections, payer: gw.name, bl, gw });
@@ -344,6 +364,7 @@ console.log(`peak gateway RSS during the runs: ${peakRss.toFixed(1)} MB`);
 
 if (SOAK_SECONDS > 0) {
   const samples = [];
+  await current.refill();
   const soak = setInterval(() => samples.push(rssMb(gateway.pid)), 1000);
   const result = await load(`${base}/v1/chat/completions`, headersFor(keys.small), bodies.stream, 50, SOAK_SECONDS);
   clearInterval(soak);

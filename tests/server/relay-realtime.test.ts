@@ -92,6 +92,13 @@ describe('GET /v1/realtime (websocket relay)', () => {
       .orderBy('id', 'asc')
       .execute();
   };
+  /** A session opened with the caller's key, once the upstream's session.created reached it. */
+  const session = async () => {
+    const res = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
+    if (!res.ok) throw new Error(`refused: ${res.status} ${JSON.stringify(res.body)}`);
+    await res.client.next('session.created');
+    return res.client;
+  };
   const setQuota = async (quota: number) => {
     // Sessions of earlier tests give their reservations back once the gateway sees them close.
     await waitFor(
@@ -195,10 +202,7 @@ describe('GET /v1/realtime (websocket relay)', () => {
   it('bills and logs every response.done from its usage, and returns the reserve at the end', async () => {
     await setQuota(1_000_000);
     const before = (await consumeLogs()).length;
-    const res = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
-    if (!res.ok) throw new Error(`refused: ${res.status}`);
-    const { client } = res;
-    await client.next('session.created');
+    const client = await session();
     // The reservation (PreConsumedQuota, 500 completion tokens: 500 × 4 × 2.5) is held while the session is open.
     expect(await quotaOf()).toBe(1_000_000 - 5000);
 
@@ -235,10 +239,7 @@ describe('GET /v1/realtime (websocket relay)', () => {
   it('ends a session whose usage no price can bill, writing no cost and keeping the balance whole', async () => {
     await setQuota(1_000_000);
     const before = (await consumeLogs()).length;
-    const res = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
-    if (!res.ok) throw new Error(`refused: ${res.status}`);
-    const { client } = res;
-    await client.next('session.created');
+    const client = await session();
     client.send({ type: 'response.create', response: { instructions: 'absurd usage' } });
     const error = await client.next('error');
     expect(error.error).toMatchObject({ code: 'billing_failed' });
@@ -273,18 +274,14 @@ describe('GET /v1/realtime (websocket relay)', () => {
   });
 
   it('passes closes on both ways, with their codes', async () => {
-    const a = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
-    if (!a.ok) throw new Error('refused');
-    await a.client.next('session.created');
+    const a = await session();
     const connA = upstream.connections.at(-1)!;
-    a.client.ws.close(4001, 'client bye');
+    a.ws.close(4001, 'client bye');
     expect(await connA.closed).toEqual({ code: 4001, reason: 'client bye' });
 
-    const b = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
-    if (!b.ok) throw new Error('refused');
-    await b.client.next('session.created');
+    const b = await session();
     upstream.connections.at(-1)!.socket.close(4002, 'upstream bye');
-    expect(await b.client.closed).toEqual({ code: 4002, reason: 'upstream bye' });
+    expect(await b.closed).toEqual({ code: 4002, reason: 'upstream bye' });
   });
 
   it('refuses a session the balance cannot start, and ends one whose balance runs out', async () => {
@@ -296,10 +293,7 @@ describe('GET /v1/realtime (websocket relay)', () => {
     // response (900) is charged in full, and the 100 left cannot cover the next reservation.
     await f.root.put('/api/option/', { key: 'PreConsumedQuota', value: '40' });
     await setQuota(1000);
-    const res = await open(wsUrl, { headers: { Authorization: `Bearer ${f.key}` } });
-    if (!res.ok) throw new Error(`refused: ${res.status}`);
-    const { client } = res;
-    await client.next('session.created');
+    const client = await session();
     client.send({ type: 'response.create' });
     await client.next('response.done');
     const error = await client.next('error');
