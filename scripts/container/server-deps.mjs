@@ -7,7 +7,8 @@ import { readFileSync, rmSync } from 'node:fs';
 
 const bundle = readFileSync('dist/server/main.js', 'utf8');
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')).packages;
-const specifiers = [...bundle.matchAll(/\b(?:from|import|require)\s*\(?\s*"([^"./][^"]*)"/g)].map((m) => m[1]);
+// Not a method of that name (Buffer.from("…"), Array.from): only the keywords and require.
+const specifiers = [...bundle.matchAll(/(?<![.\w$])(?:from|import|require)\s*\(?\s*"([^"./][^"]*)"/g)].map((m) => m[1]);
 const roots = new Set(
   specifiers
     .filter((s) => !s.startsWith('node:') && !builtinModules.includes(s.split('/')[0]))
