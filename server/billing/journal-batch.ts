@@ -254,13 +254,29 @@ async function insertReservations(trx: Trx, st: PreparedStatements, rows: Readon
   }
 }
 
+/** A list of ids as statement placeholders (`0`, `1`, …) and the value of each. */
+const idList = (ids: string[]) => ({
+  value: (name: string) => ids[Number(name)],
+  marks: (p: (n: string) => never) => ids.map((_, j) => p(String(j))),
+});
+
+/** Deletes the reservation rows of `ids` (those still there). */
+function deleteAll(trx: Trx, st: PreparedStatements, ids: string[]) {
+  const { value, marks } = idList(ids);
+  return st.run(
+    trx,
+    `reservations.delete:${ids.length}`,
+    (p) => trx.deleteFrom('reservations').where('id', 'in', marks(p)),
+    value,
+  );
+}
+
 /** Deletes the rows with these ids; returns the ids that were there. */
 async function deleteReservations(trx: Trx, kind: DbKind, st: PreparedStatements, ids: string[]): Promise<Set<string>> {
   const present = new Set<string>();
   for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
     const chunk = ids.slice(i, i + INSERT_CHUNK);
-    const value = (name: string) => chunk[Number(name)];
-    const marks = (p: (n: string) => never) => chunk.map((_, j) => p(String(j)));
+    const { value, marks } = idList(chunk);
     if (kind === 'mysql') {
       const found = await st.run<{ id: string }>(
         trx,
@@ -268,14 +284,7 @@ async function deleteReservations(trx: Trx, kind: DbKind, st: PreparedStatements
         (p) => trx.selectFrom('reservations').select('id').where('id', 'in', marks(p)).forUpdate(),
         value,
       );
-      if (found.rows.length > 0) {
-        await st.run(
-          trx,
-          `reservations.delete:${chunk.length}`,
-          (p) => trx.deleteFrom('reservations').where('id', 'in', marks(p)),
-          value,
-        );
-      }
+      if (found.rows.length > 0) await deleteAll(trx, st, chunk);
       for (const r of found.rows) present.add(r.id);
       continue;
     }
@@ -300,15 +309,8 @@ async function deleteReservations(trx: Trx, kind: DbKind, st: PreparedStatements
  * gone (a recovery took them: rare) is that undone and redone row by row to learn which.
  */
 async function deleteOnSqlite(trx: Trx, st: PreparedStatements, ids: string[], present: Set<string>): Promise<void> {
-  const value = (name: string) => ids[Number(name)];
-  const marks = (p: (n: string) => never) => ids.map((_, j) => p(String(j)));
   await sql`savepoint settled_rows`.execute(trx);
-  const all = await st.run(
-    trx,
-    `reservations.delete:${ids.length}`,
-    (p) => trx.deleteFrom('reservations').where('id', 'in', marks(p)),
-    value,
-  );
+  const all = await deleteAll(trx, st, ids);
   if (Number(all.numAffectedRows ?? 0) === ids.length) {
     await sql`release settled_rows`.execute(trx);
     for (const id of ids) present.add(id);

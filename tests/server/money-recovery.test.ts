@@ -45,13 +45,20 @@ await forEachDatabase('recovering holds', (kind) => {
     other: '{}',
   });
 
-  it('charges a dead hold its delivered part, gives back the rest, and logs it', async () => {
+  /**
+   * A hold whose row another process's recovery resolved (this one looked dead) while its call is
+   * still going here: charged `delivered`, its last checkpoint; with what the recovery returned.
+   */
+  const takenByRecovery = async (amount: number, delivered: number) => {
     const ctx = f.tg.gateway.ctx;
-    const hold = await take(500);
-    hold.checkpoint(120, 10, 110, 1);
+    const hold = await take(amount);
+    hold.checkpoint(delivered, 10, delivered - 10, 1);
     await f.flush();
-    // Another process resolves it (this one looked dead), while the call is still running here.
-    const recovered = await recoverNode(ctx.db, ctx.dbKind, ctx.holds.node);
+    return { hold, recovered: await recoverNode(ctx.db, ctx.dbKind, ctx.holds.node) };
+  };
+
+  it('charges a dead hold its delivered part, gives back the rest, and logs it', async () => {
+    const { hold, recovered } = await takenByRecovery(500, 120);
     expect(recovered.map((r) => r.charged)).toEqual([120]);
     let m = await moneyOf(f, f.userId, token.id);
     expect(m.reservations).toBe(0);
@@ -71,12 +78,8 @@ await forEachDatabase('recovering holds', (kind) => {
   });
 
   it('settles in one batch a hold a recovery took beside holds still stored, each exactly once', async () => {
-    const ctx = f.tg.gateway.ctx;
     const before = await moneyOf(f, f.userId, token.id);
-    const taken = await take(500);
-    taken.checkpoint(100, 10, 90, 1);
-    await f.flush();
-    await recoverNode(ctx.db, ctx.dbKind, ctx.holds.node);
+    const { hold: taken } = await takenByRecovery(500, 100);
     const stored = await Promise.all([take(300), take(300)]);
     // Handed over in one turn: one batch deletes two rows that are there and finds one gone.
     await Promise.all([taken.settle(400, 1, settleLog(400)), ...stored.map((h) => h.settle(200, 1, settleLog(200)))]);
@@ -94,12 +97,8 @@ await forEachDatabase('recovering holds', (kind) => {
   });
 
   it('gives back what a recovery charged beyond the final cost, as a refund row', async () => {
-    const ctx = f.tg.gateway.ctx;
     const before = await moneyOf(f, f.userId, token.id);
-    const hold = await take(500);
-    hold.checkpoint(300, 10, 290, 1);
-    await f.flush();
-    await recoverNode(ctx.db, ctx.dbKind, ctx.holds.node);
+    const { hold } = await takenByRecovery(500, 300);
     await hold.settle(250, 1, settleLog(250));
     const m = await moneyOf(f, f.userId, token.id);
     expect(m.refunds.at(-1)!.quota).toBe(50);
