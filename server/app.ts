@@ -47,10 +47,10 @@ import { routedPath } from './http/request-path.js';
 import { finiteKeyword, installInputRules } from './http/validation.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
-import { installSecurityHeaders, isApiPath } from './http/security-headers.js';
+import { isApiPath } from './http/security-headers.js';
 import { registerRoutes } from './routes.js';
 import { Metrics } from './ops/metrics.js';
-import { installRequestIds, installRelayMetrics, newRequestId } from './ops/request-hooks.js';
+import { installRequestHooks, newRequestId } from './ops/request-hooks.js';
 import { installAudit } from './audit/hooks.js';
 import type { AuditConfig } from './audit/types.js';
 import { guardedRole } from './auth/guard.js';
@@ -226,15 +226,13 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const stopSubscriptionExpiry = startSubscriptionExpiry(ctx);
   logShipper?.start(() => ctx.leader.isLeader);
 
-  installRequestIds(app);
-  installRelayMetrics(app, metrics);
+  installRequestHooks(app, metrics);
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
   await app.register(cookie, { secret });
 
   installErrorHandling(app);
   installInputRules(app);
-  installSecurityHeaders(app);
 
   // The global per-address limit on the console API (a plain callback: the relay's routes pass
   // through without a promise), by the path the request was routed by, escapes decoded.

@@ -7,7 +7,14 @@ import type { FastifyRequest } from 'fastify';
 
 /** The matched route's pattern (`/api/user/:id`); for a path no route matched, the path decoded. */
 export function routedPath(request: FastifyRequest): string {
-  const route = request.routeOptions.url;
+  return pathOf(request, request.routeOptions.url);
+}
+
+/**
+ * routedPath, given the route's pattern already read: Fastify builds the whole `routeOptions`
+ * object anew on every read, which a hook of every request reads once.
+ */
+export function pathOf(request: FastifyRequest, route: string | undefined): string {
   if (route) return route;
   const path = request.url.split('?', 1)[0] ?? '';
   try {

@@ -1,11 +1,11 @@
 /**
  * Headers every answer carries, console and API alike: no framing by another site (clickjacking),
  * no content-type sniffing, no full URLs (tokens in query strings) leaked as Referer to other sites,
- * and a Content-Security-Policy. They are set on the raw response at the start of each request, so
- * answers the relay writes itself (streams, pass-through) carry them too.
+ * and a Content-Security-Policy. They are set on the raw response at the start of each request (by
+ * the request hook of server/ops/request-hooks.ts), so answers the relay writes itself (streams,
+ * pass-through) carry them too.
  */
-import type { FastifyInstance } from 'fastify';
-import { routedPath } from './request-path.js';
+import type { ServerResponse } from 'node:http';
 
 /** The console's and the API's paths (everything else is the console and its files). */
 export function isApiPath(url: string): boolean {
@@ -35,13 +35,10 @@ export const CONSOLE_CSP = [
 /** API answers are data, never a document to render. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    const raw = reply.raw;
-    raw.setHeader('X-Frame-Options', 'DENY');
-    raw.setHeader('X-Content-Type-Options', 'nosniff');
-    raw.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    raw.setHeader('Content-Security-Policy', isApiPath(routedPath(request)) ? API_CSP : CONSOLE_CSP);
-    done();
-  });
+/** Sets the headers on the raw response of a request routed by `path`. */
+export function setSecurityHeaders(raw: ServerResponse, path: string): void {
+  raw.setHeader('X-Frame-Options', 'DENY');
+  raw.setHeader('X-Content-Type-Options', 'nosniff');
+  raw.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  raw.setHeader('Content-Security-Policy', isApiPath(path) ? API_CSP : CONSOLE_CSP);
 }

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppError } from './errors.js';
-import { routedPath } from './request-path.js';
+import { pathOf } from './request-path.js';
 
 export type WireFormat = 'console' | 'openai' | 'claude' | 'gemini' | 'midjourney' | 'suno';
 
@@ -26,9 +26,17 @@ export function answerIn(app: FastifyInstance, wire: WireFormat): void {
 
 /** The format of a request's route; for a path no route matched, the format its prefix implies. */
 export function wireOf(request: FastifyRequest): WireFormat {
-  const declared = request.routeOptions.config?.wire;
-  if (declared) return declared;
-  const path = routedPath(request);
+  return routeFacts(request).wire;
+}
+
+/** What the hooks of every request know of its route, from one read of Fastify's `routeOptions`. */
+export function routeFacts(request: FastifyRequest): { path: string; wire: WireFormat; routed: boolean } {
+  const route = request.routeOptions;
+  const path = pathOf(request, route.url);
+  return { path, wire: route.config?.wire ?? wireOfPath(path), routed: route.url !== undefined && route.url !== '' };
+}
+
+function wireOfPath(path: string): WireFormat {
   if (path.startsWith('/v1beta/')) return 'gemini';
   if (path.startsWith('/v1/messages')) return 'claude';
   if (/^\/(v1|pg|dashboard)(\/|$|\?)/.test(path)) return 'openai';

@@ -1,11 +1,14 @@
 /**
- * Hooks every request passes: its id, sent back to the client and carried by each log line and log
- * row, and the relay's request metrics, taken when the answer's connection is done with (streams
- * included, which bypass Fastify's own response hooks).
+ * What every request gets first: its id, sent back to the client and carried by each log line and
+ * log row, the security headers (server/http/security-headers.ts), and on the relay's routes the
+ * request metrics, taken when the answer's connection is done with (streams included, which bypass
+ * Fastify's own response hooks).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { wireOf } from '../http/wire.js';
+import type { ServerResponse } from 'node:http';
+import { routeFacts, type WireFormat } from '../http/wire.js';
+import { setSecurityHeaders } from '../http/security-headers.js';
 import type { Metrics } from './metrics.js';
 
 declare module 'fastify' {
@@ -39,26 +42,29 @@ export function newRequestId(): string {
   return stamp + pool.toString('hex', poolAt - 6, poolAt);
 }
 
-export function installRequestIds(app: FastifyInstance): void {
+/**
+ * The hook every request passes first, one hook for all of it (each hook costs every request a
+ * turn of Fastify's hook runner): its id and security headers on the raw response, so that answers
+ * the relay writes itself carry them too, and on a relay route the metrics.
+ */
+export function installRequestHooks(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onRequest', (request, reply, done) => {
-    // On the raw response, so that answers the relay writes itself carry them too.
-    reply.raw.setHeader('X-Request-Id', request.id);
-    reply.raw.setHeader('X-Oneapi-Request-Id', request.id);
+    const raw = reply.raw;
+    raw.setHeader('X-Request-Id', request.id);
+    raw.setHeader('X-Oneapi-Request-Id', request.id);
+    const route = routeFacts(request);
+    setSecurityHeaders(raw, route.path);
+    if (route.wire !== 'console' && route.routed) watchRelayCall(metrics, request, raw, route.wire);
     done();
   });
 }
 
-export function installRelayMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    const format = wireOf(request);
-    if (format === 'console' || !request.routeOptions.url) return done();
-    const started = performance.now();
-    metrics.inFlightNow.now.request++;
-    reply.raw.once('close', () => {
-      metrics.inFlightNow.now.request--;
-      record(metrics, request, format, reply.raw.statusCode, (performance.now() - started) / 1000);
-    });
-    done();
+function watchRelayCall(metrics: Metrics, request: FastifyRequest, raw: ServerResponse, format: WireFormat): void {
+  const started = performance.now();
+  metrics.inFlightNow.now.request++;
+  raw.once('close', () => {
+    metrics.inFlightNow.now.request--;
+    record(metrics, request, format, raw.statusCode, (performance.now() - started) / 1000);
   });
 }
 
