@@ -289,13 +289,15 @@ function target(name, url, pid, key) {
 
 /**
  * Loads the targets in turn, SLICE seconds each, round after round until each had SECONDS: noise on
- * a shared machine (other processes, frequency changes) then falls on all of them alike.
+ * a shared machine (other processes, frequency changes) then falls on all of them alike. Every other
+ * round goes in reverse order: a target's turn follows another's, whose work left over (commits,
+ * collection) runs on the same core, and in a fixed order one build always followed the other.
  */
 async function measureInterleaved(targets, mode, connections) {
   const body = bodies[mode];
   const slice = Math.min(SLICE, SECONDS);
-  for (let done = 0; done < SECONDS; done += slice) {
-    for (const t of targets) {
+  for (let done = 0, round = 0; done < SECONDS; done += slice, round++) {
+    for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
       const before = cpuTicks(t.pid);
       const r = await load(`${t.url}${PATHS[mode]}`, headersFor(t.key, mode), body, connections, slice);
       t.ticks += cpuTicks(t.pid) - before;
