@@ -6,6 +6,7 @@
  * upstream takes the task. The payer (token) is kept on the task row so that a later refund credits
  * the same user and token and names the token in its log.
  */
+import type { FastifyReply } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { GatewayContext } from '../context.js';
 import type { Database } from '../db/types.js';
@@ -17,6 +18,7 @@ import { LOG_CONSUME } from '../logs/types.js';
 import type { Caller } from '../relay/entry/identify-caller.js';
 import { afterSettle, holdFor, payerOf, priceFor } from '../relay/metering/charge.js';
 import { checkModelLimit, tokenCaller } from '../relay/entry/read-request.js';
+import { admitCaller } from '../relay/routing/caller-limits.js';
 
 /** What the task row remembers of the payer (inside its `properties` JSON). */
 export interface StoredPayer {
@@ -87,14 +89,17 @@ function priceCall(ctx: GatewayContext, caller: Caller, model: string): { price:
  */
 export async function charge(
   ctx: GatewayContext,
+  reply: FastifyReply,
   caller: Caller,
   model: string,
-  clientIp: string,
   priced?: { price: Price; quota: number; other?: Record<string, unknown> },
 ): Promise<TaskCharge> {
   const { price, quota } = priced ?? priceCall(ctx, caller, model);
   await checkModelRateLimit(ctx, { userId: caller.user.id, group: caller.group });
+  // A submit is a call of the token as any other: its limits count it, in flight until answered.
+  await admitCaller(ctx, reply, tokenCaller(caller));
   const payer = payerOf(tokenCaller(caller));
+  const clientIp = reply.request.ip;
   const hold = await holdFor(ctx, payer, quota, () => ({
     username: caller.user.username,
     token_name: caller.token.name,

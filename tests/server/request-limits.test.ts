@@ -1,9 +1,11 @@
 /**
  * Request limits of tokens (calls in flight, requests per minute and per day) and of users
- * (requests per day) through the real gateway: refused exactly past their counts with 429 and
+ * (requests per day) through the real gateway, on every surface that serves a call (chat formats,
+ * task submits, realtime sessions): refused exactly past their counts with 429 and
  * Retry-After in the caller's own error format, a call's place in flight given back however it
  * ends (answered, upstream error, client gone), and counted across two gateways sharing Redis.
  */
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerGate } from '../../server/relay/routing/caller-limits.js';
 import { MemoryCallerGate } from '../../server/ratelimit/caller-gate.js';
@@ -11,6 +13,9 @@ import { clusterAvailable, startCluster, type Cluster, type GatewayNode } from '
 import { ApiClient, must, ROOT } from '../helpers/gateway.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { startOpenAIStandIn, type OpenAIStandIn } from '../helpers/upstreams/openai.js';
+import { startMidjourneyStandIn } from '../helpers/upstreams/midjourney.js';
+import { startRealtimeStandIn } from '../helpers/upstreams/realtime.js';
+import { callRelay } from '../helpers/task-relay.js';
 
 function chat(baseUrl: string, key: string, model = 'gpt-4o-mini', signal?: AbortSignal): Promise<Response> {
   return fetch(`${baseUrl}/v1/chat/completions`, {
@@ -177,7 +182,80 @@ describe('request limits (one process)', () => {
     expect(both.map((r) => r.status).sort()).toEqual([200, 429]);
     await until(() => gate().inFlight(c.tokenId) === 0);
   });
+
+  it("counts task submits (Midjourney) against the limits, refused in midjourney-proxy's shape with nothing charged", async () => {
+    const mj = await startMidjourneyStandIn();
+    try {
+      const prices = JSON.parse(f.tg.gateway.ctx.options.raw('ModelPrice'));
+      must(
+        await f.root.put('/api/option/', { key: 'ModelPrice', value: JSON.stringify({ ...prices, mj_imagine: 0.1 }) }),
+        'price',
+      );
+      await f.addChannel({ type: 2, name: 'mj-limits', key: mj.secret, base_url: mj.url, models: 'mj_imagine' });
+      const c = await caller({ rpd_limit: 1 });
+      const submit = () => callRelay(f, '/mj/submit/imagine', { prompt: 'a fox' }, { 'mj-api-secret': c.key });
+      const first = await submit();
+      expect(first.body).toMatchObject({ code: 1 });
+      const quota = () =>
+        f.tg.gateway.ctx.db.selectFrom('users').select('quota').where('id', '=', c.userId).executeTakeFirstOrThrow();
+      const before = await quota();
+      const refused = await submit();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(refused.body).toMatchObject({ type: 'token_rpd_exceeded', result: null });
+      await f.flush();
+      expect(await quota()).toEqual(before);
+      expect(mj.tasks.size).toBe(1);
+    } finally {
+      await mj.close();
+    }
+  });
+
+  it("holds a realtime session's place in flight for as long as the session stays open", async () => {
+    const upstream = await startRealtimeStandIn();
+    try {
+      const ratios = JSON.parse(f.tg.gateway.ctx.options.raw('ModelRatio'));
+      must(
+        await f.root.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify({ ...ratios, 'rt-limits': 1 }) }),
+        'ratio',
+      );
+      await f.addChannel({ name: 'rt-limits', key: 'sk-upstream-good', base_url: upstream.url, models: 'rt-limits' });
+      const c = await caller({ max_concurrency: 1 });
+      const url = `${f.tg.url.replace('http:', 'ws:')}/v1/realtime?model=rt-limits`;
+      const first = await openSocket(url, c.key);
+      expect(first.status).toBe(101);
+      expect(gate().inFlight(c.tokenId)).toBe(1);
+      const refused = await openSocket(url, c.key);
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'token_concurrency_exceeded' } });
+      first.ws!.close();
+      await until(() => gate().inFlight(c.tokenId) === 0);
+      const again = await openSocket(url, c.key);
+      expect(again.status).toBe(101);
+      again.ws!.close();
+      await until(() => gate().inFlight(c.tokenId) === 0);
+    } finally {
+      await upstream.close();
+    }
+  });
 });
+
+/** Opens a websocket with `key`: 101 and the socket, or the refusal's status and body. */
+function openSocket(url: string, key: string): Promise<{ status: number; body: string; ws?: WebSocket }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, [], { headers: { authorization: `Bearer ${key}` } });
+    ws.once('open', () => resolve({ status: 101, body: '', ws }));
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body });
+        ws.terminate();
+      });
+    });
+    ws.once('error', reject);
+  });
+}
 
 const clusterReady = await clusterAvailable('postgres');
 

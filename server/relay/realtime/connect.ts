@@ -22,6 +22,7 @@ import { answerIn } from '../../http/wire.js';
 import { relayErrors } from '../errors.js';
 import { resolveCaller } from '../entry/identify-caller.js';
 import { checkModelRateLimit } from '../../ratelimit/model-limit.js';
+import { admitCaller } from '../routing/caller-limits.js';
 import { ChannelSlots, chooser } from '../../ratelimit/channel-slots.js';
 import { checkModelLimit, tokenCaller } from '../entry/read-request.js';
 import { holdFor, payerOf, priceFor, reservationFor } from '../metering/charge.js';
@@ -194,6 +195,8 @@ export default async function realtimeRoutes(app: FastifyInstance): Promise<void
     const caller = tokenCaller(found);
     const price = priceFor(ctx, caller, model);
     await checkModelRateLimit(ctx, caller);
+    // Held for the session: the answer closes with the websocket's socket.
+    await admitCaller(ctx, reply, caller);
     const payer = payerOf(caller);
     // Realtime has no Endpoint of its own; the log reads only the model and the stream flag.
     const input: RelayInput = {

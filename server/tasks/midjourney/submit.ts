@@ -142,7 +142,7 @@ export async function submitMidjourney(
   const body = upstreamBody(plan, ctx.options);
   const mode = ctx.options.bool('MjModeClearEnabled') ? null : pathMode;
   const model = modelOf(plan.action);
-  const charged = await charge(ctx, caller, model, request.ip);
+  const charged = await charge(ctx, reply, caller, model);
 
   return submitToChannels(ctx, {
     charged,

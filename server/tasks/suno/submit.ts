@@ -41,7 +41,7 @@ export async function submitSuno(
   const origin = originId ? await findOwnSunoTask(ctx.db, caller.user.id, originId) : undefined;
   if (originId && !origin) throw taskErrors.notExist();
   const model = `suno_${action}`;
-  const charged = await charge(ctx, caller, model, request.ip);
+  const charged = await charge(ctx, reply, caller, model);
 
   return submitToChannels(ctx, {
     charged,

@@ -37,7 +37,7 @@ export async function submitVideo(ctx: GatewayContext, request: FastifyRequest, 
     video_size: req.size,
     ...(price.perSecond === null ? {} : { second_price: price.perSecond, resolution_ratio: price.resolutionRatio }),
   };
-  const charged = await charge(ctx, caller, req.model, request.ip, { price: priceOfSeconds(price, req.seconds), quota, other });
+  const charged = await charge(ctx, reply, caller, req.model, { price: priceOfSeconds(price, req.seconds), quota, other });
 
   return submitToChannels(ctx, {
     charged,
