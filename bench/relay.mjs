@@ -5,7 +5,8 @@
 // on the other — then loads each with autocannon at concurrency 50 and 200, streaming (20-chunk SSE)
 // and not, for two payers: a large balance (the pre-charge is skipped) and a small one (every call
 // reserves and settles quota). Prints requests/s, the latency the gateway adds, the CPU time per
-// request of the gateway and of the baseline and their ratio, and the gateway's peak memory; then a
+// request of the gateway and of the baseline and their ratio (and round by round its median and
+// range, and with BENCH_BEFORE the paired after ÷ before), and the gateway's peak memory; then a
 // 60 s soak for memory flatness. Mode `usage` streams as `stream` does, for a client that asks for
 // usage itself (stream_options.include_usage: every chunk carries "usage":null). Modes `claude` and
 // `gemini` stream Claude's /v1/messages and Gemini's streamGenerateContent to channels of their own
@@ -284,7 +285,7 @@ const sampler = setInterval(() => {
 
 /** A measured target: where it listens, its process, the key it takes, and its totals so far. */
 function target(name, url, pid, key) {
-  return { name, url, pid, key, ticks: 0, ok: 0, errors: 0, rps: [], p50: [], p99: [] };
+  return { name, url, pid, key, ticks: 0, ok: 0, errors: 0, rps: [], p50: [], p99: [], turns: [] };
 }
 
 /**
@@ -300,8 +301,12 @@ async function measureInterleaved(targets, mode, connections) {
     for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
       const before = cpuTicks(t.pid);
       const r = await load(`${t.url}${PATHS[mode]}`, headersFor(t.key, mode), body, connections, slice);
-      t.ticks += cpuTicks(t.pid) - before;
-      t.ok += r.requests.total - r.errors - r.non2xx;
+      const ticks = cpuTicks(t.pid) - before;
+      const ok = r.requests.total - r.errors - r.non2xx;
+      t.ticks += ticks;
+      t.ok += ok;
+      // CPU per call in this turn alone, in the order of the rounds (the same for every target).
+      t.turns.push(((ticks / CLK_TCK) * 1e6) / Math.max(1, ok));
       t.errors += r.errors + r.non2xx + r.timeouts;
       t.rps.push(r.requests.average);
       t.p50.push(r.latency.p50);
@@ -349,6 +354,31 @@ function summary() {
   }
 }
 
+/** The median and range of per-round quotients `a[i] / b[i]`, as `1.23 [1.10-1.31]`. */
+function perRound(a, b) {
+  const q = a.map((x, i) => x / b[i]).sort((x, y) => x - y);
+  const median = q.length % 2 ? q[(q.length - 1) / 2] : (q[q.length / 2 - 1] + q[q.length / 2]) / 2;
+  return `${median.toFixed(2)} [${q[0].toFixed(2)}-${q.at(-1).toFixed(2)}]`;
+}
+
+/**
+ * Each row's ratio round by round (the gateway's turn against the floor's turn of the same round),
+ * and with BENCH_BEFORE each payer's after ÷ before round by round: paired turns share the machine's
+ * state of the moment, so their quotient's spread says what a difference in the table is worth.
+ */
+function spread() {
+  const rounds = rows[0]?.gw.turns.length ?? 0;
+  console.log(`\nround by round (${rounds} rounds): ratio median [min-max]${before ? '; after ÷ before median [min-max]' : ''}`);
+  for (const { mode, connections, payer, bl, gw } of rows) {
+    if (payer.endsWith('@before')) continue;
+    const old = rows.find((r) => r.mode === mode && r.connections === connections && r.payer === `${payer}@before`);
+    const paired = old ? `   ${perRound(gw.turns, old.gw.turns)}` : '';
+    console.log(
+      `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(12)}  ${perRound(gw.turns, bl.turns)}${paired}`,
+    );
+  }
+}
+
 const SQL = process.env.BENCH_SQL_DSN ? process.env.BENCH_SQL_DSN.split(':')[0] : 'sqlite';
 console.log(
   `\nrelay overhead on ${SQL} (${SECONDS} s per target in ${SLICE} s turns; gateway and baseline pinned to core 1, stand-in and load on core 0)`,
@@ -362,6 +392,7 @@ for (const { mode, connections, payer, bl, gw } of rows) {
   );
 }
 summary();
+spread();
 console.log(`peak gateway RSS during the runs: ${peakRss.toFixed(1)} MB`);
 
 if (SOAK_SECONDS > 0) {
