@@ -97,8 +97,9 @@ export async function charge(
   const { price, quota } = priced ?? priceCall(ctx, caller, model);
   await checkModelRateLimit(ctx, { userId: caller.user.id, group: caller.group });
   // A submit is a call of the token as any other: its limits count it, in flight until answered.
-  await admitCaller(ctx, reply, tokenCaller(caller));
-  const payer = payerOf(tokenCaller(caller));
+  const relayCaller = tokenCaller(caller);
+  await admitCaller(ctx, reply, relayCaller);
+  const payer = payerOf(relayCaller);
   const clientIp = reply.request.ip;
   const hold = await holdFor(ctx, payer, quota, () => ({
     username: caller.user.username,

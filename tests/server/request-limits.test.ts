@@ -5,7 +5,6 @@
  * Retry-After in the caller's own error format, a call's place in flight given back however it
  * ends (answered, upstream error, client gone), and counted across two gateways sharing Redis.
  */
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerGate } from '../../server/relay/routing/caller-limits.js';
 import { MemoryCallerGate } from '../../server/ratelimit/caller-gate.js';
@@ -15,6 +14,7 @@ import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.j
 import { startOpenAIStandIn, type OpenAIStandIn } from '../helpers/upstreams/openai.js';
 import { startMidjourneyStandIn } from '../helpers/upstreams/midjourney.js';
 import { startRealtimeStandIn } from '../helpers/upstreams/realtime.js';
+import { open } from '../helpers/realtime-client.js';
 import { callRelay } from '../helpers/task-relay.js';
 
 function chat(baseUrl: string, key: string, model = 'gpt-4o-mini', signal?: AbortSignal): Promise<Response> {
@@ -222,40 +222,23 @@ describe('request limits (one process)', () => {
       await f.addChannel({ name: 'rt-limits', key: 'sk-upstream-good', base_url: upstream.url, models: 'rt-limits' });
       const c = await caller({ max_concurrency: 1 });
       const url = `${f.tg.url.replace('http:', 'ws:')}/v1/realtime?model=rt-limits`;
-      const first = await openSocket(url, c.key);
-      expect(first.status).toBe(101);
+      const auth = { headers: { authorization: `Bearer ${c.key}` } };
+      const first = await open(url, auth);
+      expect(first.ok).toBe(true);
       expect(gate().inFlight(c.tokenId)).toBe(1);
-      const refused = await openSocket(url, c.key);
-      expect(refused.status).toBe(429);
-      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'token_concurrency_exceeded' } });
-      first.ws!.close();
+      const refused = await open(url, auth);
+      expect(refused).toMatchObject({ ok: false, status: 429, body: { error: { code: 'token_concurrency_exceeded' } } });
+      if (first.ok) first.client.ws.close();
       await until(() => gate().inFlight(c.tokenId) === 0);
-      const again = await openSocket(url, c.key);
-      expect(again.status).toBe(101);
-      again.ws!.close();
+      const again = await open(url, auth);
+      expect(again.ok).toBe(true);
+      if (again.ok) again.client.ws.close();
       await until(() => gate().inFlight(c.tokenId) === 0);
     } finally {
       await upstream.close();
     }
   });
 });
-
-/** Opens a websocket with `key`: 101 and the socket, or the refusal's status and body. */
-function openSocket(url: string, key: string): Promise<{ status: number; body: string; ws?: WebSocket }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, [], { headers: { authorization: `Bearer ${key}` } });
-    ws.once('open', () => resolve({ status: 101, body: '', ws }));
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body });
-        ws.terminate();
-      });
-    });
-    ws.once('error', reject);
-  });
-}
 
 const clusterReady = await clusterAvailable('postgres');
 
