@@ -77,6 +77,10 @@ async function makeDialect(target: DbTarget, log?: FastifyBaseLogger): Promise<D
       database.pragma('synchronous = NORMAL');
       database.pragma('busy_timeout = 5000');
       database.pragma('foreign_keys = ON');
+      // A multi-row insert inside a transaction keeps a statement journal (the pages it changes, to
+      // undo it alone); past 64 KiB SQLite moves it to a temporary file, created, written and
+      // unlinked on every batch of the journal. In memory it costs a copy.
+      database.pragma('temp_store = MEMORY');
       return new SqliteDialect({ database: withStatementCache(database) });
     }
     case 'postgres': {
