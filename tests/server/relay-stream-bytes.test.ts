@@ -177,7 +177,7 @@ describe('same-format Claude and Gemini streams', () => {
   };
 
   for (const name of ['stream-text', 'stream-tool-use', 'stream-thinking'])
-    for (const size of ['event', 7, 64] as const)
+    for (const size of ['event', 7, 64, 1000] as const)
       it(`passes Claude's ${name} cut ${size === 'event' ? 'per event' : `every ${size} bytes`} byte for byte, billed on its usage`, async () => {
         const got = await claude(pieces(fixture(`claude/${name}.chunks.txt`), size));
         expect(got.equals(sent)).toBe(true);
@@ -225,7 +225,8 @@ describe('same-format Claude and Gemini streams', () => {
     }
   });
 
-  for (const size of ['event', 7, 64] as const) {
+  // 1000 bytes and the whole stream at once: chunks where stripped, read and passed events mix.
+  for (const size of ['event', 7, 64, 1000, 1 << 20] as const) {
     it(`passes OpenAI's chat stream cut ${size === 'event' ? 'per event' : `every ${size} bytes`} to a client that asked for usage byte for byte`, async () => {
       const text = chatStream();
       const got = await openai('/v1/chat/completions', pieces(Buffer.from(text), size), {

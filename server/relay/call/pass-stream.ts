@@ -99,25 +99,37 @@ function lastEventWith(text: string, key: string, sep: string): [number, number]
 
 /** OpenAI's `"usage": null` on every chunk when the gateway asked for usage in the client's stead. */
 const NULL_USAGE = ',"usage":null}\n\n';
-const OBJECT_END: Buffer = Buffer.from('}\n\n');
+/** What stripping removes from such a chunk: the member and its comma. */
+const NULL_MEMBER = ',"usage":null'.length;
 
 /**
- * Where a one-line chunk's trailing `"usage":null` member starts (the top-level object's last member:
- * nothing but its closing brace follows), or -1 when the event is not that.
+ * Where the trailing `"usage":null` member of the one-line chunk text[start, stop) starts (the
+ * top-level object's last member: nothing but its closing brace follows), or -1 when the event is
+ * not that. Read in place: slicing each event out of its chunk costs more than the checks.
  */
-function nullUsageAt(raw: string): number {
-  const cut = raw.length - NULL_USAGE.length;
+function nullUsageAt(text: string, start: number, stop: number): number {
+  const cut = stop - NULL_USAGE.length;
   // One line, whose only "usage" is that last member (a usage elsewhere is read the long way).
   const one =
-    raw.endsWith(NULL_USAGE) &&
-    raw.startsWith('data: {') &&
-    raw.indexOf(USAGE_KEY) === cut + 1 &&
-    raw.indexOf('\n') === raw.length - 2;
+    cut > start &&
+    text.startsWith(NULL_USAGE, cut) &&
+    text.startsWith('data: {', start) &&
+    text.indexOf(USAGE_KEY, start) === cut + 1 &&
+    text.indexOf('\n', start) === stop - 2;
   return one ? cut : -1;
 }
 
-/** The SSE events of complete raw bytes. */
-const eventsOf = (raw: Buffer): SseEvent[] => SseParser.eventsIn(raw.toString());
+/**
+ * The SSE events of complete raw bytes (`text`, their latin1 text). An event of one `data: ` line,
+ * as nearly all are, is cut out directly; the parser reads the rest.
+ */
+function eventsOf(raw: Buffer, text: string): SseEvent[] {
+  const end = text.length - 2;
+  if (text.startsWith('data: ') && text.indexOf('\n') === end && text.charCodeAt(end + 1) === 10) {
+    return [{ event: 'message', data: raw.toString('utf8', 6, end) }];
+  }
+  return SseParser.eventsIn(raw.toString());
+}
 
 /** The UTF-8 text of bytes read as latin1. */
 const utf8 = (latin1: string): string => Buffer.from(latin1, 'latin1').toString();
@@ -169,47 +181,54 @@ export async function passStream(
     if (at) usageEvent = text.slice(at[0], at[1]);
     if (uncountedBytes >= COUNT_BATCH) count();
   };
-  /** One raw event read and rendered, as forwardStream renders it (a closing one held). */
-  const read = (raw: Buffer): Buffer => {
+  /**
+   * One raw event read and rendered as forwardStream renders it (a closing one held), as latin1 text
+   * (the bytes the client gets, one character each).
+   */
+  const read = (raw: Buffer, rawText: string): string => {
     let text = '';
-    for (const ev of eventsOf(raw)) {
+    for (const ev of eventsOf(raw, rawText)) {
       const seen = opts.inspect(ev);
       tally.note(seen.usage, seen.text);
       if (seen.drop) continue;
       const framed = seen.data === undefined ? null : frame({ ...ev, data: seen.data });
       if (isClosing(ev)) held += framed ?? raw.toString();
-      else text += framed ?? raw.toString();
+      else text += framed === null ? rawText : Buffer.from(framed).toString('latin1');
     }
-    return Buffer.from(text);
+    return text;
   };
-  /** What whole raw events become for the client: as received, unless one of them is read or stripped. */
-  const passEvents = (bytes: Buffer, text: string): Buffer => {
+  /**
+   * What whole raw events become for the client: the bytes as received, unless one of them is read
+   * or stripped; then their latin1 text as changed. The events passed on unread are kept for counting
+   * in runs, not one by one.
+   */
+  const passEvents = (bytes: Buffer, text: string): Buffer | string => {
     if (!strip && !rules.mayMatter(text)) {
       keep(text);
       return bytes;
     }
-    const pieces: Buffer[] = [];
-    let changed = false;
+    let changed = '';
+    /** Where the text not yet in `changed` starts. */
+    let from = 0;
+    /** Where the run of events passed on unread starts. */
+    let keptFrom = 0;
     let start = 0;
     for (let end = text.indexOf(sep); end !== -1; end = text.indexOf(sep, start)) {
       const stop = end + sep.length;
-      const raw = bytes.subarray(start, stop);
-      const rawText = text.slice(start, stop);
-      start = stop;
-      const cut = strip ? nullUsageAt(rawText) : -1;
+      const cut = strip ? nullUsageAt(text, start, stop) : -1;
       if (cut !== -1) {
-        keep(rawText);
-        pieces.push(raw.subarray(0, cut), OBJECT_END);
-        changed = true;
-      } else if (rules.matters(rawText) || (strip && rawText.includes(USAGE_KEY))) {
-        pieces.push(read(raw));
-        changed = true;
-      } else {
-        keep(rawText);
-        pieces.push(raw);
+        changed += text.slice(from, cut);
+        from = cut + NULL_MEMBER;
+      } else if (rules.matters(text.slice(start, stop)) || (strip && text.slice(start, stop).includes(USAGE_KEY))) {
+        if (start > keptFrom) keep(text.slice(keptFrom, start));
+        keptFrom = stop;
+        changed += text.slice(from, start) + read(bytes.subarray(start, stop), text.slice(start, stop));
+        from = stop;
       }
+      start = stop;
     }
-    return changed ? Buffer.concat(pieces) : bytes;
+    if (text.length > keptFrom) keep(keptFrom === 0 ? text : text.slice(keptFrom));
+    return from === 0 ? bytes : changed + text.slice(from);
   };
 
   let firstTokenMs = 0;
@@ -222,6 +241,8 @@ export async function passStream(
       if (firstTokenMs === 0) firstTokenMs = firstTokenAfter(started);
       const buffer = chunk as Buffer;
       let payload: string | Buffer = EMPTY;
+      /** Whether a string payload is latin1 text of bytes (passEvents) rather than text (parsed). */
+      let latin1 = false;
       if (parser) payload = parsed(parser.push(buffer));
       else {
         const bytes = carry.length === 0 ? buffer : Buffer.concat([carry, buffer]);
@@ -245,8 +266,10 @@ export async function passStream(
           const last = text.lastIndexOf(sep);
           const end = last === -1 ? 0 : last + sep.length;
           carry = end === bytes.length ? EMPTY : bytes.subarray(end);
-          if (end === bytes.length) payload = passEvents(bytes, text);
-          else if (end > 0) payload = passEvents(bytes.subarray(0, end), text.slice(0, end));
+          if (end > 0) {
+            payload = end === bytes.length ? passEvents(bytes, text) : passEvents(bytes.subarray(0, end), text.slice(0, end));
+            latin1 = true;
+          }
         }
       }
       if (payload.length > 0) {
@@ -254,7 +277,8 @@ export async function passStream(
           clientAborted = true;
           break;
         }
-        if (!out.write(payload)) await drained(out);
+        const flowing = latin1 && typeof payload === 'string' ? out.write(payload, 'latin1') : out.write(payload);
+        if (!flowing) await drained(out);
       }
       if (progress?.due()) {
         count();
@@ -264,7 +288,7 @@ export async function passStream(
     }
     if (!clientAborted) {
       // An event the upstream left without its closing blank line.
-      const rest = parsed(parser ? parser.end() : carry.length > 0 ? eventsOf(carry) : []);
+      const rest = parsed(parser ? parser.end() : carry.length > 0 ? eventsOf(carry, carry.toString('latin1')) : []);
       if (rest !== '') out.write(rest);
     }
   } catch (err) {
