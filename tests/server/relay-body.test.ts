@@ -124,6 +124,16 @@ describe('relay bodies', () => {
     expect(await moneyOf(f, f.userId, f.tokenId)).toEqual(before);
   });
 
+  it('reads a small body after a byte order mark, and refuses an encoded surrogate as invalid UTF-8', async () => {
+    const text = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const withMark = await post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+    expect(withMark.status).toBe(200);
+    const [head, tail] = text.split('hi');
+    const surrogate = await post(Buffer.concat([Buffer.from(head!), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(tail!)]));
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body.error.code).toBe('invalid_request');
+  });
+
   it('serves a large body parsed as it arrives exactly as the client wrote it', async () => {
     const content = 'é中😀"\\\n'.repeat(60 * 1024);
     const count = f.upstream.requests.length;
