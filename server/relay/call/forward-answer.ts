@@ -203,12 +203,7 @@ async function relayStream(
   },
 ): Promise<ForwardResult> {
   const { isClientGone, progress } = opts.hooks;
-  out.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  out.writeHead(200, SSE_HEADERS);
   const sse = opts.decoder ?? new SseParser();
   const watch = watches.get(out);
   const tally = new StreamTally(watch !== undefined);
@@ -269,6 +264,16 @@ async function relayStream(
 export function frame(ev: SseEvent): string {
   return `${ev.event === 'message' ? '' : `event: ${ev.event}\n`}data: ${ev.data.replace(/\n/g, '\ndata: ')}\n\n`;
 }
+
+/**
+ * The head of every stream the relay writes. No `connection` header: Node sends keep-alive, or
+ * close when the client asked for it, which a fixed header would contradict.
+ */
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+};
 
 /** Events that tell a client its stream is complete: OpenAI's `[DONE]`, Claude's and the Responses API's last events. */
 const CLOSING_EVENTS = new Set(['message_stop', 'response.completed', 'response.incomplete', 'response.failed']);

@@ -20,6 +20,7 @@ import {
   firstTokenAfter,
   frame,
   isClosing,
+  SSE_HEADERS,
   StreamTally,
   type AnswerHooks,
   type EventInspection,
@@ -28,12 +29,6 @@ import {
 
 /** Raw events kept for counting, in bytes, before they are parsed into the count. */
 const COUNT_BATCH = 64 * 1024;
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-};
 const EMPTY: Buffer = Buffer.alloc(0);
 
 /** Which raw events of a format's stream a pass-through must read, judged on their latin1 text. */
@@ -121,12 +116,18 @@ function nullUsageAt(text: string, start: number, stop: number): number {
 
 /**
  * The SSE events of complete raw bytes (`text`, their latin1 text). An event of one `data: ` line,
- * as nearly all are, is cut out directly; the parser reads the rest.
+ * after an `event: ` line or not, as nearly all are, is cut out directly; the parser reads the rest.
  */
 function eventsOf(raw: Buffer, text: string): SseEvent[] {
   const end = text.length - 2;
-  if (text.startsWith('data: ') && text.indexOf('\n') === end && text.charCodeAt(end + 1) === 10) {
-    return [{ event: 'message', data: raw.toString('utf8', 6, end) }];
+  let event = 'message';
+  let at = 0;
+  if (text.startsWith('event: ')) {
+    at = text.indexOf('\n') + 1;
+    if (at > 8 && text.charCodeAt(at - 2) !== 13) event = raw.toString('utf8', 7, at - 1);
+  }
+  if (text.startsWith('data: ', at) && text.indexOf('\n', at) === end && text.charCodeAt(end + 1) === 10) {
+    return [{ event, data: raw.toString('utf8', at + 6, end) }];
   }
   return SseParser.eventsIn(raw.toString());
 }
