@@ -53,7 +53,7 @@ const texts = new WeakMap<object, string>();
 export const receivedText = (body: object): string | undefined => texts.get(body);
 
 export function readJsonBody(request: FastifyRequest, payload: Readable): Promise<unknown> {
-  const limit = request.routeOptions.bodyLimit ?? WHOLE_PARSE_LIMIT;
+  const limit = request.routed?.bodyLimit ?? request.routeOptions.bodyLimit ?? WHOLE_PARSE_LIMIT;
   const declared = Number(request.headers['content-length']);
   if (declared > limit) return Promise.reject(refuse(413, 'request.body_too_large'));
   return new Promise((resolve, reject) => {

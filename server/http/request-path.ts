@@ -5,9 +5,24 @@
  */
 import type { FastifyRequest } from 'fastify';
 
+/**
+ * What the first hook of every request (server/ops/request-hooks.ts) read of its route, kept on the
+ * request: Fastify builds the whole `routeOptions` object anew on every read.
+ */
+export interface RoutedFacts {
+  path: string;
+  bodyLimit: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    routed: RoutedFacts | null;
+  }
+}
+
 /** The matched route's pattern (`/api/user/:id`); for a path no route matched, the path decoded. */
 export function routedPath(request: FastifyRequest): string {
-  return pathOf(request, request.routeOptions.url);
+  return request.routed?.path ?? pathOf(request, request.routeOptions.url);
 }
 
 /**

@@ -29,11 +29,24 @@ export function wireOf(request: FastifyRequest): WireFormat {
   return routeFacts(request).wire;
 }
 
-/** What the hooks of every request know of its route, from one read of Fastify's `routeOptions`. */
-export function routeFacts(request: FastifyRequest): { path: string; wire: WireFormat; routed: boolean } {
+/** What the hooks and the body reader of a request know of its route (kept as its `routed`). */
+export interface RouteFacts {
+  path: string;
+  wire: WireFormat;
+  routed: boolean;
+  bodyLimit: number;
+}
+
+/** A request's RouteFacts, from one read of Fastify's `routeOptions`. */
+export function routeFacts(request: FastifyRequest): RouteFacts {
   const route = request.routeOptions;
   const path = pathOf(request, route.url);
-  return { path, wire: route.config?.wire ?? wireOfPath(path), routed: route.url !== undefined && route.url !== '' };
+  return {
+    path,
+    wire: route.config?.wire ?? wireOfPath(path),
+    routed: route.url !== undefined && route.url !== '',
+    bodyLimit: route.bodyLimit,
+  };
 }
 
 function wireOfPath(path: string): WireFormat {

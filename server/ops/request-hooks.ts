@@ -45,14 +45,17 @@ export function newRequestId(): string {
 /**
  * The hook every request passes first, one hook for all of it (each hook costs every request a
  * turn of Fastify's hook runner): its id and security headers on the raw response, so that answers
- * the relay writes itself carry them too, and on a relay route the metrics.
+ * the relay writes itself carry them too, and on a relay route the metrics. What it read of the route
+ * stays on the request (`routed`) for the later hooks and the body reader.
  */
 export function installRequestHooks(app: FastifyInstance, metrics: Metrics): void {
+  app.decorateRequest('routed', null);
   app.addHook('onRequest', (request, reply, done) => {
     const raw = reply.raw;
     raw.setHeader('X-Request-Id', request.id);
     raw.setHeader('X-Oneapi-Request-Id', request.id);
     const route = routeFacts(request);
+    request.routed = route;
     setSecurityHeaders(raw, route.path);
     if (route.wire !== 'console' && route.routed) watchRelayCall(metrics, request, raw, route.wire);
     done();
