@@ -116,9 +116,11 @@ export class ChannelCache {
     const tiers = this.candidates(group, model);
     if (tiers.length === 0) return undefined;
     const start = Math.min(Math.max(0, retryIndex), tiers.length - 1);
-    const order = [...tiers.slice(start), ...tiers.slice(0, start).reverse()];
+    // The first attempt with nothing excluded, nearly every call's, copies nothing.
+    const order = start === 0 ? tiers : [...tiers.slice(start), ...tiers.slice(0, start).reverse()];
     const { health } = this.ctx;
-    const untried = (tier: Tier) => (exclude ? tier.candidates.filter((c) => !exclude.has(c.channel.id)) : tier.candidates);
+    const untried = (tier: Tier) =>
+      exclude && exclude.size > 0 ? tier.candidates.filter((c) => !exclude.has(c.channel.id)) : tier.candidates;
     for (const tier of order) {
       const open = untried(tier);
       const chosen = health ? health.choose(open, this.random) : weighted(open, this.random);

@@ -30,6 +30,8 @@ export function isLimited(channel: Pick<Channel, 'rpm_limit' | 'max_concurrency'
 /** Proposes a channel not in `full` (channels found at their limit during this choice), or none. */
 export type Chooser = (full: ReadonlySet<number>) => Channel | undefined;
 
+const NONE_FULL: ReadonlySet<number> = new Set();
+
 /**
  * The relay's proposals for attempt `attempt`: the channel an admin's key pins, or the channel
  * cache's pick among the channels neither tried nor full.
@@ -43,7 +45,13 @@ export function chooser(
 ): Chooser {
   const pinned = caller.pinnedChannelId;
   if (pinned) return (full) => (full.has(pinned) ? undefined : ctx.channels.get(pinned));
-  return (full) => ctx.channels.pick(caller.group, model, attempt, new Set(full.size > 0 ? [...tried, ...full] : tried));
+  return (full) =>
+    ctx.channels.pick(
+      caller.group,
+      model,
+      attempt,
+      tried.length === 0 && full.size === 0 ? undefined : new Set(full.size > 0 ? [...tried, ...full] : tried),
+    );
 }
 
 export class ChannelSlots {
@@ -60,15 +68,16 @@ export class ChannelSlots {
   async take(choose: Chooser, isGone: () => boolean): Promise<Channel | undefined> {
     this.release();
     this.refusal = null;
-    const full = new Set<number>();
+    /** Channels found full, made when the first one is: most calls take the first channel proposed. */
+    let full: Set<number> | null = null;
     const deadline = performance.now() + WAIT_MS;
     let pause = FIRST_PAUSE_MS;
     for (;;) {
-      const proposed = choose(full);
+      const proposed = choose(full ?? NONE_FULL);
       // A chooser that ignores `full` (a pinned channel) must not spin on a full channel.
-      const channel = proposed && !full.has(proposed.id) ? proposed : undefined;
+      const channel = proposed && !full?.has(proposed.id) ? proposed : undefined;
       if (!channel) {
-        if (full.size === 0 || isGone()) return undefined;
+        if (!full || full.size === 0 || isGone()) return undefined;
         if (performance.now() + pause > deadline) {
           this.refusal = refuse(429, 'channel_saturated', undefined, 'rate_limit_error');
           return undefined;
@@ -88,7 +97,7 @@ export class ChannelSlots {
         this.lease = got.lease;
         return channel;
       }
-      full.add(channel.id);
+      (full ??= new Set()).add(channel.id);
     }
   }
 

@@ -182,34 +182,34 @@ export async function passStream(
     if (at) usageEvent = text.slice(at[0], at[1]);
     if (uncountedBytes >= COUNT_BATCH) count();
   };
-  /**
-   * One raw event read and rendered as forwardStream renders it (a closing one held), as latin1 text
-   * (the bytes the client gets, one character each).
-   */
-  const read = (raw: Buffer, rawText: string): string => {
-    let text = '';
+  /** One raw event read and rendered as forwardStream renders it (a closing one held). */
+  const read = (raw: Buffer, rawText: string): Buffer => {
+    const pieces: Buffer[] = [];
     for (const ev of eventsOf(raw, rawText)) {
       const seen = opts.inspect(ev);
       tally.note(seen.usage, seen.text);
       if (seen.drop) continue;
       const framed = seen.data === undefined ? null : frame({ ...ev, data: seen.data });
       if (isClosing(ev)) held += framed ?? raw.toString();
-      else text += framed === null ? rawText : Buffer.from(framed).toString('latin1');
+      else pieces.push(framed === null ? raw : Buffer.from(framed));
     }
-    return text;
+    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
   };
   /**
    * What whole raw events become for the client: the bytes as received, unless one of them is read
-   * or stripped; then their latin1 text as changed. The events passed on unread are kept for counting
-   * in runs, not one by one.
+   * or stripped; then one new buffer, copied from the received bytes around the changes (a string
+   * built instead is copied once more when written). The events passed on unread are kept for
+   * counting in runs, not one by one.
    */
-  const passEvents = (bytes: Buffer, text: string): Buffer | string => {
+  const passEvents = (bytes: Buffer, text: string): Buffer => {
     if (!strip && !rules.mayMatter(text)) {
       keep(text);
       return bytes;
     }
-    let changed = '';
-    /** Where the text not yet in `changed` starts. */
+    /** The output: ranges of `bytes` (a start and an end) and the rendered events between them. */
+    const parts: Array<number | Buffer> = [];
+    let size = 0;
+    /** Where the bytes not yet in `parts` start. */
     let from = 0;
     /** Where the run of events passed on unread starts. */
     let keptFrom = 0;
@@ -218,18 +218,31 @@ export async function passStream(
       const stop = end + sep.length;
       const cut = strip ? nullUsageAt(text, start, stop) : -1;
       if (cut !== -1) {
-        changed += text.slice(from, cut);
+        parts.push(from, cut);
+        size += cut - from;
         from = cut + NULL_MEMBER;
       } else if (rules.matters(text.slice(start, stop)) || (strip && text.slice(start, stop).includes(USAGE_KEY))) {
         if (start > keptFrom) keep(text.slice(keptFrom, start));
         keptFrom = stop;
-        changed += text.slice(from, start) + read(bytes.subarray(start, stop), text.slice(start, stop));
+        const rendered = read(bytes.subarray(start, stop), text.slice(start, stop));
+        parts.push(from, start, rendered);
+        size += start - from + rendered.length;
         from = stop;
       }
       start = stop;
     }
     if (text.length > keptFrom) keep(keptFrom === 0 ? text : text.slice(keptFrom));
-    return from === 0 ? bytes : changed + text.slice(from);
+    if (from === 0) return bytes;
+    parts.push(from, bytes.length);
+    size += bytes.length - from;
+    const changed = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      if (typeof part === 'number') at += bytes.copy(changed, at, part, parts[++i] as number);
+      else at += part.copy(changed, at);
+    }
+    return changed;
   };
 
   let firstTokenMs = 0;
@@ -242,8 +255,6 @@ export async function passStream(
       if (firstTokenMs === 0) firstTokenMs = firstTokenAfter(started);
       const buffer = chunk as Buffer;
       let payload: string | Buffer = EMPTY;
-      /** Whether a string payload is latin1 text of bytes (passEvents) rather than text (parsed). */
-      let latin1 = false;
       if (parser) payload = parsed(parser.push(buffer));
       else {
         const bytes = carry.length === 0 ? buffer : Buffer.concat([carry, buffer]);
@@ -267,10 +278,8 @@ export async function passStream(
           const last = text.lastIndexOf(sep);
           const end = last === -1 ? 0 : last + sep.length;
           carry = end === bytes.length ? EMPTY : bytes.subarray(end);
-          if (end > 0) {
-            payload = end === bytes.length ? passEvents(bytes, text) : passEvents(bytes.subarray(0, end), text.slice(0, end));
-            latin1 = true;
-          }
+          if (end === bytes.length) payload = passEvents(bytes, text);
+          else if (end > 0) payload = passEvents(bytes.subarray(0, end), text.slice(0, end));
         }
       }
       if (payload.length > 0) {
@@ -278,8 +287,7 @@ export async function passStream(
           clientAborted = true;
           break;
         }
-        const flowing = latin1 && typeof payload === 'string' ? out.write(payload, 'latin1') : out.write(payload);
-        if (!flowing) await drained(out);
+        if (!out.write(payload)) await drained(out);
       }
       if (progress?.due()) {
         count();
