@@ -40,33 +40,51 @@ export const HOUR = 3600;
 /** Rows per upsert statement: 8 parameters each. */
 const UPSERT_CHUNK = 250;
 
-/** The rows' totals, one entry per key, sorted so that concurrent writers lock them in one order. */
+/** Rows alike in every dimension a scope reads, added up. */
+interface Alike {
+  row: NewLog;
+  bucket: number;
+  count: number;
+  quota: number;
+  tokens: number;
+}
+
+/**
+ * The rows' totals, one entry per key, sorted so that concurrent writers lock them in one order.
+ * The rows of a batch mostly share every dimension: they are added up by all of them first, so that
+ * each scope's key is made once per kind of row rather than once per row.
+ */
 function totalsOf(rows: readonly NewLog[]): LogTotalsTable[] {
-  const byKey = new Map<string, LogTotalsTable>();
+  const alike = new Map<string, Alike>();
   for (const row of rows) {
     const bucket = row.created_at - (row.created_at % HOUR);
     const tokens = (row.prompt_tokens ?? 0) + (row.completion_tokens ?? 0);
+    // Each text preceded by its length: no name, whatever it holds, makes two kinds of row one.
+    const model = row.model_name ?? '';
+    let kind = `${row.type}:${bucket}:${model.length}:${model}`;
+    for (const scope of SCOPES) {
+      const dim = scope.dim(row);
+      kind += `${dim.length}:${dim}`;
+    }
+    const sum = alike.get(kind);
+    if (sum) {
+      sum.count += 1;
+      sum.quota += row.quota ?? 0;
+      sum.tokens += tokens;
+    } else alike.set(kind, { row, bucket, count: 1, quota: row.quota ?? 0, tokens });
+  }
+  const byKey = new Map<string, LogTotalsTable>();
+  for (const { row, bucket, count, quota, tokens } of alike.values()) {
     for (const scope of SCOPES) {
       const dim = scope.dim(row);
       const model = scope.perModel ? (row.model_name ?? '') : '';
       const key = `${scope.code}\u0000${dim}\u0000${row.type}\u0000${bucket}\u0000${model}`;
       const total = byKey.get(key);
       if (total) {
-        total.count += 1;
-        total.quota += row.quota ?? 0;
+        total.count += count;
+        total.quota += quota;
         total.tokens += tokens;
-      } else {
-        byKey.set(key, {
-          scope: scope.code,
-          dim,
-          type: row.type,
-          bucket,
-          model_name: model,
-          count: 1,
-          quota: row.quota ?? 0,
-          tokens,
-        });
-      }
+      } else byKey.set(key, { scope: scope.code, dim, type: row.type, bucket, model_name: model, count, quota, tokens });
     }
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, t]) => t);
