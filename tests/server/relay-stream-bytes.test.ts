@@ -56,25 +56,6 @@ describe('same-format streams', () => {
     expect((await f.lastLog()).completion_tokens).toBeGreaterThan(0);
   });
 
-  it('closes a stream’s connection when the client asked for that, keeps it open otherwise', async () => {
-    const { request } = await import('node:http');
-    const connectionOf = (headers: Record<string, string>) =>
-      new Promise<string | undefined>((resolve, reject) => {
-        const req = request(`${f.tg.url}/v1/chat/completions`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${f.key}`, ...headers },
-        });
-        req.on('response', (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.headers.connection));
-        });
-        req.on('error', reject);
-        req.end(JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true }));
-      });
-    expect(await connectionOf({ connection: 'close' })).toBe('close');
-    expect(await connectionOf({ connection: 'keep-alive' })).toBe('keep-alive');
-  });
-
   it('passes a stream arriving in many chunks whole and in order, billed on its usage', async () => {
     const got = await stream({ model: 'drip-60', stream_options: { include_usage: true } });
     expect(Buffer.from(got).equals(Buffer.from(sentUpstream()))).toBe(true);

@@ -265,13 +265,11 @@ export function frame(ev: SseEvent): string {
   return `${ev.event === 'message' ? '' : `event: ${ev.event}\n`}data: ${ev.data.replace(/\n/g, '\ndata: ')}\n\n`;
 }
 
-/**
- * The head of every stream the relay writes. No `connection` header: Node sends keep-alive, or
- * close when the client asked for it, which a fixed header would contradict.
- */
+/** The head of every stream the relay writes. */
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
+  connection: 'keep-alive',
   'x-accel-buffering': 'no',
 };
 
