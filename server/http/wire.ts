@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppError } from './errors.js';
-import { pathOf } from './request-path.js';
+import { pathOf, type RoutedFacts } from './request-path.js';
 
 export type WireFormat = 'console' | 'openai' | 'claude' | 'gemini' | 'midjourney' | 'suno';
 
@@ -30,11 +30,9 @@ export function wireOf(request: FastifyRequest): WireFormat {
 }
 
 /** What the hooks and the body reader of a request know of its route (kept as its `routed`). */
-export interface RouteFacts {
-  path: string;
+export interface RouteFacts extends RoutedFacts {
   wire: WireFormat;
   routed: boolean;
-  bodyLimit: number;
 }
 
 /** A request's RouteFacts, from one read of Fastify's `routeOptions`. */

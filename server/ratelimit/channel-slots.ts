@@ -30,8 +30,6 @@ export function isLimited(channel: Pick<Channel, 'rpm_limit' | 'max_concurrency'
 /** Proposes a channel not in `full` (channels found at their limit during this choice), or none. */
 export type Chooser = (full: ReadonlySet<number>) => Channel | undefined;
 
-const NONE_FULL: ReadonlySet<number> = new Set();
-
 /**
  * The relay's proposals for attempt `attempt`: the channel an admin's key pins, or the channel
  * cache's pick among the channels neither tried nor full.
@@ -68,16 +66,15 @@ export class ChannelSlots {
   async take(choose: Chooser, isGone: () => boolean): Promise<Channel | undefined> {
     this.release();
     this.refusal = null;
-    /** Channels found full, made when the first one is: most calls take the first channel proposed. */
-    let full: Set<number> | null = null;
+    const full = new Set<number>();
     const deadline = performance.now() + WAIT_MS;
     let pause = FIRST_PAUSE_MS;
     for (;;) {
-      const proposed = choose(full ?? NONE_FULL);
+      const proposed = choose(full);
       // A chooser that ignores `full` (a pinned channel) must not spin on a full channel.
-      const channel = proposed && !full?.has(proposed.id) ? proposed : undefined;
+      const channel = proposed && !full.has(proposed.id) ? proposed : undefined;
       if (!channel) {
-        if (!full || full.size === 0 || isGone()) return undefined;
+        if (full.size === 0 || isGone()) return undefined;
         if (performance.now() + pause > deadline) {
           this.refusal = refuse(429, 'channel_saturated', undefined, 'rate_limit_error');
           return undefined;
@@ -97,7 +94,7 @@ export class ChannelSlots {
         this.lease = got.lease;
         return channel;
       }
-      (full ??= new Set()).add(channel.id);
+      full.add(channel.id);
     }
   }
 

@@ -221,13 +221,16 @@ export async function passStream(
         parts.push(from, cut);
         size += cut - from;
         from = cut + NULL_MEMBER;
-      } else if (rules.matters(text.slice(start, stop)) || (strip && text.slice(start, stop).includes(USAGE_KEY))) {
-        if (start > keptFrom) keep(text.slice(keptFrom, start));
-        keptFrom = stop;
-        const rendered = read(bytes.subarray(start, stop), text.slice(start, stop));
-        parts.push(from, start, rendered);
-        size += start - from + rendered.length;
-        from = stop;
+      } else {
+        const rawText = text.slice(start, stop);
+        if (rules.matters(rawText) || (strip && rawText.includes(USAGE_KEY))) {
+          if (start > keptFrom) keep(text.slice(keptFrom, start));
+          keptFrom = stop;
+          const rendered = read(bytes.subarray(start, stop), rawText);
+          parts.push(from, start, rendered);
+          size += start - from + rendered.length;
+          from = stop;
+        }
       }
       start = stop;
     }
