@@ -20,7 +20,8 @@
 // Redis: the cost of the limits per call, against `large` in the same run). `routed` adds the
 // token's max_concurrency, rpm_limit and rpd_limit and a channel-affinity rule keying every call by
 // its token (BENCH_PAYERS=limited,routed: their cost against `limited`). BENCH_BEFORE=<path to a
-// copy of an earlier build's main.js> loads that build too, in the same turns (SQLite only).
+// copy of an earlier build's main.js> loads that build too, in the same turns (SQLite only);
+// BENCH_MAIN=<path> runs that build as the current one instead of dist/server/main.js.
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
 import { spawn } from 'node:child_process';
@@ -225,7 +226,7 @@ async function startGateway(main, dbName) {
   return { proc: gateway, base, keys, refill };
 }
 
-const current = await startGateway('dist/server/main.js', 'gw.db');
+const current = await startGateway(process.env.BENCH_MAIN ?? 'dist/server/main.js', 'gw.db');
 // BENCH_BEFORE=<a copy of an earlier dist/server/main.js> runs that build too, in the same turns:
 // before/after figures from one run on this noisy machine.
 const before = process.env.BENCH_BEFORE ? await startGateway(process.env.BENCH_BEFORE, 'before.db') : null;

@@ -36,6 +36,7 @@ import * as m0019 from './migrations/0019_card_payments.js';
 import * as m0020 from './migrations/0020_routing_limits.js';
 import * as m0021 from './migrations/0021_cached_tokens.js';
 import * as m0022 from './migrations/0022_body_logs.js';
+import * as m0023 from './migrations/0023_sparse_log_indexes.js';
 
 export type Db = Kysely<Database>;
 
@@ -143,6 +144,7 @@ const migrations: Record<string, { up(db: MigrationDb, kind: DbKind): Promise<vo
   '0020_routing_limits': m0020,
   '0021_cached_tokens': m0021,
   '0022_body_logs': m0022,
+  '0023_sparse_log_indexes': m0023,
 };
 
 export async function migrate(handle: DbHandle): Promise<void> {

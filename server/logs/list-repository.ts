@@ -19,6 +19,7 @@ import type { Database, LogsTable } from '../db/types.js';
 import { LOG_COUNT_WINDOW, type LogStat } from './schemas.js';
 import { HOUR, LOG_TOTAL_SCOPES, sumTotalsQuota, type LogTotalScope } from './totals.js';
 import { LOG_CONSUME } from './types.js';
+import { SPARSE_LOG_COLUMNS, sparseIndexes, sparseTerm, type SparseColumn } from './search-indexes.js';
 
 /** What a list, a count or a stat is narrowed by; absent, empty or 0 means "any". */
 export interface LogFilter {
@@ -79,44 +80,56 @@ const COLUMNS = [
 
 type LogsEb = ExpressionBuilder<Database, 'logs'>;
 
+type LogColumn = 'user_id' | 'username' | 'token_name' | 'channel_id' | 'model_name' | 'type' | 'group';
+
 /**
  * The indexed equality filters, most selective first. The first one present drives the query (its
  * "column, created_at" index gives the rows newest first); see `matches` for why the order matters.
  */
 const INDEXED: readonly {
-  column: 'user_id' | 'username' | 'token_name' | 'channel_id' | 'model_name' | 'type';
+  column: LogColumn;
   value: (f: LogFilter) => string | number | undefined;
+  sparse?: SparseColumn;
 }[] = [
   { column: 'user_id', value: (f) => f.userId },
   { column: 'username', value: (f) => f.username },
   { column: 'token_name', value: (f) => f.tokenName },
   { column: 'channel_id', value: (f) => f.channelId },
   { column: 'model_name', value: (f) => f.modelName },
-  { column: 'type', value: (f) => f.type },
+  { column: 'type', value: (f) => f.type, sparse: 'type' },
+  { column: 'group', value: (f) => f.group, sparse: 'group' },
 ];
 
 const present = (v: string | number | undefined): v is string | number => v !== undefined && v !== '' && v !== 0;
 
 /**
  * The WHERE clause of `filter`. PostgreSQL and MySQL choose among the indexes from their
- * statistics; SQLite keeps none unless ANALYZE ran, and may then walk e.g. the `type` index (most
- * rows are consume rows) for a query that also names a user: 380 ms instead of 0.1 ms at 2M rows
- * for a user without rows. So on SQLite only the most selective filter may use its index: the
- * others are written `+column = ?`, which SQLite documents as the way to keep a term off an index.
+ * statistics; SQLite keeps none unless ANALYZE ran, and may then walk e.g. the `type` index for a
+ * query that also names a user: 380 ms instead of 0.1 ms at 2M rows for a user without rows. So
+ * on SQLite only the most selective filter may use its index: the others are written
+ * `+column = ?`, which SQLite documents as the way to keep a term off an index.
+ *
+ * The type and group indexes are sparse (server/logs/search-indexes.ts): the value they leave out
+ * (consume rows, the default group) never drives, and a value they hold drives with the index's
+ * condition beside it.
  */
 function matches(filter: LogFilter, kind: DbKind) {
   return (eb: LogsEb): Expression<SqlBool> => {
     const conditions: Expression<SqlBool>[] = [];
     let driving = true;
-    for (const { column, value } of INDEXED) {
-      const v = value(filter);
-      if (!present(v)) continue;
-      if (driving || kind !== 'sqlite') conditions.push(eb(column, '=', v));
+    const add = (column: LogColumn, v: string | number, sparse?: SparseColumn) => {
+      const skipped = sparse !== undefined && sparseIndexes(kind) && SPARSE_LOG_COLUMNS[sparse] === v;
+      const drives = driving && !skipped;
+      if (drives || kind !== 'sqlite') conditions.push(eb(column, '=', v));
       else conditions.push(sql<SqlBool>`+${sql.ref(column)} = ${v}`);
-      driving = false;
+      if (drives && sparse !== undefined && sparseIndexes(kind)) conditions.push(sparseTerm(sparse));
+      if (drives) driving = false;
+    };
+    for (const { column, value, sparse } of INDEXED) {
+      const v = value(filter);
+      if (present(v)) add(column, v, sparse);
     }
     if (present(filter.tokenId)) conditions.push(eb('token_id', '=', filter.tokenId));
-    if (present(filter.group)) conditions.push(eb('group', '=', filter.group));
     if (filter.start) conditions.push(eb('created_at', '>=', filter.start));
     if (filter.end) conditions.push(eb('created_at', '<=', filter.end));
     return eb.and(conditions);

@@ -9,18 +9,7 @@
 import type { Db } from '../db/index.js';
 import type { DbKind } from '../db/dsn.js';
 import type { OptionStore } from '../options/store.js';
-
-/** The indexes of `logs` that serve the console's searches (as migrations 0001 and 0002 create them). */
-const SEARCH_INDEXES: ReadonlyArray<readonly [name: string, columns: string[]]> = [
-  ['logs_created_at', ['created_at', 'id']],
-  ['logs_user_created', ['user_id', 'created_at']],
-  ['logs_type_created', ['type', 'created_at']],
-  ['logs_username_created', ['username', 'created_at']],
-  ['logs_model_created', ['model_name', 'created_at']],
-  ['logs_token_created', ['token_name', 'created_at']],
-  ['logs_channel_created', ['channel_id', 'created_at']],
-  ['logs_group_created', ['group', 'created_at']],
-];
+import { createLogSearchIndex, LOG_SEARCH_INDEXES } from './search-indexes.js';
 
 const FLAG = 'LogsOutbox';
 
@@ -34,11 +23,12 @@ const raced = (err: unknown) => /exist|duplicate|check that (column\/)?key exist
 export async function setLogsOutbox(db: Db, kind: DbKind, options: OptionStore, outbox: boolean): Promise<void> {
   const now = options.internal(FLAG) === '1';
   if (now === outbox) return;
-  for (const [name, columns] of SEARCH_INDEXES) {
+  for (const index of LOG_SEARCH_INDEXES) {
     try {
+      const drop = db.schema.dropIndex(index.name);
       // MySQL names the table of an index to drop; the others refuse it.
-      if (outbox) await (kind === 'mysql' ? db.schema.dropIndex(name).on('logs') : db.schema.dropIndex(name)).execute();
-      else await db.schema.createIndex(name).on('logs').columns(columns).execute();
+      if (outbox) await (kind === 'mysql' ? drop.on('logs') : drop).execute();
+      else await createLogSearchIndex(db, kind, index);
     } catch (err) {
       if (!raced(err)) throw err;
     }

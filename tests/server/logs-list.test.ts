@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { forEachDatabase } from '../helpers/databases.js';
 import type { ApiClient, TestGateway } from '../helpers/gateway.js';
 import { logsFixture } from '../helpers/logs-fixture.js';
-import { listLogs } from '../../server/logs/list-repository.js';
+import { CompiledQuery, type KyselyPlugin } from 'kysely';
+import { listLogs, type LogFilter } from '../../server/logs/list-repository.js';
 import { stripAdminInfo } from '../../server/logs/view.js';
 import type { LogItem } from '../../server/logs/schemas.js';
 
@@ -91,6 +92,11 @@ await forEachDatabase('logs', (kind) => {
       ['model_name=gpt-4o', ['r6', 'r4', 'r3', 'r1']],
       ['model_name=gpt-4o%25', []],
       ['group=vip', ['r7', 'r4']],
+      // The type and group indexes are sparse: the values they leave out are found without them.
+      ['type=1', ['r5']],
+      ['group=default', ['r6', 'r3', 'r2', 'r1']],
+      ['group=vip&type=2', ['r7', 'r4']],
+      ['group=default&type=5', ['r3']],
       ['start_timestamp=T20', ['r7', 'r6', 'r8', 'r5', 'r4', 'r3', 'r2']],
       ['start_timestamp=T20&end_timestamp=T30', ['r4', 'r3', 'r2']],
       ['end_timestamp=T20', ['r3', 'r2', 'r1']],
@@ -129,6 +135,33 @@ await forEachDatabase('logs', (kind) => {
       expect(await listLogs(database, dbKind, {}, 2, 2, 4)).toMatchObject({ total: 8, capped: false });
       expect(await listLogs(database, dbKind, {}, 2, 4, 2)).toMatchObject({ total: 8, capped: false });
     });
+  });
+
+  it.runIf(kind === 'sqlite')('walks the sparse type and group indexes only for the values they hold', async () => {
+    const { db: database, dbKind } = tg.gateway.ctx;
+    /** SQLite's plan for the page query of `filter`. */
+    const plan = async (filter: LogFilter) => {
+      const seen: CompiledQuery[] = [];
+      const capture: KyselyPlugin = {
+        transformQuery: (args) => {
+          if (seen.length === 0) seen.push(database.getExecutor().compileQuery(args.node, args.queryId));
+          return args.node;
+        },
+        transformResult: (args) => Promise.resolve(args.result),
+      };
+      await listLogs(database.withPlugin(capture), dbKind, filter, 10, 0);
+      const { sql: text, parameters } = seen[0]!;
+      const rows = await database.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${text}`, [...parameters]),
+      );
+      return rows.rows.map((r) => r.detail).join('; ');
+    };
+    expect(await plan({ type: 5 })).toMatch(/logs_type_created/);
+    expect(await plan({ type: 2 })).not.toMatch(/logs_type_created/);
+    expect(await plan({ group: 'vip' })).toMatch(/logs_group_created/);
+    expect(await plan({ group: 'default' })).not.toMatch(/logs_group_created/);
+    // A more selective filter still drives when the type names one the index holds.
+    expect(await plan({ type: 5, userId: aliceId })).toMatch(/logs_user_created/);
   });
 
   describe('self list', () => {
