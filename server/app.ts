@@ -51,6 +51,7 @@ import { isApiPath } from './http/security-headers.js';
 import { registerRoutes } from './routes.js';
 import { Metrics } from './ops/metrics.js';
 import { installRequestHooks, newRequestId } from './ops/request-hooks.js';
+import { releaseConnectionsOnClose } from './http/closing-connections.js';
 import { installAudit } from './audit/hooks.js';
 import type { AuditConfig } from './audit/types.js';
 import { guardedRole } from './auth/guard.js';
@@ -112,6 +113,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     genReqId: newRequestId,
     childLoggerFactory: lazyChildLogger,
   });
+  releaseConnectionsOnClose(app.server);
   const log = app.log;
   setPasswordHashCost(config.passwordHashCost);
   const handle = await openDb(config.db, log);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { ApiClient, startTestGateway } from '../helpers/gateway.js';
@@ -157,11 +158,24 @@ describe('graceful shutdown', () => {
       while (upstream.requests.filter((r) => r.url.includes('/chat/completions')).length < 20 && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 10));
       }
-      const exited = new Promise<number | null>((resolve) => gw.child.once('exit', (code) => resolve(code)));
+      // A connection that never carried a request (a browser's preconnect) must not hold the exit up.
+      const { port } = new URL(gw.url);
+      const unused = connect(Number(port), '127.0.0.1');
+      await new Promise((r) => unused.once('connect', r));
+      const unusedClosed = new Promise((r) => unused.once('close', r));
+      unused.on('error', () => undefined);
+      const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+        gw.child.once('exit', (code) => resolve({ code, at: Date.now() })),
+      );
       gw.child.kill('SIGTERM');
       const answers = await Promise.all(streams);
+      const answered = Date.now();
       expect(answers.every((a) => a.status === 200 && a.done)).toBe(true);
-      expect(await exited).toBe(0);
+      const exit = await exited;
+      expect(exit.code).toBe(0);
+      // SHUTDOWN_TIMEOUT is 20 s: the exit follows the last stream, not the deadline.
+      expect(exit.at - answered).toBeLessThan(8_000);
+      await unusedClosed;
 
       const handle = await openDb({ kind: 'sqlite', path });
       const rows = await handle.db.selectFrom('logs').select(['other', 'quota']).where('type', '=', 2).execute();

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -60,6 +60,28 @@ describe('same-format streams', () => {
     const got = await stream({ model: 'drip-60', stream_options: { include_usage: true } });
     expect(Buffer.from(got).equals(Buffer.from(sentUpstream()))).toBe(true);
     expect((await f.lastLog()).completion_tokens).toBe(120);
+  });
+
+  it('tells a client that asked to close the connection after its stream that it will, and closes it', async () => {
+    const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    const answer = await new Promise<{ connection: string | undefined; text: string; closed: boolean }>((resolve, reject) => {
+      const req = request(`${f.tg.url}/v1/chat/completions`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${f.key}`, connection: 'close' },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => req.socket?.once('close', () => resolve({ connection: res.headers.connection, text, closed: true })));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.connection).toBe('close');
+    expect(answer.text).toContain('data: [DONE]');
+    expect(answer.closed).toBe(true);
   });
 });
 

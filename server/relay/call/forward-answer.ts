@@ -269,7 +269,6 @@ export function frame(ev: SseEvent): string {
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
-  connection: 'keep-alive',
   'x-accel-buffering': 'no',
 };
 
