@@ -362,6 +362,9 @@ function perRound(a, b) {
   return `${median.toFixed(2)} [${q[0].toFixed(2)}-${q.at(-1).toFixed(2)}]`;
 }
 
+/** The quotient of the cheapest turns of each: contention on this machine only ever adds CPU. */
+const quietest = (a, b) => (Math.min(...a) / Math.min(...b)).toFixed(2);
+
 /**
  * Each row's ratio round by round (the gateway's turn against the floor's turn of the same round),
  * and with BENCH_BEFORE each payer's after ÷ before round by round: paired turns share the machine's
@@ -369,13 +372,15 @@ function perRound(a, b) {
  */
 function spread() {
   const rounds = rows[0]?.gw.turns.length ?? 0;
-  console.log(`\nround by round (${rounds} rounds): ratio median [min-max]${before ? '; after ÷ before median [min-max]' : ''}`);
+  console.log(
+    `\nround by round (${rounds} rounds): ratio median [min-max], quietest${before ? '; after ÷ before median [min-max], quietest' : ''}`,
+  );
   for (const { mode, connections, payer, bl, gw } of rows) {
     if (payer.endsWith('@before')) continue;
     const old = rows.find((r) => r.mode === mode && r.connections === connections && r.payer === `${payer}@before`);
-    const paired = old ? `   ${perRound(gw.turns, old.gw.turns)}` : '';
+    const paired = old ? `   ${perRound(gw.turns, old.gw.turns)} ${quietest(gw.turns, old.gw.turns)}` : '';
     console.log(
-      `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(12)}  ${perRound(gw.turns, bl.turns)}${paired}`,
+      `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(12)}  ${perRound(gw.turns, bl.turns)} ${quietest(gw.turns, bl.turns)}${paired}`,
     );
   }
 }

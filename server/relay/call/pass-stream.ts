@@ -48,7 +48,7 @@ export interface PassRules {
  * Where the next `"usage"` starts in text at or after `from`, or -1. Found by its tail: JSON is full
  * of quotes, and a search led by one tries a match at each (three times slower on a chunk).
  */
-function usageKeyAt(text: string, from: number): number {
+export function usageKeyAt(text: string, from: number): number {
   for (let at = text.indexOf('sage"', from + 2); at !== -1; at = text.indexOf('sage"', at + 5)) {
     if (text.charCodeAt(at - 1) === 117 && text.charCodeAt(at - 2) === 34) return at - 2;
   }

@@ -7,7 +7,7 @@ import { convertFromClaudeRequest, convertToClaudeResponse, createClaudeSseSeria
 import { usageFromClaude } from './convert-claude-response.js';
 import { createClaudeStreamParser } from './claude-stream.js';
 import { forwardJson, forwardStream, inspectWith, isWatched } from '../../call/forward-answer.js';
-import { passStream, type PassRules } from '../../call/pass-stream.js';
+import { passStream, usageKeyAt, type PassRules } from '../../call/pass-stream.js';
 import type { ClientFormatDefinition } from '../types.js';
 import { convertOnce } from '../convert-once.js';
 import { edgeCheck } from '../edge-check.js';
@@ -29,9 +29,11 @@ const checkMessages = edgeCheck(CLAUDE_MESSAGES);
  * when it may be one of those.
  */
 const CLAUDE_PASS: PassRules = {
-  mayMatter: (text) => text.includes('event: message_') || text.includes('"usage"') || text.includes('message_stop'),
+  // `message_` covers both the event names and message_stop: a sieve, cheaper as one search.
+  mayMatter: (text) => text.includes('message_') || usageKeyAt(text, 0) !== -1,
   matters: (raw) =>
-    raw.startsWith('event: message_') || (!raw.startsWith('event:') && (raw.includes('"usage"') || raw.includes('message_stop'))),
+    raw.startsWith('event: message_') ||
+    (!raw.startsWith('event:') && (usageKeyAt(raw, 0) !== -1 || raw.includes('message_stop'))),
 };
 
 export const claudeFormat: ClientFormatDefinition = {
