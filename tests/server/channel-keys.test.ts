@@ -107,15 +107,21 @@ await forEachDatabase('multi-key channels', (kind) => {
     const keys = ['sk-gone-00000001', 'sk-gone-00000002'];
     const id = await f.addChannel({ name: 'all-gone', key: keys.join('\n'), base_url: upstream.url, models: model });
     for (const k of keys) upstream.state.revoked.add(k);
-    for (let i = 0; i < 4 && (await view(id)).status === 1; i++) {
-      await chat(model);
-      await f.tg.gateway.ctx.channelKeys.reload();
-    }
-    // Keys are disabled beside the answer, not before it: on a loaded machine the last write may still be on its way.
+    // Keys are disabled beside the answer, not before it: each call's writes are waited for (every
+    // key it tried shown disabled) before the next call, so that none lands after the enabling below.
     let data = await view(id);
-    for (let i = 0; i < 50 && data.status !== 3; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      data = await view(id);
+    for (let i = 0; i < 4 && data.status === 1; i++) {
+      const mark = upstream.calls.length;
+      await chat(model);
+      const tried = new Set(upstream.calls.slice(mark).map((c) => keys.indexOf(c.key)));
+      const off = (k: number) => data.keys[k].status === 3;
+      // The channel is disabled after its last key, in the same chain of writes.
+      const landed = () => [...tried].every(off) && (data.status === 3 || !keys.every((_, k) => off(k)));
+      for (let wait = 0; wait < 50 && !landed(); wait++) {
+        await new Promise((r) => setTimeout(r, 100));
+        data = await view(id);
+      }
+      await f.tg.gateway.ctx.channelKeys.reload();
     }
     expect(data.status).toBe(3);
     expect(data.health.state).toBe('disabled');
