@@ -21,7 +21,8 @@
 // token's max_concurrency, rpm_limit and rpd_limit and a channel-affinity rule keying every call by
 // its token (BENCH_PAYERS=limited,routed: their cost against `limited`). BENCH_BEFORE=<path to a
 // copy of an earlier build's main.js> loads that build too, in the same turns (SQLite only);
-// BENCH_MAIN=<path> runs that build as the current one instead of dist/server/main.js.
+// BENCH_MAIN=<path> runs that build as the current one instead of dist/server/main.js; BENCH_PROMISES=1
+// adds the promises each call creates (a count the machine's noise does not move).
 // Targets (2 cores): gateway CPU per request ≤ 2× the baseline's, streaming and not, for both
 // payers; zero errors at concurrency 200; memory flat across 60 s.
 import { spawn } from 'node:child_process';
@@ -54,7 +55,29 @@ const upstream = spawn(upCmd, upArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
 const [, upstreamUrl, claudeUrl, geminiUrl] = await waitForLine(upstream, /upstream (\S+) claude (\S+) gemini (\S+)/);
 
 // GATEWAY_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the gateway under load.
-const gatewayNodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// BENCH_PROMISES=1 also counts the promises a call creates, gateway and floor (bench/count-promises.mjs):
+// a figure the machine's noise does not move, but the counting hook does the CPU figures.
+const COUNT_PROMISES = process.env.BENCH_PROMISES === '1';
+const gatewayNodeArgs = [
+  ...(process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ...(COUNT_PROMISES ? ['--import', new URL('./count-promises.mjs', import.meta.url).href] : []),
+];
+
+/** The promises `proc` has created so far (it runs bench/count-promises.mjs). */
+function promisesOf(proc) {
+  return new Promise((resolve) => {
+    let out = '';
+    const onData = (d) => {
+      out += d;
+      const m = /promise-count (\d+)/.exec(out);
+      if (!m) return;
+      proc.stderr.off('data', onData);
+      resolve(Number(m[1]));
+    };
+    proc.stderr.on('data', onData);
+    proc.kill('SIGUSR2');
+  });
+}
 
 /**
  * Starts a built gateway (`main`) on core 1 with a fresh database, the stand-in's channels and the
@@ -285,8 +308,8 @@ const sampler = setInterval(() => {
 }, 250);
 
 /** A measured target: where it listens, its process, the key it takes, and its totals so far. */
-function target(name, url, pid, key) {
-  return { name, url, pid, key, ticks: 0, ok: 0, errors: 0, rps: [], p50: [], p99: [], turns: [] };
+function target(name, url, proc, key) {
+  return { name, url, proc, pid: proc.pid, key, ticks: 0, ok: 0, errors: 0, promises: 0, rps: [], p50: [], p99: [], turns: [] };
 }
 
 /**
@@ -300,9 +323,11 @@ async function measureInterleaved(targets, mode, connections) {
   const slice = Math.min(SLICE, SECONDS);
   for (let done = 0, round = 0; done < SECONDS; done += slice, round++) {
     for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+      const promisesBefore = COUNT_PROMISES ? await promisesOf(t.proc) : 0;
       const before = cpuTicks(t.pid);
       const r = await load(`${t.url}${PATHS[mode]}`, headersFor(t.key, mode), body, connections, slice);
       const ticks = cpuTicks(t.pid) - before;
+      if (COUNT_PROMISES) t.promises += (await promisesOf(t.proc)) - promisesBefore;
       const ok = r.requests.total - r.errors - r.non2xx;
       t.ticks += ticks;
       t.ok += ok;
@@ -332,9 +357,9 @@ for (const mode of list('BENCH_MODES', ['plain', 'stream', 'usage', 'claude', 'g
     const body = bodies[mode];
     const payers = list('BENCH_PAYERS', ['large', 'small', 'subscription', 'limited', 'routed']);
     const targets = [
-      target('baseline', baselineUrl, baseline.pid, keys.large),
-      ...payers.map((payer) => target(payer, base, gateway.pid, keys[payer])),
-      ...(before ? payers.map((p) => target(`${p}@before`, before.base, before.proc.pid, before.keys[p])) : []),
+      target('baseline', baselineUrl, baseline, keys.large),
+      ...payers.map((payer) => target(payer, base, gateway, keys[payer])),
+      ...(before ? payers.map((p) => target(`${p}@before`, before.base, before.proc, before.keys[p])) : []),
     ];
     for (const gw of before ? [current, before] : [current]) await gw.refill();
     for (const t of targets) await load(`${t.url}${PATHS[mode]}`, headersFor(t.key, mode), body, connections, 2); // warm-up
@@ -399,6 +424,15 @@ for (const { mode, connections, payer, bl, gw } of rows) {
 }
 summary();
 spread();
+if (COUNT_PROMISES) {
+  console.log("\npromises per call (BENCH_PROMISES: the CPU figures above are the counting hook's)");
+  for (const { mode, connections, payer, bl, gw } of rows) {
+    const per = (t) => (t.promises / Math.max(1, t.ok)).toFixed(1);
+    console.log(
+      `${mode.padEnd(7)} ${String(connections).padStart(4)}  ${payer.padEnd(12)}  gateway ${per(gw)}  floor ${per(bl)}`,
+    );
+  }
+}
 console.log(`peak gateway RSS during the runs: ${peakRss.toFixed(1)} MB`);
 
 if (SOAK_SECONDS > 0) {

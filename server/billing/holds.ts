@@ -100,8 +100,11 @@ export class Hold {
     this.journal.checkpoint({ kind: 'checkpoint', hold: this.row, insert, delivered, promptTokens, completionTokens, channelId });
   }
 
-  /** Charges `actual` in full and writes `log` (null: no log row) in the same transaction. */
-  settle(actual: number, channelId: number, log: LogRow | null): Promise<void> {
+  /**
+   * Charges `actual` in full and writes `log` (null: no log row) in the same transaction; undefined
+   * when the hold was already ended.
+   */
+  settle(actual: number, channelId: number, log: LogRow | null): Promise<void> | undefined {
     return this.end(actual, channelId, log, true);
   }
 
@@ -121,15 +124,22 @@ export class Hold {
     }
   }
 
-  /** Gives the reservation back: nothing was served. */
-  release(): Promise<void> {
+  /**
+   * Gives the reservation back: nothing was served. Undefined when there is nothing to give back
+   * (the hold was settled, or reserved nothing): every call releases its hold at the end.
+   */
+  release(): Promise<void> | undefined {
     return this.end(0, 0, null, false);
   }
 
-  private async end(actual: number, channelId: number, log: LogRow | null, counts: boolean): Promise<void> {
-    if (this.done) return;
+  private end(actual: number, channelId: number, log: LogRow | null, counts: boolean): Promise<void> | undefined {
+    if (this.done) return undefined;
     this.done = true;
-    if (this.row.state === 'none' && actual === 0 && !log) return;
+    if (this.row.state === 'none' && actual === 0 && !log) return undefined;
+    return this.settleRow(actual, channelId, log, counts);
+  }
+
+  private async settleRow(actual: number, channelId: number, log: LogRow | null, counts: boolean): Promise<void> {
     try {
       await this.journal.settle(this.row, actual, channelId, log, counts);
     } finally {

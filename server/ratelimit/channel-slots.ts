@@ -62,15 +62,21 @@ export class ChannelSlots {
   /**
    * The channel for the next attempt, with its slot; undefined when there is no candidate, when the
    * client left while waiting, or when every candidate stayed at its limit (then `refusal` says so).
+   * Known at once, without a promise, when the first channel proposed has no limits (most have none).
    */
-  async take(choose: Chooser, isGone: () => boolean): Promise<Channel | undefined> {
+  take(choose: Chooser, isGone: () => boolean): Channel | undefined | Promise<Channel | undefined> {
     this.release();
     this.refusal = null;
     const full = new Set<number>();
+    const first = choose(full);
+    if (!first || !isLimited(first)) return first;
+    return this.wait(choose, isGone, full, first);
+  }
+
+  private async wait(choose: Chooser, isGone: () => boolean, full: Set<number>, first: Channel): Promise<Channel | undefined> {
     const deadline = performance.now() + WAIT_MS;
     let pause = FIRST_PAUSE_MS;
-    for (;;) {
-      const proposed = choose(full);
+    for (let proposed: Channel | undefined = first; ; proposed = choose(full)) {
       // A chooser that ignores `full` (a pinned channel) must not spin on a full channel.
       const channel = proposed && !full.has(proposed.id) ? proposed : undefined;
       if (!channel) {

@@ -73,11 +73,23 @@ function tokenWindows(ctx: GatewayContext, caller: LimitedCaller): Array<{ key: 
   return windows;
 }
 
-/** Before a relayed request: refuses it (429) when the caller is over a limit, else counts it. */
-export async function checkModelRateLimit(ctx: GatewayContext, caller: LimitedCaller): Promise<void> {
+/**
+ * Before a relayed request: refuses it (429) when the caller is over a limit, else counts it.
+ * Undefined when no limit applies: most calls have none, and the relay then waits for nothing.
+ */
+export function checkModelRateLimit(ctx: GatewayContext, caller: LimitedCaller): Promise<void> | undefined {
   const limits = modelLimitsFor(ctx, caller.group);
   const tokens = tokenWindows(ctx, caller);
-  if (!limits && tokens.length === 0) return;
+  if (!limits && tokens.length === 0) return undefined;
+  return admitWithin(ctx, caller, limits, tokens);
+}
+
+async function admitWithin(
+  ctx: GatewayContext,
+  caller: LimitedCaller,
+  limits: ModelLimits | null,
+  tokens: ReturnType<typeof tokenWindows>,
+): Promise<void> {
   const admission = await ctx.limits.admit({
     successes: limits && limits.success > 0 ? { key: `ok:${caller.userId}`, max: limits.success } : undefined,
     requests:
@@ -98,10 +110,10 @@ export async function checkModelRateLimit(ctx: GatewayContext, caller: LimitedCa
 /**
  * After a successful answer, before the client sees its end: counts it against the success limit
  * and adds its billed tokens to the caller's minutes. A counter that cannot be reached loses the
- * count rather than the answer.
+ * count rather than the answer. Undefined when there is nothing to count.
  */
-export async function recordModelSuccess(ctx: GatewayContext, caller: LimitedCaller, tokens = 0): Promise<void> {
-  await record(ctx, caller, true, tokens);
+export function recordModelSuccess(ctx: GatewayContext, caller: LimitedCaller, tokens = 0): Promise<void> | undefined {
+  return record(ctx, caller, true, tokens);
 }
 
 /** Adds billed tokens (a realtime session's response) to the caller's minutes, without a success. */
@@ -109,11 +121,11 @@ export async function recordModelTokens(ctx: GatewayContext, caller: LimitedCall
   await record(ctx, caller, false, tokens);
 }
 
-async function record(ctx: GatewayContext, caller: LimitedCaller, success: boolean, tokens: number): Promise<void> {
+function record(ctx: GatewayContext, caller: LimitedCaller, success: boolean, tokens: number): Promise<void> | undefined {
   const limits = success ? modelLimitsFor(ctx, caller.group) : null;
   const windows = tokens > 0 ? tokenWindows(ctx, caller) : [];
-  if ((!limits || limits.success === 0) && windows.length === 0) return;
-  await ctx.limits
+  if ((!limits || limits.success === 0) && windows.length === 0) return undefined;
+  return ctx.limits
     .record({
       successes: limits && limits.success > 0 ? { key: `ok:${caller.userId}`, windowSeconds: limits.windowSeconds } : undefined,
       tokens: windows.length > 0 ? { keys: windows.map((w) => w.key), amount: tokens } : undefined,

@@ -81,11 +81,18 @@ export class SubscriptionCache {
       : undefined;
   }
 
-  async get(userId: number): Promise<UserSubs> {
-    const now = this.clock.now();
+  /** The entry while it is fresh and none of its periods is due, without loading (undefined: `get` it). */
+  current(userId: number): UserSubs | undefined {
     const held = this.entries.get(userId);
     const hit = held && held.expires > Date.now() ? held.value : undefined;
-    if (hit && !hit.subs.some((s) => due(s, now))) return hit;
+    if (!hit) return undefined;
+    const now = this.clock.now();
+    return hit.subs.some((s) => due(s, now)) ? undefined : hit;
+  }
+
+  async get(userId: number): Promise<UserSubs> {
+    const hit = this.current(userId);
+    if (hit) return hit;
     const running = this.pending.get(userId);
     if (running) return running;
     const load = this.load(userId);

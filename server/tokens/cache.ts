@@ -87,6 +87,12 @@ export class TokenCache {
     this.clock = options.clock ?? Date.now;
   }
 
+  /** The cached answer for this key while it is fresh (null: no such token), undefined when not cached. */
+  peek(input: string): CachedToken | null | undefined {
+    const entry = this.entries.get(storedKey(input));
+    return entry && entry.expires > this.clock() ? entry.token : undefined;
+  }
+
   /** The live token with this key (`sk-` optional), or null when there is none. */
   async get(input: string): Promise<CachedToken | null> {
     const key = storedKey(input);

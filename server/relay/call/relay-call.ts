@@ -68,8 +68,11 @@ export async function relay(
   caller: RelayCaller,
   input: RelayInput,
 ): Promise<void> {
-  await checkModelRateLimit(ctx, caller);
-  await admitCaller(ctx, reply, caller);
+  // Each is undefined when no limit applies (most calls): nothing to wait for then.
+  const limited = checkModelRateLimit(ctx, caller);
+  if (limited) await limited;
+  const admitting = admitCaller(ctx, reply, caller);
+  if (admitting) await admitting;
   checkPromptSensitive(ctx, input);
   const price = priceFor(ctx, caller, input.model);
   const body = input.body ?? {};
@@ -80,7 +83,13 @@ export async function relay(
   const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
   const slots = new ChannelSlots(ctx);
   // A pin that cannot be read is no pin: the call is routed as any other.
-  const affinity = await findAffinity(ctx, request, caller, input).catch(() => null);
+  let affinity: Affinity | null = null;
+  try {
+    const finding = findAffinity(ctx, request, caller, input);
+    if (finding) affinity = await finding;
+  } catch {
+    affinity = null;
+  }
   try {
     const chain = new FallbackChain(ctx, caller, input.model);
     const watch = observeCall(ctx, request, reply, caller, input);
@@ -102,7 +111,8 @@ export async function relay(
     slots.release();
     affinity?.end();
     // Whatever did not settle the hold (no channel, an error on the way) gives the reservation back.
-    await hold.release();
+    const releasing = hold.release();
+    if (releasing) await releasing;
   }
 }
 
@@ -141,10 +151,9 @@ async function serve(ctx: GatewayContext, request: FastifyRequest, reply: Fastif
   let failure: AppError | null = null;
   for (let attempt = 0; attempt <= retries && !clientGone; attempt++) {
     const proposals = chooser(ctx, caller, input.model, attempt, tried);
-    const taken = await call.slots.take(
-      call.affinity?.propose(proposals, input.model, attempt, tried) ?? proposals,
-      () => clientGone,
-    );
+    const taking = call.slots.take(call.affinity?.propose(proposals, input.model, attempt, tried) ?? proposals, () => clientGone);
+    // A channel without limits is known at once: no turn of the event loop for it.
+    const taken = taking instanceof Promise ? await taking : taking;
     if (!taken) {
       failure = call.slots.refusal ?? failure;
       break;
@@ -353,7 +362,8 @@ async function settleServed(
       promptTokens: usage.promptTokens,
       cachedTokens: usage.cachedTokens,
     });
-    await recordModelSuccess(ctx, caller, tokens);
+    const counting = recordModelSuccess(ctx, caller, tokens);
+    if (counting) await counting;
   } catch (err) {
     request.log.error({ err }, 'bookkeeping after settlement failed');
   } finally {

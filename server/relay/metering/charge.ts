@@ -66,8 +66,10 @@ export function reservationFor(ctx: GatewayContext, price: Price, promptTokens: 
  * whichever balance fell short.
  */
 export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number, record: () => HoldRecord): Promise<Hold> {
-  await ctx.caps.check(payer.userId, payer.tokenId);
-  const state = await ctx.subscriptions.get(payer.userId);
+  // Both known at once nearly always, read then without a turn of the event loop.
+  const capped = ctx.caps.check(payer.userId, payer.tokenId);
+  if (capped) await capped;
+  const state = ctx.subscriptions.current(payer.userId) ?? (await ctx.subscriptions.get(payer.userId));
   const payers =
     state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, ctx.clock.now());
   for (let i = 0; i < payers.length; i++) {

@@ -148,13 +148,16 @@ export class Affinity {
   }
 }
 
-/** The call's affinity, or null when affinity is off or no rule keys this call. */
-export async function findAffinity(
+/**
+ * The call's affinity: null at once when affinity is off or no rule keys this call (nothing to wait
+ * for), else the pin read from the store.
+ */
+export function findAffinity(
   ctx: GatewayContext,
   request: FastifyRequest,
   caller: RelayCaller,
   input: RelayInput,
-): Promise<Affinity | null> {
+): Promise<Affinity | null> | null {
   if (!ctx.options.bool('channel_affinity_setting.enabled')) return null;
   const path = request.url.split('?', 1)[0] ?? '';
   const agent = String(request.headers['user-agent'] ?? '');
@@ -179,8 +182,9 @@ export async function findAffinity(
     const key = parts.join('|');
     const name = rule.include_rule_name === false ? '' : rule.name;
     const ttl = rule.ttl_seconds || ctx.options.number('channel_affinity_setting.default_ttl_seconds') || 3600;
-    const pin = await affinityStore(ctx).get(name, key, ttl);
-    return new Affinity(ctx, caller, name, key, ttl, pin);
+    return affinityStore(ctx)
+      .get(name, key, ttl)
+      .then((pin) => new Affinity(ctx, caller, name, key, ttl, pin));
   }
   return null;
 }

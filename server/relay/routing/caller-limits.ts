@@ -34,10 +34,22 @@ function refusal(limit: GateRefusal, max: number, seconds: number): AppError {
   return error;
 }
 
-/** Admits the call or throws its 429 (with `Retry-After` set on the reply). */
-export async function admitCaller(ctx: GatewayContext, reply: FastifyReply, caller: RelayCaller): Promise<void> {
+/**
+ * Admits the call or throws its 429 (with `Retry-After` set on the reply). Undefined when the caller
+ * has no limit: the relay then waits for nothing.
+ */
+export function admitCaller(ctx: GatewayContext, reply: FastifyReply, caller: RelayCaller): Promise<void> | undefined {
   const l = caller.requestLimits;
-  if (!l || (l.concurrency === 0 && l.rpm === 0 && l.rpd === 0 && l.userRpd === 0)) return;
+  if (!l || (l.concurrency === 0 && l.rpm === 0 && l.rpd === 0 && l.userRpd === 0)) return undefined;
+  return enterGate(ctx, reply, caller, l);
+}
+
+async function enterGate(
+  ctx: GatewayContext,
+  reply: FastifyReply,
+  caller: RelayCaller,
+  l: NonNullable<RelayCaller['requestLimits']>,
+): Promise<void> {
   const answer = await callerGate(ctx).enter({
     tokenId: caller.tokenId,
     userId: caller.userId,
