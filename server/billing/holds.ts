@@ -41,6 +41,12 @@ export class Holds {
 
   constructor(private readonly journal: Journal) {}
 
+  /** A hold that reserves nothing (a large balance): no database work until it is settled. */
+  open(payer: Payer, record: () => HoldRecord): Hold {
+    const row: HoldRow = { id: `${this.node}-${++this.seq}`, payer, reserved: 0, state: 'none', landed: 0 };
+    return new Hold(this, this.journal, row, record);
+  }
+
   /**
    * Reserves `amount` for a call (0: nothing, no database work). Returns the hold, or why the
    * balance refused it.
@@ -50,9 +56,9 @@ export class Holds {
     amount: number,
     record: () => HoldRecord,
   ): Promise<{ ok: true; hold: Hold } | Exclude<ReserveOutcome, { ok: true }>> {
+    if (amount <= 0) return { ok: true, hold: this.open(payer, record) };
     const row: HoldRow = { id: `${this.node}-${++this.seq}`, payer, reserved: amount, state: 'none', landed: 0 };
     const hold = new Hold(this, this.journal, row, record);
-    if (amount <= 0) return { ok: true, hold };
     this.live.add(row.id);
     row.state = 'queued';
     try {
@@ -136,15 +142,11 @@ export class Hold {
     if (this.done) return undefined;
     this.done = true;
     if (this.row.state === 'none' && actual === 0 && !log) return undefined;
-    return this.settleRow(actual, channelId, log, counts);
-  }
-
-  private async settleRow(actual: number, channelId: number, log: LogRow | null, counts: boolean): Promise<void> {
-    try {
-      await this.journal.settle(this.row, actual, channelId, log, counts);
-    } finally {
-      this.holds.live.delete(this.row.id);
-    }
+    const ended = () => void this.holds.live.delete(this.row.id);
+    return this.journal.settle(this.row, actual, channelId, log, counts).then(ended, (err: unknown) => {
+      ended();
+      throw err;
+    });
   }
 
   /** The reservation row as first written. */

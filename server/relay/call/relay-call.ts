@@ -80,7 +80,8 @@ export async function relay(
   const estimatePrompt = () => (promptEstimate ??= estimateTokens(promptText(input.endpoint, body)));
   const times = perCallMultiplier(input, price);
   const amount = isTrusted(ctx, caller) ? 0 : reservationFor(ctx, price, estimatePrompt(), maxTokensOf(body), times);
-  const hold = await holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
+  const holding = holdFor(ctx, payerOf(caller), amount, () => holdRecord(caller, input, price, request.ip));
+  const hold = holding instanceof Promise ? await holding : holding;
   const slots = new ChannelSlots(ctx);
   // A pin that cannot be read is no pin: the call is routed as any other.
   let affinity: Affinity | null = null;

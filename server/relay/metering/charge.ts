@@ -16,6 +16,7 @@ import type { Hold, HoldRecord } from '../../billing/holds.js';
 import type { Payer } from '../../billing/journal-ops.js';
 import { warnIfLowQuota } from '../../notify/quota-warning.js';
 import { payersInOrder, subscriptionsFirst } from '../../subscriptions/sources.js';
+import type { UserSubs } from '../../subscriptions/cache.js';
 import { relayErrors } from '../errors.js';
 import type { RelayCaller } from '../types.js';
 
@@ -63,15 +64,33 @@ export function reservationFor(ctx: GatewayContext, price: Price, promptTokens: 
 /**
  * Takes the call's hold (`amount` reserved) from the first source, in the user's billing preference,
  * that covers it (a subscription's period or the wallet), or refuses with the quota error of
- * whichever balance fell short.
+ * whichever balance fell short. Opened at once, without a promise, when nothing is to be reserved (a
+ * large balance) and the caps and subscriptions are known (nearly always).
  */
-export async function holdFor(ctx: GatewayContext, payer: Payer, amount: number, record: () => HoldRecord): Promise<Hold> {
-  // Both known at once nearly always, read then without a turn of the event loop.
+export function holdFor(ctx: GatewayContext, payer: Payer, amount: number, record: () => HoldRecord): Hold | Promise<Hold> {
   const capped = ctx.caps.check(payer.userId, payer.tokenId);
+  const known = capped ? undefined : ctx.subscriptions.current(payer.userId);
+  const first = known && amount <= 0 ? sourcesOf(ctx, payer, known)[0] : undefined;
+  return first ? ctx.holds.open(first, record) : reserveFor(ctx, payer, amount, record, capped, known);
+}
+
+/** The payers a call may draw on, in the user's billing preference. */
+function sourcesOf(ctx: GatewayContext, payer: Payer, state: UserSubs): Payer[] {
+  return state.subs.length === 0 && state.preference !== 'subscription_only'
+    ? [payer]
+    : payersInOrder(payer, state, ctx.clock.now());
+}
+
+async function reserveFor(
+  ctx: GatewayContext,
+  payer: Payer,
+  amount: number,
+  record: () => HoldRecord,
+  capped: Promise<void> | undefined,
+  known: UserSubs | undefined,
+): Promise<Hold> {
   if (capped) await capped;
-  const state = ctx.subscriptions.current(payer.userId) ?? (await ctx.subscriptions.get(payer.userId));
-  const payers =
-    state.subs.length === 0 && state.preference !== 'subscription_only' ? [payer] : payersInOrder(payer, state, ctx.clock.now());
+  const payers = sourcesOf(ctx, payer, known ?? (await ctx.subscriptions.get(payer.userId)));
   for (let i = 0; i < payers.length; i++) {
     const candidate = payers[i]!;
     const taken = await ctx.holds.take(candidate, amount, record);
