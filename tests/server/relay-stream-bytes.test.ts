@@ -83,6 +83,38 @@ describe('same-format streams', () => {
     expect(answer.text).toContain('data: [DONE]');
     expect(answer.closed).toBe(true);
   });
+
+  it('sends a stream the upstream wrote at once as one chunk, once its call is billed', async () => {
+    const before = (await f.lastLog()).id;
+    const newest = () =>
+      f.tg.gateway.ctx.logDb.selectFrom('logs').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    // Each chunk of a chunked answer is one `data` event here: the events before [DONE] wait with
+    // it (one write, waking the client once) rather than going out ahead of it.
+    const { chunks, logged } = await new Promise<{ chunks: string[]; logged: Promise<{ id: number }> }>((resolve, reject) => {
+      const req = request(`${f.tg.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${f.key}` },
+      });
+      req.on('response', (res) => {
+        const got: string[] = [];
+        let first: Promise<{ id: number }> | null = null;
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          // The call's log row is read as the first bytes arrive: it was written before them.
+          first ??= newest();
+          got.push(c);
+        });
+        res.on('end', () => resolve({ chunks: got, logged: first! }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatch(/^data: \{.*"chat\.completion\.chunk"/);
+    expect(chunks[0]!.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect((await logged).id).toBeGreaterThan(before);
+  });
 });
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/providers/${name}`, import.meta.url)));

@@ -36,6 +36,11 @@ export interface ForwardResult {
    * also sees its balance and log settled.
    */
   finish(): void;
+  /**
+   * Sends what waits with the answer's end, without the end itself: for an answer that is to end
+   * otherwise (its billing failed). Absent where nothing waits.
+   */
+  sendWaiting?(): void;
 }
 
 const COUNT_EVERY = 16 * 1024;

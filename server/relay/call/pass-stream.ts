@@ -259,6 +259,19 @@ export async function passStream(
     return changed;
   };
 
+  /**
+   * What the read bringing the closing event (and any after it) adds before that event: it waits
+   * with the event until the call is billed, so that the answer's end reaches the client in one
+   * write rather than two (each write wakes the client; a short answer comes in a single read).
+   */
+  const withClosing: Buffer[] = [];
+  /** Sends `payload` now, or with the closing event once that has come. */
+  const send = (payload: string | Buffer): boolean => {
+    if (held === '') return out.write(payload);
+    withClosing.push(typeof payload === 'string' ? Buffer.from(payload) : payload);
+    return true;
+  };
+
   let firstTokenMs = 0;
   let clientAborted = false;
   let interrupted: string | undefined;
@@ -301,7 +314,7 @@ export async function passStream(
           clientAborted = true;
           break;
         }
-        if (!out.write(payload)) await drained(out);
+        if (!send(payload)) await drained(out);
       }
       if (progress?.due()) {
         count();
@@ -312,7 +325,7 @@ export async function passStream(
     if (!clientAborted) {
       // An event the upstream left without its closing blank line.
       const rest = parsed(parser ? parser.end() : carry.length > 0 ? eventsOf(carry, carry.toString('latin1')) : []);
-      if (rest !== '') out.write(rest);
+      if (rest !== '') send(rest);
     }
   } catch (err) {
     if (isClientGone()) clientAborted = true;
@@ -337,12 +350,15 @@ export async function passStream(
   const finish = () => {
     // A broken answer ends broken: the client must not take it for complete.
     if (interrupted) out.destroy();
-    else if (!clientAborted) out.end(held);
+    else if (!clientAborted) out.end(withClosing.length === 0 ? held : Buffer.concat([...withClosing, Buffer.from(held)]));
   };
   readLatest();
   // A broken stream never reached its usage report: what was generated is counted here.
   const usage = interrupted ? null : tally.usage;
   if (!usage) count();
   const completionTokens = usage ? 0 : await tally.count.total();
-  return { usage, completionTokens, firstTokenMs, clientAborted, interrupted, finish };
+  const sendWaiting = () => {
+    if (!out.destroyed) for (const part of withClosing.splice(0)) out.write(part);
+  };
+  return { usage, completionTokens, firstTokenMs, clientAborted, interrupted, finish, sendWaiting };
 }

@@ -343,6 +343,7 @@ async function settleServed(
     call.watch?.failed(error);
     const useTimeMs = performance.now() - a.started;
     writeErrorLog(ctx, { caller, input, error, tried: a.tried, clientIp: request.ip, useTimeMs, requestId: request.id });
+    outcome.sendWaiting?.();
     answerError(reply.raw, wireOf(request), input.endpoint, error);
     return;
   }
