@@ -48,9 +48,7 @@ export class SpendCaps {
    * known at once that neither has a cap (most callers): nothing to wait for.
    */
   check(userId: number, tokenId: number): Promise<void> | undefined {
-    const hit = this.configs.get(`${userId}:${tokenId}`);
-    if (hit && hit.expires > Date.now() && hit.caps.length === 0) return undefined;
-    return this.checkCaps(userId, tokenId);
+    return this.cachedCaps(userId, tokenId)?.length === 0 ? undefined : this.checkCaps(userId, tokenId);
   }
 
   private async checkCaps(userId: number, tokenId: number): Promise<void> {
@@ -74,13 +72,18 @@ export class SpendCaps {
     }
   }
 
+  /** The caps of the token and its user while the cached read of them is fresh. */
+  private cachedCaps(userId: number, tokenId: number): SpendCap[] | undefined {
+    const hit = this.configs.get(`${userId}:${tokenId}`);
+    return hit && hit.expires > Date.now() ? hit.caps : undefined;
+  }
+
   private async capsOf(userId: number, tokenId: number): Promise<SpendCap[]> {
-    const key = `${userId}:${tokenId}`;
-    const hit = this.configs.get(key);
-    if (hit && hit.expires > Date.now()) return hit.caps;
+    const cached = this.cachedCaps(userId, tokenId);
+    if (cached) return cached;
     const caps = await findCaps(this.db, userId, tokenId);
     if (this.configs.size > 100_000) this.configs.clear();
-    this.configs.set(key, { caps, expires: Date.now() + CONFIG_MS });
+    this.configs.set(`${userId}:${tokenId}`, { caps, expires: Date.now() + CONFIG_MS });
     return caps;
   }
 

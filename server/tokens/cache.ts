@@ -97,8 +97,8 @@ export class TokenCache {
   async get(input: string): Promise<CachedToken | null> {
     const key = storedKey(input);
     if (!KEY_SHAPE.test(key)) return null;
-    const entry = this.entries.get(key);
-    if (entry && entry.expires > this.clock()) return entry.token;
+    const cached = this.peek(key);
+    if (cached !== undefined) return cached;
     // Concurrent misses share one query.
     const running = this.pending.get(key);
     if (running) return running;

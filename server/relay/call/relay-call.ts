@@ -89,7 +89,7 @@ export async function relay(
     const finding = findAffinity(ctx, request, caller, input);
     if (finding) affinity = await finding;
   } catch {
-    affinity = null;
+    // Routed without one.
   }
   try {
     const chain = new FallbackChain(ctx, caller, input.model);
